@@ -1,0 +1,280 @@
+import { isName } from './chars.ts'
+import {
+  DEFAULT_VERSION,
+  IMPLICIT_VERSION,
+  ORIGINAL_PATTERN,
+  SLUG_LENGTH,
+  WORKER_PATTERN,
+} from './constants.ts'
+import {
+  describeType,
+  IllegalArgumentError,
+  InvalidUrlError,
+  MESSAGES,
+  type UrlError,
+} from './errors.ts'
+import {
+  buildQueryOptions,
+  parseQueryOptions,
+  type UrlOptions,
+  type UrlOptionsInput,
+} from './options.ts'
+import {
+  buildPattern,
+  parseTransformations,
+  type Transformation,
+  type TransformationInput,
+} from './pattern.ts'
+import { splitUrl } from './split-url.ts'
+
+/** A delivery URL version. */
+export type UrlVersion = 'v1' | 'v2'
+
+/** The object form of a delivery URL (SPEC §3), as `urlToObj` returns it. */
+export interface UrlObject {
+  /** `protocol//host[:port]`, e.g. `https://cdn.example.com`. */
+  baseUrl: string
+  version: UrlVersion
+  /** Absent on custom domains, where the host names the organisation. */
+  cloudName: string | undefined
+  /** A 6-character zone slug, or undefined for the default zone. */
+  zone: string | undefined
+  /** The raw transformation text: `original`, operations joined by `~`, or `''` for workers. */
+  pattern: string
+  /** The file path after the pattern, percent-escapes kept; `''` for workers. */
+  filePath: string
+  /** True for URL-translation-worker URLs (`…/wrkr/…`). */
+  worker: boolean
+  /** The path after `wrkr/`; `''` for other URLs. */
+  workerPath: string
+  /** Whether the URL was read as a custom-domain URL. */
+  isCustomDomain: boolean
+  options: UrlOptions
+  transformations: Transformation[]
+}
+
+/** What `objToUrl` accepts; everything is optional and `pattern` is ignored. */
+export interface UrlObjectInput {
+  baseUrl?: string | null
+  isCustomDomain?: boolean | null
+  version?: string | null
+  cloudName?: string | null
+  zone?: string | null
+  pattern?: string | null
+  filePath?: string | null
+  worker?: boolean | null
+  workerPath?: string | null
+  options?: UrlOptionsInput | null
+  transformations?: ReadonlyArray<TransformationInput> | null
+}
+
+/** Options of `urlToObj` and `parseDeliveryPath`. */
+export interface ParseUrlOptions {
+  /** The host is a custom domain: there is no cloud name segment and the version is required. */
+  isCustomDomain?: boolean
+}
+
+/** The path-level parts of a delivery URL. */
+export type DeliveryPath = Omit<UrlObject, 'baseUrl' | 'options' | 'transformations'>
+
+/** Base URL used by `objToUrl` when none is given. */
+export const DEFAULT_BASE_URL = 'http://localhost:4201'
+
+function isVersion(segment: string | undefined): segment is UrlVersion {
+  return segment === 'v1' || segment === 'v2'
+}
+
+function isSlug(segment: string | undefined): segment is string {
+  return segment !== undefined && segment.length === SLUG_LENGTH && isName(segment)
+}
+
+function invalidUrl(): InvalidUrlError {
+  return new InvalidUrlError(MESSAGES.invalidUrl)
+}
+
+/**
+ * Reads the path of a delivery URL (`/v2/demo/t.resize(w:300)/photos/a.jpg`) into its parts,
+ * without parsing the pattern. Segments are kept exactly as in the path.
+ *
+ * @throws {InvalidUrlError} when the path fits no delivery-URL shape.
+ */
+export function parseDeliveryPath(pathname: string, options: ParseUrlOptions = {}): DeliveryPath {
+  if (typeof pathname !== 'string' || !pathname.startsWith('/')) throw invalidUrl()
+  const isCustomDomain = options.isCustomDomain === true
+  const segments = pathname.split('/')
+  let index = 1
+  let version: UrlVersion = IMPLICIT_VERSION
+  if (isVersion(segments[1])) {
+    version = segments[1]
+    index = 2
+  } else if (isCustomDomain) throw invalidUrl()
+
+  let cloudName: string | undefined
+  if (!isCustomDomain) {
+    cloudName = segments[index]
+    if (cloudName === undefined || cloudName.length < 3 || !isName(cloudName)) throw invalidUrl()
+    index++
+  }
+  const rest = segments.slice(index)
+  const first = rest[0]
+  const second = rest[1]
+
+  const shape = { version, cloudName, isCustomDomain }
+  if (isSlug(first) && second === WORKER_PATTERN && rest.length >= 3) {
+    return worker(shape, first, rest.slice(2).join('/'))
+  }
+  if (first === WORKER_PATTERN && rest.length >= 2) {
+    return worker(shape, undefined, rest.slice(1).join('/'))
+  }
+  // A 6-character first segment is a zone only when a pattern and a file path follow it.
+  if (isSlug(first) && rest.length >= 3 && second !== '') {
+    return file(shape, first, second as string, rest.slice(2).join('/'))
+  }
+  if (first !== undefined && first !== '' && rest.length >= 2) {
+    return file(shape, undefined, first, rest.slice(1).join('/'))
+  }
+  throw invalidUrl()
+}
+
+interface Shape {
+  version: UrlVersion
+  cloudName: string | undefined
+  isCustomDomain: boolean
+}
+
+function worker(shape: Shape, zone: string | undefined, workerPath: string): DeliveryPath {
+  return {
+    version: shape.version,
+    cloudName: shape.cloudName,
+    zone,
+    pattern: '',
+    filePath: '',
+    worker: true,
+    workerPath,
+    isCustomDomain: shape.isCustomDomain,
+  }
+}
+
+function file(
+  shape: Shape,
+  zone: string | undefined,
+  pattern: string,
+  filePath: string,
+): DeliveryPath {
+  return {
+    version: shape.version,
+    cloudName: shape.cloudName,
+    zone,
+    pattern,
+    filePath,
+    worker: false,
+    workerPath: '',
+    isCustomDomain: shape.isCustomDomain,
+  }
+}
+
+/**
+ * Reads a delivery URL into its object form (SPEC §3). The pattern is read for syntax only;
+ * use `parsePattern` to check it against the operation catalogue.
+ *
+ * @param url An absolute http(s) URL.
+ * @param options `{ isCustomDomain: true }` for URLs on a custom domain (no cloud name).
+ * @throws {InvalidUrlError} 'Invalid Tessera url…' when the URL fits no shape, or 'Error
+ *   Processing url…' when its pattern cannot be read.
+ * @throws {IllegalQueryParameterError} for a bad `dpr` or `f_auto`.
+ * @example
+ * urlToObj('https://cdn.example.com/v2/demo/t.resize(w:300)/a.jpg?dpr=2')
+ * // { baseUrl: 'https://cdn.example.com', version: 'v2', cloudName: 'demo', zone: undefined,
+ * //   pattern: 't.resize(w:300)', filePath: 'a.jpg', worker: false, workerPath: '',
+ * //   isCustomDomain: false, options: { dpr: 2 },
+ * //   transformations: [{ plugin: 't', name: 'resize', values: [{ key: 'w', value: '300' }] }] }
+ */
+export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject {
+  if (typeof url !== 'string') throw invalidUrl()
+  const isCustomDomain =
+    typeof options === 'object' && options !== null && options.isCustomDomain === true
+  const parts = splitUrl(url)
+  const path = parseDeliveryPath(parts.pathname, { isCustomDomain })
+  const query = parseQueryOptions(parts.search)
+  let transformations: Transformation[]
+  try {
+    transformations = path.pattern === '' ? [] : parseTransformations(path.pattern)
+  } catch (error) {
+    throw new InvalidUrlError(MESSAGES.errorProcessingUrl, { cause: (error as UrlError).cause })
+  }
+  return {
+    baseUrl: `${parts.protocol}//${parts.host}`,
+    version: path.version,
+    cloudName: path.cloudName,
+    zone: path.zone,
+    pattern: path.pattern,
+    filePath: path.filePath,
+    worker: path.worker,
+    workerPath: path.workerPath,
+    isCustomDomain,
+    options: query,
+    transformations,
+  }
+}
+
+function trimTrailingSlashes(text: string): string {
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) === 47) end--
+  return text.slice(0, end)
+}
+
+function readZone(zone: unknown): string | undefined {
+  if (zone === undefined || zone === null || zone === '' || zone === 'default') return undefined
+  if (typeof zone === 'string' && isSlug(zone)) return zone
+  throw new IllegalArgumentError(MESSAGES.zoneInvalid)
+}
+
+/**
+ * Builds a delivery URL from its object form. The pattern is always written from
+ * `transformations` (`original` when there are none, `wrkr` for workers); the version defaults
+ * to v2; `dpr` comes before `f_auto` in the query. The input is not modified.
+ *
+ * @throws {IllegalArgumentError} for a missing cloudName, filePath or workerPath, a cloudName on
+ *   a custom domain, a bad zone, or a transformation without key or value.
+ * @throws {IllegalQueryParameterError} for a bad `dpr` or `f_auto`.
+ * @example
+ * objToUrl({ baseUrl: 'https://cdn.example.com', cloudName: 'demo', filePath: 'a.jpg',
+ *   transformations: [{ plugin: 't', name: 'flip' }] })
+ * // 'https://cdn.example.com/v2/demo/t.flip()/a.jpg'
+ */
+export function objToUrl(obj: UrlObjectInput): string {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    throw new IllegalArgumentError(
+      MESSAGES.objectExpected(`the URL object, got ${describeType(obj)}`),
+    )
+  }
+  const isCustomDomain = obj.isCustomDomain === true
+  const cloudName = obj.cloudName
+  if (!isCustomDomain && !cloudName) throw new IllegalArgumentError(MESSAGES.cloudNameRequired)
+  if (isCustomDomain && cloudName) throw new IllegalArgumentError(MESSAGES.cloudNameOnCustomDomain)
+  if (!isCustomDomain && (typeof cloudName !== 'string' || !isName(cloudName))) {
+    throw new IllegalArgumentError(MESSAGES.cloudNameRequired)
+  }
+  const isWorker = obj.worker === true
+  if (!isWorker && (typeof obj.filePath !== 'string' || obj.filePath === '')) {
+    throw new IllegalArgumentError(MESSAGES.filePathRequired)
+  }
+  if (isWorker && typeof obj.workerPath !== 'string') {
+    throw new IllegalArgumentError(MESSAGES.workerPathRequired)
+  }
+  const pattern = isWorker ? WORKER_PATTERN : buildPattern(obj.transformations) || ORIGINAL_PATTERN
+  const version = isVersion(obj.version ?? undefined) ? obj.version : DEFAULT_VERSION
+  const zone = readZone(obj.zone)
+  const baseUrl =
+    typeof obj.baseUrl === 'string' && obj.baseUrl !== ''
+      ? trimTrailingSlashes(obj.baseUrl)
+      : DEFAULT_BASE_URL
+
+  const parts = [baseUrl, version]
+  if (!isCustomDomain) parts.push(cloudName as string)
+  if (zone !== undefined) parts.push(zone)
+  parts.push(pattern)
+  // An empty worker path still ends in a slash, so the URL reads back as a worker URL.
+  parts.push(isWorker ? (obj.workerPath as string) : (obj.filePath as string))
+  return parts.join('/') + buildQueryOptions(obj.options)
+}

@@ -1,0 +1,99 @@
+import { isDecimalText } from './chars.ts'
+import { DPR_RANGE } from './constants.ts'
+import { IllegalQueryParameterError, MESSAGES } from './errors.ts'
+
+/** The query options of a delivery URL. */
+export interface UrlOptions {
+  /** Device pixel ratio: `'auto'` (from client hints) or 0.1 to 5.0. */
+  dpr?: number | 'auto'
+  /** Pick AVIF, WebP or the source format from the Accept header. */
+  f_auto?: boolean
+}
+
+/** Options as the builder accepts them (a dpr may be numeric text). */
+export interface UrlOptionsInput {
+  dpr?: number | string | null
+  f_auto?: boolean | null
+}
+
+/**
+ * Reads a `dpr` value: `'auto'`, or a decimal number from 0.1 to 5.0.
+ *
+ * @throws {IllegalQueryParameterError} 'DPR value should be numeric and should be between 0.1 to 5.0'
+ * @example parseDpr('2.5') // 2.5
+ */
+export function parseDpr(value: unknown): number | 'auto' {
+  if (value === 'auto') return 'auto'
+  let dpr: number
+  if (typeof value === 'number') dpr = value
+  else if (typeof value === 'string' && isDecimalText(value)) dpr = Number(value)
+  else throw new IllegalQueryParameterError(MESSAGES.dpr)
+  if (!(dpr >= DPR_RANGE.min && dpr <= DPR_RANGE.max)) {
+    throw new IllegalQueryParameterError(MESSAGES.dpr)
+  }
+  return dpr
+}
+
+/**
+ * Reads an `f_auto` query value. `true`/`1` and `false`/`0` (any case) are accepted, and a bare
+ * `?f_auto` (no value) means true, as a flag would.
+ *
+ * @throws {IllegalQueryParameterError} 'F_auto value should be boolean'
+ */
+export function parseFAuto(value: string | undefined): boolean {
+  if (value === undefined || value === '') return true
+  const lower = value.toLowerCase()
+  if (lower === 'true' || lower === '1') return true
+  if (lower === 'false' || lower === '0') return false
+  throw new IllegalQueryParameterError(MESSAGES.fAuto)
+}
+
+function decodeQueryText(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '))
+  } catch {
+    return text
+  }
+}
+
+/**
+ * Reads the `dpr` and `f_auto` options from a query string (with or without `?`); every other
+ * key is ignored. When a key repeats, the last one wins.
+ *
+ * @throws {IllegalQueryParameterError} for a bad dpr or f_auto value.
+ */
+export function parseQueryOptions(search: string): UrlOptions {
+  const options: UrlOptions = {}
+  const query = search.startsWith('?') ? search.slice(1) : search
+  if (query === '') return options
+  for (const pair of query.split('&')) {
+    const equals = pair.indexOf('=')
+    const key = decodeQueryText(equals === -1 ? pair : pair.slice(0, equals))
+    if (key !== 'dpr' && key !== 'f_auto') continue
+    const value = equals === -1 ? undefined : decodeQueryText(pair.slice(equals + 1))
+    if (key === 'dpr') options.dpr = parseDpr(value)
+    else options.f_auto = parseFAuto(value)
+  }
+  return options
+}
+
+/**
+ * Writes options as a query string (`?dpr=2.5&f_auto=true`, dpr first), or `''` when none is
+ * set. Falsy values (a dpr of 0, an f_auto of false) are left out.
+ *
+ * @throws {IllegalQueryParameterError} for a dpr out of range or a non-boolean f_auto.
+ */
+export function buildQueryOptions(options: UrlOptionsInput | null | undefined): string {
+  if (options === null || options === undefined || typeof options !== 'object') return ''
+  const query: string[] = []
+  const { dpr, f_auto } = options
+  if (dpr) {
+    query.push(`dpr=${parseDpr(dpr)}`)
+  }
+  if (f_auto) {
+    if (typeof f_auto !== 'boolean') throw new IllegalQueryParameterError(MESSAGES.fAuto)
+    query.push('f_auto=true')
+  }
+  return query.length > 0 ? `?${query.join('&')}` : ''
+}
