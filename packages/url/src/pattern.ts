@@ -182,12 +182,13 @@ function writeList(list: readonly unknown[], key: string, name: string): string 
 }
 
 // A value is safe when writing it cannot change how the pattern splits or where the path ends.
+// A top-level `~` is fine: the value sits inside its operation's parentheses.
 function isSafeValue(value: string): boolean {
   let depth = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
     if (code === 47 || code === 63 || code === 35 || code < 32 || code === 127) return false
-    if (depth === 0 && (code === COMMA || code === TILDE)) return false
+    if (depth === 0 && code === COMMA) return false
     depth += depthChange(code)
     if (depth < 0) return false
   }

@@ -1,0 +1,551 @@
+import { describe, expect, it } from 'vitest'
+import { objToUrl, parseDeliveryPath, type UrlObjectInput, urlToObj } from './delivery-url.ts'
+import {
+  IllegalArgumentError,
+  IllegalQueryParameterError,
+  InvalidUrlError,
+  MESSAGES,
+  type UrlError,
+} from './errors.ts'
+
+const CDN = 'https://cdn.example.com'
+
+describe('urlToObj: URL shapes', () => {
+  const cases: Array<{ url: string; custom?: boolean; expected: Record<string, unknown> }> = [
+    {
+      url: `${CDN}/v2/red-scene-95b6ea/t.resize()/__playground/playground-default.jpeg`,
+      expected: {
+        baseUrl: CDN,
+        version: 'v2',
+        cloudName: 'red-scene-95b6ea',
+        zone: undefined,
+        pattern: 't.resize()',
+        filePath: '__playground/playground-default.jpeg',
+        worker: false,
+        workerPath: '',
+        isCustomDomain: false,
+        options: {},
+        transformations: [{ plugin: 't', name: 'resize' }],
+      },
+    },
+    {
+      url: `${CDN}/v2/dac/ek69d0/original/__playground/playground-default.jpeg`,
+      expected: { cloudName: 'dac', zone: 'ek69d0', pattern: 'original', transformations: [] },
+    },
+    {
+      url: `${CDN}/v2/falling-surf-7c8bb8/fyndnp/wrkr/robots.txt`,
+      expected: {
+        cloudName: 'falling-surf-7c8bb8',
+        zone: 'fyndnp',
+        pattern: '',
+        filePath: '',
+        worker: true,
+        workerPath: 'robots.txt',
+        transformations: [],
+      },
+    },
+    {
+      url: `${CDN}/v2/demo/wrkr/resize:w200,h200/image.jpeg`,
+      expected: { zone: undefined, worker: true, workerPath: 'resize:w200,h200/image.jpeg' },
+    },
+    {
+      url: `${CDN}/v2/demo/wrkr/`,
+      expected: { worker: true, workerPath: '' },
+    },
+    {
+      url: 'https://cdn.twist.vision/v2/zonesl/t.resize()/test/__playground/playground-default.jpeg',
+      custom: true,
+      expected: {
+        baseUrl: 'https://cdn.twist.vision',
+        cloudName: undefined,
+        zone: 'zonesl',
+        pattern: 't.resize()',
+        filePath: 'test/__playground/playground-default.jpeg',
+        isCustomDomain: true,
+      },
+    },
+    {
+      url: 'https://img.shop.test/v1/original/a.jpg',
+      custom: true,
+      expected: { version: 'v1', cloudName: undefined, zone: undefined, filePath: 'a.jpg' },
+    },
+    {
+      url: 'https://img.shop.test/v2/wrkr/old/path.png',
+      custom: true,
+      expected: { worker: true, workerPath: 'old/path.png', zone: undefined },
+    },
+    {
+      url: 'https://img.shop.test/v2/z-slug/wrkr/old/path.png',
+      custom: true,
+      expected: { worker: true, workerPath: 'old/path.png', zone: 'z-slug' },
+    },
+    {
+      url: `${CDN}/demo/original/a.jpg`,
+      expected: { version: 'v1', cloudName: 'demo', filePath: 'a.jpg' },
+    },
+    {
+      url: `${CDN}/v10/original/x.jpg`,
+      expected: { version: 'v1', cloudName: 'v10', pattern: 'original', filePath: 'x.jpg' },
+    },
+    {
+      url: `${CDN}/v2/cloud/original/`,
+      expected: { filePath: '' },
+    },
+    {
+      url: `${CDN}/v2/cloud/original/x.jpg/`,
+      expected: { filePath: 'x.jpg/' },
+    },
+    {
+      url: `${CDN}/v2/cloud/original/z0/orgs/33/wrkr/icons/x.png`,
+      expected: { worker: false, filePath: 'z0/orgs/33/wrkr/icons/x.png' },
+    },
+    {
+      url: `${CDN}/v2/cloud/original/a%20b.jpg`,
+      expected: { filePath: 'a%20b.jpg' },
+    },
+    {
+      url: 'http://localhost:4201/v2/demo/original/samples/astronaut.png#top',
+      expected: { baseUrl: 'http://localhost:4201', filePath: 'samples/astronaut.png' },
+    },
+    {
+      url: 'HTTPS://CDN.Example.COM:443/v2/demo/original/a.jpg',
+      expected: { baseUrl: 'https://cdn.example.com' },
+    },
+    {
+      url: `${CDN}/v2/demo/t.rotate(a:-249)~p:thumb~p.apply(n:card,w:3)/a.jpg`,
+      expected: {
+        transformations: [
+          { plugin: 't', name: 'rotate', values: [{ key: 'a', value: '-249' }] },
+          { plugin: 'p', name: 'thumb' },
+          {
+            plugin: 'p',
+            name: 'apply',
+            values: [
+              { key: 'n', value: 'card' },
+              { key: 'w', value: '3' },
+            ],
+          },
+        ],
+      },
+    },
+  ]
+
+  it.each(cases)('reads $url', ({ url, custom, expected }) => {
+    const obj = urlToObj(url, { isCustomDomain: custom === true })
+    expect(obj).toMatchObject(expected)
+    for (const [key, value] of Object.entries(expected)) {
+      if (value === undefined) expect(obj[key as keyof typeof obj]).toBeUndefined()
+    }
+  })
+
+  it('keeps list and colour values as the text of the URL', () => {
+    const obj = urlToObj(
+      `${CDN}/v2/demo/t.merge(bboxes:[[10_10_100_100]_[5_5_5_5]],bg:00000000)/a.png`,
+    )
+    expect(obj.transformations[0]?.values).toEqual([
+      { key: 'bboxes', value: '[[10_10_100_100]_[5_5_5_5]]' },
+      { key: 'bg', value: '00000000' },
+    ])
+  })
+
+  it('keeps a nested transformation value whole', () => {
+    const obj = urlToObj(
+      `${CDN}/v2/demo/t.merge(i:abc,tr:t.resize(w:10,h:5)~t.flip())~t.grey()/a.png`,
+    )
+    expect(obj.transformations).toEqual([
+      {
+        plugin: 't',
+        name: 'merge',
+        values: [
+          { key: 'i', value: 'abc' },
+          { key: 'tr', value: 't.resize(w:10,h:5)~t.flip()' },
+        ],
+      },
+      { plugin: 't', name: 'grey' },
+    ])
+  })
+
+  it('takes the last value of a repeated key at its first position', () => {
+    const obj = urlToObj(`${CDN}/v2/demo/t.resize(h:1,w:3,h:2)/a.png`)
+    expect(obj.transformations[0]?.values).toEqual([
+      { key: 'h', value: '2' },
+      { key: 'w', value: '3' },
+    ])
+  })
+})
+
+describe('urlToObj: query options', () => {
+  it.each([
+    ['?dpr=2.5&f_auto=true', { dpr: 2.5, f_auto: true }],
+    ['?dpr=auto', { dpr: 'auto' }],
+    ['?dpr=1', { dpr: 1 }],
+    ['?dpr=0.1', { dpr: 0.1 }],
+    ['?dpr=5.0', { dpr: 5 }],
+    ['?dpr=1&dpr=3', { dpr: 3 }],
+    ['?f_auto=TRUE', { f_auto: true }],
+    ['?f_auto=false', { f_auto: false }],
+    ['?f_auto', { f_auto: true }],
+    ['?f_auto=', { f_auto: true }],
+    ['?preview=true&download=1', {}],
+    ['?', {}],
+  ])('reads %s', (query, options) => {
+    expect(urlToObj(`${CDN}/v2/demo/original/a.jpg${query}`).options).toEqual(options)
+  })
+
+  it.each(['?dpr=abc', '?dpr=', '?dpr', '?dpr=0', '?dpr=5.1', '?dpr=-1', '?dpr=0x2', '?dpr=1e0'])(
+    'refuses %s with the DPR message',
+    (query) => {
+      expect(() => urlToObj(`${CDN}/v2/demo/original/a.jpg${query}`)).toThrowError(
+        new IllegalQueryParameterError(MESSAGES.dpr),
+      )
+    },
+  )
+
+  it.each(['?f_auto=yes', '?f_auto=abc', '?f_auto=2'])(
+    'refuses %s with the f_auto message',
+    (query) => {
+      const read = () => urlToObj(`${CDN}/v2/demo/original/a.jpg${query}`)
+      expect(read).toThrowError(IllegalQueryParameterError)
+      expect(read).toThrowError(MESSAGES.fAuto)
+    },
+  )
+})
+
+describe('urlToObj: errors', () => {
+  const invalid = [
+    `${CDN}/v3/red-scene-95b6ea/original/a.jpg`,
+    `${CDN}/v2`,
+    `${CDN}//v2/demo/original/a.jpg`,
+    `${CDN}/v2/ab/original/a.jpg`,
+    `${CDN}/v2/demo/original`,
+    `${CDN}/v2/my.cloud/original/a.jpg`,
+    `${CDN}/`,
+    `${CDN}`,
+    `${CDN}/v2/demo//a.jpg`,
+    'not a url',
+    '/v2/demo/original/a.jpg',
+    'ftp://cdn.example.com/v2/demo/original/a.jpg',
+    'https://',
+  ]
+  it.each(invalid)("refuses %s as 'Invalid Tessera url'", (url) => {
+    expect(() => urlToObj(url)).toThrowError(new InvalidUrlError(MESSAGES.invalidUrl))
+  })
+
+  it.each([
+    'https://img.shop.test/original/a.jpg',
+    'https://img.shop.test/v3/original/a.jpg',
+    'https://img.shop.test/v2/original',
+  ])('refuses the custom-domain URL %s without a usable version or shape', (url) => {
+    expect(() => urlToObj(url, { isCustomDomain: true })).toThrowError(MESSAGES.invalidUrl)
+  })
+
+  const unreadable = [
+    `${CDN}/v2/cloud/abcdef/x.jpg`,
+    `${CDN}/v2/cloud/t.compress/x.jpg`,
+    `${CDN}/v2/cloud/t.resize(h:10)x/x.jpg`,
+    `${CDN}/v2/cloud/t.resize(h:10~t.flip()/x.jpg`,
+    `${CDN}/v2/cloud/t.resize(h:10)~~t.flip()/x.jpg`,
+    `${CDN}/v2/cloud/t.resize(h)/x.jpg`,
+    `${CDN}/v2/cloud/t.resize(h:)/x.jpg`,
+    `${CDN}/v2/cloud/t.a.b()/x.jpg`,
+    `${CDN}/v2/cloud/.resize()/x.jpg`,
+    `${CDN}/v2/cloud/t.()/x.jpg`,
+    `${CDN}/v2/cloud/p:()/x.jpg`,
+    `${CDN}/v2/cloud/test/x.jpg`,
+    `${CDN}/v2/cloud/zonesls/x.jpg`,
+  ]
+  it.each(unreadable)("refuses %s as 'Error Processing url'", (url) => {
+    let caught: unknown
+    try {
+      urlToObj(url)
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(InvalidUrlError)
+    expect((caught as UrlError).code).toBe('invalid_url')
+    expect((caught as UrlError).message).toBe(MESSAGES.errorProcessingUrl)
+    expect((caught as UrlError).cause).toEqual(expect.any(String))
+  })
+
+  it('reports a bad dpr before a bad pattern, as the SDKs do', () => {
+    expect(() => urlToObj(`${CDN}/v2/cloud/t.compress/x.jpg?dpr=9`)).toThrowError(MESSAGES.dpr)
+  })
+
+  it('throws its own error for a value that is not a string', () => {
+    expect(() => urlToObj(42 as unknown as string)).toThrowError(InvalidUrlError)
+    expect(() => urlToObj(null as unknown as string)).toThrowError(InvalidUrlError)
+  })
+})
+
+describe('parseDeliveryPath', () => {
+  it('reads a path without scheme and host', () => {
+    expect(parseDeliveryPath('/v2/demo/t.flip()/a/b.png')).toEqual({
+      version: 'v2',
+      cloudName: 'demo',
+      zone: undefined,
+      pattern: 't.flip()',
+      filePath: 'a/b.png',
+      worker: false,
+      workerPath: '',
+      isCustomDomain: false,
+    })
+  })
+
+  it('refuses a path that does not start with a slash', () => {
+    expect(() => parseDeliveryPath('v2/demo/original/a.png')).toThrowError(InvalidUrlError)
+  })
+})
+
+describe('objToUrl', () => {
+  const base = { baseUrl: CDN, cloudName: 'demo', filePath: 'a.jpg' }
+  const cases: Array<[string, UrlObjectInput, string]> = [
+    ['writes original without transformations', base, `${CDN}/v2/demo/original/a.jpg`],
+    [
+      'writes original for an empty list or entries without a name',
+      { ...base, transformations: [{}] },
+      `${CDN}/v2/demo/original/a.jpg`,
+    ],
+    [
+      'writes every operation with parentheses',
+      {
+        ...base,
+        transformations: [
+          { plugin: 'erase', name: 'bg' },
+          { plugin: 't', name: 'resize', values: [{ key: 'w', value: '300' }] },
+        ],
+      },
+      `${CDN}/v2/demo/erase.bg()~t.resize(w:300)/a.jpg`,
+    ],
+    [
+      'writes numbers, booleans, zero and lists as text',
+      {
+        ...base,
+        transformations: [
+          {
+            plugin: 't',
+            name: 'merge',
+            values: [
+              { key: 'w', value: 0 },
+              { key: 'r', value: true },
+              { key: 'bboxes', value: [[1, 2, 3, 4]] },
+            ],
+          },
+        ],
+      },
+      `${CDN}/v2/demo/t.merge(w:0,r:true,bboxes:[[1_2_3_4]])/a.jpg`,
+    ],
+    [
+      'writes presets as p:name and p:name(args)',
+      {
+        ...base,
+        transformations: [
+          { plugin: 'p', name: 'thumb' },
+          { plugin: 'p', name: 'card', values: [{ key: 'w', value: '3' }] },
+        ],
+      },
+      `${CDN}/v2/demo/p:thumb~p:card(w:3)/a.jpg`,
+    ],
+    [
+      'writes p.apply back as p.apply',
+      {
+        ...base,
+        transformations: [{ plugin: 'p', name: 'apply', values: [{ key: 'n', value: 'card' }] }],
+      },
+      `${CDN}/v2/demo/p.apply(n:card)/a.jpg`,
+    ],
+    ['keeps v1', { ...base, version: 'v1' }, `${CDN}/v1/demo/original/a.jpg`],
+    [
+      'writes v2 for an unknown version',
+      { ...base, version: 'v9' },
+      `${CDN}/v2/demo/original/a.jpg`,
+    ],
+    ['writes a zone', { ...base, zone: 'ek69d0' }, `${CDN}/v2/demo/ek69d0/original/a.jpg`],
+    [
+      'treats zone "default" as none',
+      { ...base, zone: 'default' },
+      `${CDN}/v2/demo/original/a.jpg`,
+    ],
+    [
+      'writes a custom-domain URL without cloud name',
+      { baseUrl: 'https://img.shop.test', isCustomDomain: true, filePath: 'a.jpg' },
+      'https://img.shop.test/v2/original/a.jpg',
+    ],
+    [
+      'writes worker URLs with wrkr and ignores transformations',
+      {
+        ...base,
+        worker: true,
+        workerPath: 'old/a.jpg',
+        transformations: [{ plugin: 't', name: 'flip' }],
+      },
+      `${CDN}/v2/demo/wrkr/old/a.jpg`,
+    ],
+    [
+      'ends an empty worker path with a slash so it reads back as a worker URL',
+      { ...base, worker: true, workerPath: '' },
+      `${CDN}/v2/demo/wrkr/`,
+    ],
+    [
+      'writes dpr before f_auto',
+      { ...base, options: { f_auto: true, dpr: '1.50' } },
+      `${CDN}/v2/demo/original/a.jpg?dpr=1.5&f_auto=true`,
+    ],
+    [
+      'writes dpr auto',
+      { ...base, options: { dpr: 'auto' } },
+      `${CDN}/v2/demo/original/a.jpg?dpr=auto`,
+    ],
+    [
+      'leaves out a zero dpr and a false f_auto',
+      { ...base, options: { dpr: 0, f_auto: false } },
+      `${CDN}/v2/demo/original/a.jpg`,
+    ],
+    [
+      'trims trailing slashes of the base URL',
+      { ...base, baseUrl: `${CDN}//` },
+      `${CDN}/v2/demo/original/a.jpg`,
+    ],
+    [
+      'uses the local server when no base URL is given',
+      { cloudName: 'demo', filePath: 'a.jpg' },
+      'http://localhost:4201/v2/demo/original/a.jpg',
+    ],
+    ['ignores a given pattern', { ...base, pattern: 't.flip()' }, `${CDN}/v2/demo/original/a.jpg`],
+  ]
+  it.each(cases)('%s', (_name, obj, url) => {
+    expect(objToUrl(obj)).toBe(url)
+  })
+
+  it('does not modify its input', () => {
+    const obj = { ...base, transformations: [{ plugin: 't', name: 'flip' }], options: { dpr: 2 } }
+    const copy = structuredClone(obj)
+    objToUrl(obj)
+    expect(obj).toEqual(copy)
+  })
+
+  const errors: Array<[string, unknown, UrlError]> = [
+    ['no cloudName', { filePath: 'a.jpg' }, new IllegalArgumentError(MESSAGES.cloudNameRequired)],
+    [
+      'a cloudName on a custom domain',
+      { isCustomDomain: true, cloudName: 'demo', filePath: 'a.jpg' },
+      new IllegalArgumentError(MESSAGES.cloudNameOnCustomDomain),
+    ],
+    ['no filePath', { cloudName: 'demo' }, new IllegalArgumentError(MESSAGES.filePathRequired)],
+    [
+      'an empty filePath',
+      { cloudName: 'demo', filePath: '' },
+      new IllegalArgumentError(MESSAGES.filePathRequired),
+    ],
+    [
+      'a worker without workerPath',
+      { cloudName: 'demo', worker: true },
+      new IllegalArgumentError(MESSAGES.workerPathRequired),
+    ],
+    [
+      'a pair without key',
+      { ...base, transformations: [{ plugin: 't', name: 'resize', values: [{ value: '1' }] }] },
+      new IllegalArgumentError(MESSAGES.keyMissing('resize')),
+    ],
+    [
+      'a pair without value',
+      { ...base, transformations: [{ plugin: 't', name: 'resize', values: [{ key: 'w' }] }] },
+      new IllegalArgumentError(MESSAGES.valueMissing('w', 'resize')),
+    ],
+    [
+      'a pair with an empty value',
+      {
+        ...base,
+        transformations: [{ plugin: 't', name: 'resize', values: [{ key: 'w', value: '' }] }],
+      },
+      new IllegalArgumentError(MESSAGES.valueMissing('w', 'resize')),
+    ],
+    [
+      'a value that would split the pattern',
+      {
+        ...base,
+        transformations: [{ plugin: 't', name: 'resize', values: [{ key: 'w', value: '1,h:2' }] }],
+      },
+      new IllegalArgumentError(MESSAGES.valueUnsafe('w', 'resize')),
+    ],
+    [
+      'a value with a slash',
+      {
+        ...base,
+        transformations: [{ plugin: 't', name: 'merge', values: [{ key: 'i', value: 'a/b' }] }],
+      },
+      new IllegalArgumentError(MESSAGES.valueUnsafe('i', 'merge')),
+    ],
+    [
+      'values that are not an array',
+      { ...base, transformations: [{ plugin: 't', name: 'resize', values: 'w:1' }] },
+      new IllegalArgumentError(MESSAGES.arrayExpected('values', 'string')),
+    ],
+    [
+      'a transformation without plugin',
+      { ...base, transformations: [{ name: 'resize' }] },
+      new IllegalArgumentError(MESSAGES.pluginMissing('resize')),
+    ],
+    [
+      'a plugin name with a dot',
+      { ...base, transformations: [{ plugin: 't.x', name: 'resize' }] },
+      new IllegalArgumentError(MESSAGES.nameInvalid('resize')),
+    ],
+    [
+      'a zone that is not a slug',
+      { ...base, zone: 'abc' },
+      new IllegalArgumentError(MESSAGES.zoneInvalid),
+    ],
+    [
+      'a dpr out of range',
+      { ...base, options: { dpr: 7 } },
+      new IllegalQueryParameterError(MESSAGES.dpr),
+    ],
+    [
+      'an f_auto that is not boolean',
+      { ...base, options: { f_auto: 'abc' } },
+      new IllegalQueryParameterError(MESSAGES.fAuto),
+    ],
+    [
+      'a value that is not an object',
+      'https://x',
+      new IllegalArgumentError(MESSAGES.objectExpected('the URL object, got string')),
+    ],
+  ]
+  it.each(errors)('refuses %s', (_name, obj, error) => {
+    let caught: unknown
+    try {
+      objToUrl(obj as UrlObjectInput)
+    } catch (thrown) {
+      caught = thrown
+    }
+    expect(caught).toBeInstanceOf(error.constructor)
+    expect(caught).toMatchObject({ code: error.code, message: error.message })
+  })
+})
+
+describe('round trip', () => {
+  const canonical = [
+    `${CDN}/v2/demo/original/a.jpg`,
+    `${CDN}/v1/demo/original/a.jpg`,
+    `${CDN}/v2/red-scene-95b6ea/t.resize(h:200,w:300)~t.flip()/__playground/playground-default.jpeg`,
+    `${CDN}/v2/dac/ek69d0/original/__playground/playground-default.jpeg`,
+    `${CDN}/v2/falling-surf-7c8bb8/fyndnp/wrkr/robots.txt`,
+    `${CDN}/v2/demo/wrkr/`,
+    `${CDN}/v2/feel/erase.bg(shadow:true)~t.merge(m:underlay,i:eU44YkFJOHlVMmZrWVRDOUNTRm1D,b:screen,r:true)/MZZKB3e1hT48o0NYJ2Kxh.jpeg?dpr=2.5&f_auto=true`,
+    `${CDN}/v2/demo/p:thumb~p:card(w:3)~p.apply(n:card,w:3)/a/b/c.png?dpr=auto`,
+    `${CDN}/v2/demo/t.merge(bboxes:[[10_10_100_100]_[5_5_5_5]],tr:t.resize(w:1,h:2)~t.flip())/a.png`,
+    `${CDN}/v2/demo/t.rotate(a:-249)/x.jpg/`,
+    'http://localhost:4201/v2/demo/t.toFormat(f:webp)/samples/astronaut.png?f_auto=true',
+  ]
+  it.each(canonical)('objToUrl(urlToObj(u)) === u for %s', (url) => {
+    expect(objToUrl(urlToObj(url))).toBe(url)
+  })
+
+  it.each([
+    'https://img.shop.test/v2/zonesl/t.resize(w:1)/test/a.jpeg',
+    'https://img.shop.test/v1/original/a.jpeg?dpr=2',
+    'https://img.shop.test/v2/wrkr/old/a.png',
+  ])('round-trips the custom-domain URL %s', (url) => {
+    expect(objToUrl(urlToObj(url, { isCustomDomain: true }))).toBe(url)
+  })
+})
