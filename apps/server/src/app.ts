@@ -9,10 +9,15 @@ export function createApp(): Hono {
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }))
 
-  app.notFound((c) => c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404))
+  app.notFound((c) =>
+    c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),
+  )
   app.onError((error, c) => {
     console.error(error)
-    return c.json({ code: 'internal_error', message: 'The server could not answer this request' }, 500)
+    return c.json(
+      { code: 'internal_error', message: 'The server could not answer this request' },
+      500,
+    )
   })
   return app
 }

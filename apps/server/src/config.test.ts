@@ -11,12 +11,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '8080', HOST: '0.0.0.0' })).toEqual({ port: 8080, host: '0.0.0.0' })
   })
 
-  it.each(['abc', '0', '65536', '-1', '80.5', '1e3'])('refuses PORT=%s with a clear message', (port) => {
-    expect(() => loadConfig({ PORT: port })).toThrow(ConfigError)
-    expect(() => loadConfig({ PORT: port })).toThrow(
-      `PORT must be a whole number from 1 to 65535, got '${port}'`,
-    )
-  })
+  it.each(['abc', '0', '65536', '-1', '80.5', '1e3'])(
+    'refuses PORT=%s with a clear message',
+    (port) => {
+      expect(() => loadConfig({ PORT: port })).toThrow(ConfigError)
+      expect(() => loadConfig({ PORT: port })).toThrow(
+        `PORT must be a whole number from 1 to 65535, got '${port}'`,
+      )
+    },
+  )
 
   it('refuses a HOST with spaces or slashes', () => {
     expect(() => loadConfig({ HOST: 'http://x' })).toThrow(ConfigError)

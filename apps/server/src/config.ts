@@ -30,7 +30,8 @@ function readPort(value: string | undefined): number {
 function readHost(value: string | undefined): string {
   if (value === undefined || value.trim() === '') return DEFAULT_HOST
   const host = value.trim()
-  if (/[\s/]/.test(host)) throw new ConfigError(`HOST must be a host name or IP address, got '${value}'`)
+  if (/[\s/]/.test(host))
+    throw new ConfigError(`HOST must be a host name or IP address, got '${value}'`)
   return host
 }
 

@@ -31,7 +31,8 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'))
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'EADDRINUSE') console.error(`Port ${config.port} is already in use; set PORT to another port`)
+  if (code === 'EADDRINUSE')
+    console.error(`Port ${config.port} is already in use; set PORT to another port`)
   else console.error(error)
   process.exit(1)
 }

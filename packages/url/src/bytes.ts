@@ -1,4 +1,4 @@
-import { IllegalArgumentError, MESSAGES } from './errors.ts'
+import { describeType, IllegalArgumentError, MESSAGES } from './errors.ts'
 
 /** Units of `formatBytes`, in 1024 steps. */
 export const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const
@@ -14,7 +14,9 @@ export const BYTES_PER_MB = 1048576
  */
 export function formatBytes(bytes: number, decimals = 2): string {
   if (typeof bytes !== 'number' || !Number.isFinite(bytes)) {
-    throw new IllegalArgumentError(MESSAGES.bytesInvalid(String(bytes)))
+    throw new IllegalArgumentError(
+      MESSAGES.bytesInvalid(typeof bytes === 'number' ? String(bytes) : describeType(bytes)),
+    )
   }
   if (bytes === 0) return '0 Bytes'
   const digits = Number.isInteger(decimals) && decimals > 0 ? Math.min(decimals, 20) : 0

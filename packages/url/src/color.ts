@@ -1,11 +1,13 @@
 import { isDecimalText, isHexColorText } from './chars.ts'
-import { IllegalArgumentError, MESSAGES } from './errors.ts'
+import { describeType, IllegalArgumentError, MESSAGES } from './errors.ts'
 
 function toHexByte(value: number): string {
   return value.toString(16).padStart(2, '0')
 }
 
 function readAlpha(alpha: number | string): number {
+  if (typeof alpha !== 'number' && typeof alpha !== 'string')
+    throw new IllegalArgumentError(MESSAGES.alpha)
   const text = typeof alpha === 'number' ? String(alpha) : alpha.trim()
   const isPercent = text.endsWith('%')
   const digits = isPercent ? text.slice(0, -1) : text
@@ -16,8 +18,9 @@ function readAlpha(alpha: number | string): number {
 }
 
 function readChannel(value: number | string): number {
-  const number =
-    typeof value === 'number' ? value : isDecimalText(value.trim()) ? Number(value) : Number.NaN
+  let number = Number.NaN
+  if (typeof value === 'number') number = value
+  else if (typeof value === 'string' && isDecimalText(value.trim())) number = Number(value)
   if (!(number >= 0 && number <= 255)) throw new IllegalArgumentError(MESSAGES.rgb)
   return Math.round(number)
 }
@@ -50,7 +53,8 @@ export function rgbToHex(
  * @example parseColor('rgba(0, 128, 255, 50%)') // '0080ff80'
  */
 export function parseColor(text: string): string {
-  if (typeof text !== 'string') throw new IllegalArgumentError(MESSAGES.colorFormat(String(text)))
+  if (typeof text !== 'string')
+    throw new IllegalArgumentError(MESSAGES.colorFormat(describeType(text)))
   const value = text.trim().toLowerCase()
   const hex = value.startsWith('#') ? value.slice(1) : value
   if (isHexColorText(hex)) return hex

@@ -55,17 +55,17 @@ export interface UrlObject {
 
 /** What `objToUrl` accepts; everything is optional and `pattern` is ignored. */
 export interface UrlObjectInput {
-  baseUrl?: string | null
-  isCustomDomain?: boolean | null
-  version?: string | null
-  cloudName?: string | null
-  zone?: string | null
-  pattern?: string | null
-  filePath?: string | null
-  worker?: boolean | null
-  workerPath?: string | null
-  options?: UrlOptionsInput | null
-  transformations?: ReadonlyArray<TransformationInput> | null
+  baseUrl?: string | null | undefined
+  isCustomDomain?: boolean | null | undefined
+  version?: string | null | undefined
+  cloudName?: string | null | undefined
+  zone?: string | null | undefined
+  pattern?: string | null | undefined
+  filePath?: string | null | undefined
+  worker?: boolean | null | undefined
+  workerPath?: string | null | undefined
+  options?: UrlOptionsInput | null | undefined
+  transformations?: ReadonlyArray<TransformationInput> | null | undefined
 }
 
 /** Options of `urlToObj` and `parseDeliveryPath`. */

@@ -5,15 +5,15 @@ import { IllegalQueryParameterError, MESSAGES } from './errors.ts'
 /** The query options of a delivery URL. */
 export interface UrlOptions {
   /** Device pixel ratio: `'auto'` (from client hints) or 0.1 to 5.0. */
-  dpr?: number | 'auto'
+  dpr?: number | 'auto' | undefined
   /** Pick AVIF, WebP or the source format from the Accept header. */
-  f_auto?: boolean
+  f_auto?: boolean | undefined
 }
 
 /** Options as the builder accepts them (a dpr may be numeric text). */
 export interface UrlOptionsInput {
-  dpr?: number | string | null
-  f_auto?: boolean | null
+  dpr?: number | string | null | undefined
+  f_auto?: boolean | null | undefined
 }
 
 /**

@@ -32,9 +32,15 @@ export type TransformationValueInput = string | number | boolean | readonly unkn
 
 /** What the builders accept for one operation. */
 export interface TransformationInput {
-  plugin?: string
-  name?: string
-  values?: ReadonlyArray<{ key?: string; value?: TransformationValueInput | null }> | null
+  plugin?: string | undefined
+  name?: string | undefined
+  values?:
+    | ReadonlyArray<{
+        key?: string | undefined
+        value?: TransformationValueInput | null | undefined
+      }>
+    | null
+    | undefined
 }
 
 /** The result of reading one operation's text. */
@@ -170,10 +176,14 @@ export function parseTransformations(pattern: string): Transformation[] {
   return list
 }
 
+// Lists in the catalogue nest 3 deep (polygon lists); deeper input is refused, not recursed.
+const MAX_LIST_DEPTH = 8
+
 /** Writes a list value with `_` between items: `[[1,2,3,4]]` → `[[1_2_3_4]]`. */
-function writeList(list: readonly unknown[], key: string, name: string): string {
+function writeList(list: readonly unknown[], key: string, name: string, depth = 0): string {
+  if (depth >= MAX_LIST_DEPTH) throw new IllegalArgumentError(MESSAGES.valueUnsafe(key, name))
   const items = list.map((item) => {
-    if (Array.isArray(item)) return writeList(item, key, name)
+    if (Array.isArray(item)) return writeList(item, key, name, depth + 1)
     if (typeof item === 'number' && Number.isFinite(item)) return String(item)
     if (typeof item === 'string' || typeof item === 'boolean') return String(item)
     throw new IllegalArgumentError(MESSAGES.valueUnsafe(key, name))
@@ -216,7 +226,9 @@ function writeOperation(item: TransformationInput): string | undefined {
   }
   // Entries without a name are skipped, as in the SDKs this API is compatible with.
   if (!Object.hasOwn(item, 'name') || item.name === undefined) return undefined
-  const name = String(item.name)
+  if (typeof item.name !== 'string')
+    throw new IllegalArgumentError(MESSAGES.nameInvalid(describeType(item.name)))
+  const name = item.name
   const plugin = item.plugin
   if (typeof plugin !== 'string' || plugin === '') {
     throw new IllegalArgumentError(MESSAGES.pluginMissing(name))

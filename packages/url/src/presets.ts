@@ -49,6 +49,7 @@ const PARAM_TYPES = new Set<string>([
 
 function lookup(presets: PresetLookup, name: string): PresetDefinition | undefined {
   if (typeof presets === 'function') return presets(name)
+  if (typeof presets !== 'object' || presets === null) return undefined
   if (presets instanceof Map) return presets.get(name)
   const record = presets as Readonly<Record<string, PresetDefinition>>
   return Object.hasOwn(record, name) ? record[name] : undefined
@@ -64,9 +65,9 @@ function readOperation(text: string): Transformation {
 function variableSpec(key: string, variable: PresetVariable): ParamSpec {
   const type = (PARAM_TYPES.has(variable.type) ? variable.type : 'string') as ParamType
   const spec: ParamSpec = { id: key, name: key, title: key, type, default: null, required: false }
-  if (variable.enum) spec.enum = variable.enum
-  if (variable.min !== undefined) spec.min = variable.min
-  if (variable.max !== undefined) spec.max = variable.max
+  if (Array.isArray(variable.enum)) spec.enum = variable.enum
+  if (typeof variable.min === 'number') spec.min = variable.min
+  if (typeof variable.max === 'number') spec.max = variable.max
   return spec
 }
 
@@ -75,7 +76,7 @@ function applyVariables(
   preset: PresetDefinition,
   args: ReadonlyMap<string, string>,
 ): string {
-  const config = preset.params ?? {}
+  const config = typeof preset.params === 'object' && preset.params !== null ? preset.params : {}
   const unknown = [...args.keys()].find((name) => !Object.hasOwn(config, name))
   if (!preset.transformation.includes('$')) {
     if (unknown !== undefined) throw new TransformationError(MESSAGES.variableNotDefined(unknown))
@@ -92,7 +93,9 @@ function applyVariables(
       if (!value.startsWith('$')) return { key, value }
       const name = value.slice(1)
       const variable = Object.hasOwn(config, name) ? config[name] : undefined
-      if (variable === undefined) throw new TransformationError(MESSAGES.variableNotDefined(name))
+      if (typeof variable !== 'object' || variable === null) {
+        throw new TransformationError(MESSAGES.variableNotDefined(name))
+      }
       const given = args.get(name) ?? variable.default
       const text = given === undefined || given === null ? '' : String(given)
       const spec = variableSpec(key, variable)
@@ -124,7 +127,11 @@ function expand(pattern: string, presets: PresetLookup, trail: readonly string[]
       : operation.name
     if (name === undefined) throw new TransformationError(MESSAGES.presetMissingName(text))
     const preset = lookup(presets, name)
-    if (preset === undefined || typeof preset.transformation !== 'string') {
+    if (
+      typeof preset !== 'object' ||
+      preset === null ||
+      typeof preset.transformation !== 'string'
+    ) {
       throw new TransformationError(MESSAGES.presetInvalid(name))
     }
     if (preset.archived === true) throw new TransformationError(MESSAGES.presetArchived(name))

@@ -160,7 +160,7 @@ export function checkOperation(
 ): OperationCheck {
   const issues: ParamIssue[] = []
   const params: Record<string, ParamValue> = {}
-  if (format !== undefined && spec.formats && !spec.formats.includes(format.toLowerCase())) {
+  if (typeof format === 'string' && spec.formats && !spec.formats.includes(format.toLowerCase())) {
     issues.push({
       code: 'format_not_allowed',
       message: MESSAGES.formatNotAllowed(spec.key, format),

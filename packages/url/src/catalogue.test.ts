@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest'
+import { CATALOGUE } from './catalogue.ts'
+import { checkParamValue } from './validate.ts'
+
+const operations = CATALOGUE.plugins.flatMap((plugin) => plugin.operations)
+const params = operations.flatMap((operation) =>
+  operation.params.map((param) => ({ operation, param })),
+)
+
+describe('the operation catalogue', () => {
+  it('holds every plugin and operation of the reference catalogue', () => {
+    expect(CATALOGUE.plugins).toHaveLength(31)
+    expect(operations).toHaveLength(55)
+    expect(CATALOGUE.plugins.map((plugin) => plugin.id)).toEqual(
+      expect.arrayContaining([
+        't',
+        'erase',
+        'sr',
+        'wm',
+        'ic',
+        'awsRek',
+        'numPlate',
+        'vertexAi',
+        'remove',
+      ]),
+    )
+  })
+
+  it('has every basic operation of the t plugin', () => {
+    expect(CATALOGUE.getPlugin('t')?.operations.map((operation) => operation.method)).toEqual([
+      'resize',
+      'compress',
+      'extend',
+      'extract',
+      'trim',
+      'rotate',
+      'flip',
+      'flop',
+      'sharpen',
+      'median',
+      'blur',
+      'flatten',
+      'negate',
+      'normalise',
+      'linear',
+      'modulate',
+      'grey',
+      'tint',
+      'toFormat',
+      'density',
+      'merge',
+    ])
+  })
+
+  it('keys every operation as plugin.method and finds it by that key', () => {
+    for (const operation of operations) {
+      expect(operation.key).toBe(`${operation.plugin}.${operation.method}`)
+      expect(CATALOGUE.getOperation(operation.plugin, operation.method)).toBe(operation)
+    }
+  })
+
+  it('gives every operation the runnable and slow flags', () => {
+    for (const operation of operations) {
+      expect(typeof operation.runnable).toBe('boolean')
+      expect(operation.slow).toBe(operation.plugin !== 't')
+    }
+  })
+
+  it('describes resize as the reference does', () => {
+    const resize = CATALOGUE.getOperation('t', 'resize')
+    expect(resize?.params.map((param) => param.id)).toEqual(['h', 'w', 'f', 'b', 'p', 'k', 'dpr'])
+    expect(resize?.params[2]).toMatchObject({
+      id: 'f',
+      title: 'Fit',
+      type: 'enum',
+      default: 'cover',
+    })
+    expect(resize?.params[0]).toMatchObject({ min: 0, max: 12000 })
+  })
+
+  it.each(
+    params.map(
+      ({ operation, param }) => [`${operation.key}.${param.id}`, operation, param] as const,
+    ),
+  )('has a default for %s that passes its own validation', (where, _operation, param) => {
+    expect([
+      'integer',
+      'float',
+      'string',
+      'color',
+      'enum',
+      'boolean',
+      'file',
+      'bbox',
+      'bboxList',
+      'polygonList',
+    ]).toContain(param.type)
+    if (param.default === null || param.default === '') return
+    const check = checkParamValue(String(param.default), param, where)
+    expect(check).toMatchObject({ ok: true })
+    if (param.min !== undefined) expect(Number(param.default)).toBeGreaterThanOrEqual(param.min)
+    if (param.max !== undefined) expect(Number(param.default)).toBeLessThanOrEqual(param.max)
+  })
+
+  it('has no duplicate parameter ids within an operation', () => {
+    for (const operation of operations) {
+      const ids = operation.params.map((param) => param.id)
+      expect(new Set(ids).size).toBe(ids.length)
+    }
+  })
+})
