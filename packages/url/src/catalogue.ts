@@ -71,16 +71,18 @@ export interface Catalogue {
  */
 export function createCatalogue(plugins: readonly PluginSpec[]): Catalogue {
   const byId = new Map<string, PluginSpec>()
-  const byKey = new Map<string, OperationSpec>()
+  const operations = new Map<string, Map<string, OperationSpec>>()
   for (const plugin of plugins) {
     byId.set(plugin.id, plugin)
-    for (const operation of plugin.operations)
-      byKey.set(`${plugin.id}.${operation.method}`, operation)
+    operations.set(
+      plugin.id,
+      new Map(plugin.operations.map((operation) => [operation.method, operation])),
+    )
   }
   return {
     plugins,
     getPlugin: (id) => byId.get(id),
-    getOperation: (plugin, method) => byKey.get(`${plugin}.${method}`),
+    getOperation: (plugin, method) => operations.get(plugin)?.get(method),
   }
 }
 

@@ -1,4 +1,4 @@
-import { isName } from './chars.ts'
+import { isName, isNameRange } from './chars.ts'
 import {
   DEFAULT_VERSION,
   IMPLICIT_VERSION,
@@ -99,41 +99,72 @@ function invalidUrl(): InvalidUrlError {
  * @throws {InvalidUrlError} when the path fits no delivery-URL shape.
  */
 export function parseDeliveryPath(pathname: string, options: ParseUrlOptions = {}): DeliveryPath {
-  if (typeof pathname !== 'string' || !pathname.startsWith('/')) throw invalidUrl()
+  if (typeof pathname !== 'string' || pathname.charCodeAt(0) !== SLASH) throw invalidUrl()
   const isCustomDomain = options.isCustomDomain === true
-  const segments = pathname.split('/')
-  let index = 1
+  // Segments are found with indexOf and cut once, so a long path is not split and re-joined.
+  let start = 1
+  let end = segmentEnd(pathname, start)
   let version: UrlVersion = IMPLICIT_VERSION
-  if (isVersion(segments[1])) {
-    version = segments[1]
-    index = 2
+  if (
+    end - start === 2 &&
+    pathname.charCodeAt(start) === 118 &&
+    isVersionDigit(pathname, start + 1)
+  ) {
+    version = pathname.charCodeAt(start + 1) === 49 ? 'v1' : 'v2'
+    start = end + 1
+    end = segmentEnd(pathname, start)
   } else if (isCustomDomain) throw invalidUrl()
 
   let cloudName: string | undefined
   if (!isCustomDomain) {
-    cloudName = segments[index]
-    if (cloudName === undefined || cloudName.length < 3 || !isName(cloudName)) throw invalidUrl()
-    index++
+    if (end - start < 3 || !isNameRange(pathname, start, end)) throw invalidUrl()
+    cloudName = pathname.slice(start, end)
+    start = end + 1
   }
-  const rest = segments.slice(index)
-  const first = rest[0]
-  const second = rest[1]
+  if (start > pathname.length) throw invalidUrl()
+  // The rest: first / second / more…
+  const firstEnd = segmentEnd(pathname, start)
+  const hasSecond = firstEnd < pathname.length
+  const secondEnd = hasSecond ? segmentEnd(pathname, firstEnd + 1) : firstEnd
+  const hasThird = hasSecond && secondEnd < pathname.length
+  const firstIsSlug = firstEnd - start === SLUG_LENGTH && isNameRange(pathname, start, firstEnd)
 
   const shape = { version, cloudName, isCustomDomain }
-  if (isSlug(first) && second === WORKER_PATTERN && rest.length >= 3) {
-    return worker(shape, first, rest.slice(2).join('/'))
+  if (firstIsSlug && hasThird && isWord(pathname, firstEnd + 1, secondEnd, WORKER_PATTERN)) {
+    return worker(shape, pathname.slice(start, firstEnd), pathname.slice(secondEnd + 1))
   }
-  if (first === WORKER_PATTERN && rest.length >= 2) {
-    return worker(shape, undefined, rest.slice(1).join('/'))
+  if (hasSecond && isWord(pathname, start, firstEnd, WORKER_PATTERN)) {
+    return worker(shape, undefined, pathname.slice(firstEnd + 1))
   }
   // A 6-character first segment is a zone only when a pattern and a file path follow it.
-  if (isSlug(first) && rest.length >= 3 && second !== '') {
-    return file(shape, first, second as string, rest.slice(2).join('/'))
+  if (firstIsSlug && hasThird && secondEnd > firstEnd + 1) {
+    return file(
+      shape,
+      pathname.slice(start, firstEnd),
+      pathname.slice(firstEnd + 1, secondEnd),
+      pathname.slice(secondEnd + 1),
+    )
   }
-  if (first !== undefined && first !== '' && rest.length >= 2) {
-    return file(shape, undefined, first, rest.slice(1).join('/'))
+  if (hasSecond && firstEnd > start) {
+    return file(shape, undefined, pathname.slice(start, firstEnd), pathname.slice(firstEnd + 1))
   }
   throw invalidUrl()
+}
+
+const SLASH = 47
+
+function segmentEnd(path: string, start: number): number {
+  const end = path.indexOf('/', start)
+  return end === -1 ? path.length : end
+}
+
+function isVersionDigit(path: string, at: number): boolean {
+  const code = path.charCodeAt(at)
+  return code === 49 || code === 50
+}
+
+function isWord(path: string, start: number, end: number, word: string): boolean {
+  return end - start === word.length && path.startsWith(word, start)
 }
 
 interface Shape {
@@ -265,16 +296,19 @@ export function objToUrl(obj: UrlObjectInput): string {
   const pattern = isWorker ? WORKER_PATTERN : buildPattern(obj.transformations) || ORIGINAL_PATTERN
   const version = isVersion(obj.version ?? undefined) ? obj.version : DEFAULT_VERSION
   const zone = readZone(obj.zone)
+  const given = obj.baseUrl
   const baseUrl =
-    typeof obj.baseUrl === 'string' && obj.baseUrl !== ''
-      ? trimTrailingSlashes(obj.baseUrl)
-      : DEFAULT_BASE_URL
+    typeof given !== 'string' || given === ''
+      ? DEFAULT_BASE_URL
+      : given.charCodeAt(given.length - 1) === SLASH
+        ? trimTrailingSlashes(given)
+        : given
 
-  const parts = [baseUrl, version]
-  if (!isCustomDomain) parts.push(cloudName as string)
-  if (zone !== undefined) parts.push(zone)
-  parts.push(pattern)
+  let url = `${baseUrl}/${version}`
+  if (!isCustomDomain) url += `/${cloudName as string}`
+  if (zone !== undefined) url += `/${zone}`
   // An empty worker path still ends in a slash, so the URL reads back as a worker URL.
-  parts.push(isWorker ? (obj.workerPath as string) : (obj.filePath as string))
-  return parts.join('/') + buildQueryOptions(obj.options)
+  url += `/${pattern}/${isWorker ? (obj.workerPath as string) : (obj.filePath as string)}`
+  const options = obj.options
+  return options ? url + buildQueryOptions(options) : url
 }

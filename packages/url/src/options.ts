@@ -86,14 +86,11 @@ export function parseQueryOptions(search: string): UrlOptions {
  */
 export function buildQueryOptions(options: UrlOptionsInput | null | undefined): string {
   if (options === null || options === undefined || typeof options !== 'object') return ''
-  const query: string[] = []
   const { dpr, f_auto } = options
-  if (dpr) {
-    query.push(`dpr=${parseDpr(dpr)}`)
-  }
+  let query = dpr ? `?dpr=${parseDpr(dpr)}` : ''
   if (f_auto) {
     if (typeof f_auto !== 'boolean') throw new IllegalQueryParameterError(MESSAGES.fAuto)
-    query.push('f_auto=true')
+    query += query === '' ? '?f_auto=true' : '&f_auto=true'
   }
-  return query.length > 0 ? `?${query.join('&')}` : ''
+  return query
 }

@@ -104,29 +104,43 @@ export function parsePattern(pattern: string, options: ParsePatternOptions = {})
       else result.issues.push(preset)
       continue
     }
-    const drop = (code: IssueCode, message: string, param?: string) => {
-      const issue: PatternIssue = { code, message, index, operation: text }
-      if (param !== undefined) issue.param = param
-      result.issues.push(issue)
-    }
-    if (catalogue.getPlugin(transformation.plugin) === undefined) {
-      drop('unknown_plugin', MESSAGES.pluginNotFound(transformation.plugin))
-      continue
-    }
     const spec = catalogue.getOperation(transformation.plugin, transformation.name)
     if (spec === undefined) {
-      drop(
-        'unknown_operation',
-        MESSAGES.operationNotFound(transformation.plugin, transformation.name),
-      )
+      const unknownPlugin = catalogue.getPlugin(transformation.plugin) === undefined
+      result.issues.push({
+        code: unknownPlugin ? 'unknown_plugin' : 'unknown_operation',
+        message: unknownPlugin
+          ? MESSAGES.pluginNotFound(transformation.plugin)
+          : MESSAGES.operationNotFound(transformation.plugin, transformation.name),
+        index,
+        operation: text,
+      })
       continue
     }
     const check = checkOperation(transformation.values, spec, options.format)
     if (check.issues.length > 0) {
-      for (const issue of check.issues) drop(issue.code, issue.message, issue.param)
+      for (const issue of check.issues) {
+        const dropped: PatternIssue = {
+          code: issue.code,
+          message: issue.message,
+          index,
+          operation: text,
+        }
+        if (issue.param !== undefined) dropped.param = issue.param
+        result.issues.push(dropped)
+      }
       continue
     }
-    result.value.push({ ...transformation, index, text, spec, params: check.params })
+    const operation: ParsedOperation = {
+      plugin: transformation.plugin,
+      name: transformation.name,
+      index,
+      text,
+      spec,
+      params: check.params,
+    }
+    if (transformation.values !== undefined) operation.values = transformation.values
+    result.value.push(operation)
   }
   return result
 }

@@ -1,10 +1,8 @@
-import { isName } from './chars.ts'
+import { isName, isNameRange, isPlainValueCode } from './chars.ts'
 import {
-  KEY_VALUE_SEPARATOR,
   LIST_SEPARATOR,
   OPERATION_SEPARATOR,
   ORIGINAL_PATTERN,
-  PARAMETER_SEPARATOR,
   PRESET_PLUGIN,
 } from './constants.ts'
 import { describeType, IllegalArgumentError, MESSAGES, TransformationError } from './errors.ts'
@@ -54,98 +52,114 @@ const OPEN_BRACKET = 91
 const CLOSE_BRACKET = 93
 const TILDE = 126
 const COMMA = 44
-
-function depthChange(code: number): number {
-  if (code === OPEN_PAREN || code === OPEN_BRACKET) return 1
-  if (code === CLOSE_PAREN || code === CLOSE_BRACKET) return -1
-  return 0
-}
+const COLON = 58
 
 /**
- * Splits `text` at every `separator` that is not inside parentheses or brackets, so a value
- * such as `tr:t.resize(w:1)~t.flip()` stays whole. Returns undefined when brackets do not
- * balance.
+ * Splits a pattern into the text of its operations at every `~` that is not inside parentheses
+ * or brackets, so a value such as `tr:t.resize(w:1)~t.flip()` stays whole. An unbalanced
+ * pattern is split at every `~` so each part can still be judged on its own.
  */
-function splitTopLevel(text: string, separator: number): string[] | undefined {
+export function splitOperations(pattern: string): string[] {
   const parts: string[] = []
   let depth = 0
   let start = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code === separator && depth === 0) {
-      parts.push(text.slice(start, i))
-      start = i + 1
-      continue
+  for (let i = 0; i < pattern.length; i++) {
+    const code = pattern.charCodeAt(i)
+    if (code === TILDE) {
+      if (depth === 0) {
+        parts.push(pattern.slice(start, i))
+        start = i + 1
+      }
+    } else if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
+    else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
+      if (--depth < 0) break
     }
-    depth += depthChange(code)
-    if (depth < 0) return undefined
   }
-  if (depth !== 0) return undefined
-  parts.push(text.slice(start))
+  if (depth !== 0) return pattern.split(OPERATION_SEPARATOR)
+  parts.push(pattern.slice(start))
   return parts
 }
 
-/**
- * Splits a pattern into the text of its operations at top-level `~`. An unbalanced pattern is
- * split at every `~` so each part can still be judged on its own.
- */
-export function splitOperations(pattern: string): string[] {
-  return splitTopLevel(pattern, TILDE) ?? pattern.split(OPERATION_SEPARATOR)
+function fail(reason: string): OperationSyntax {
+  return { ok: false, reason }
 }
+
+// Above this many parameters, repeated keys are found through a Map rather than a scan.
+const LINEAR_KEY_SEARCH = 8
 
 /** Reads the text of one operation without consulting the catalogue. Never throws. */
 export function parseOperationSyntax(text: string): OperationSyntax {
-  if (text.length === 0) return { ok: false, reason: 'empty operation' }
+  const length = text.length
+  if (length === 0) return fail('empty operation')
   const open = text.indexOf('(')
+  const isPreset = text.startsWith('p:')
   if (open === -1) {
-    if (text.startsWith('p:')) {
-      const name = text.slice(2)
-      if (!isName(name)) return { ok: false, reason: 'invalid preset name' }
-      return { ok: true, transformation: { plugin: PRESET_PLUGIN, name } }
-    }
-    return { ok: false, reason: 'missing parentheses' }
+    if (!isPreset) return fail('missing parentheses')
+    if (!isNameRange(text, 2, length)) return fail('invalid preset name')
+    return { ok: true, transformation: { plugin: PRESET_PLUGIN, name: text.slice(2) } }
   }
-  if (text.charCodeAt(text.length - 1) !== CLOSE_PAREN) {
-    return { ok: false, reason: 'missing closing parenthesis or text after it' }
+  const close = length - 1
+  if (text.charCodeAt(close) !== CLOSE_PAREN) {
+    return fail('missing closing parenthesis or text after it')
   }
-  const head = text.slice(0, open)
   let plugin: string
   let name: string
-  if (head.startsWith('p:')) {
+  if (isPreset) {
+    if (!isNameRange(text, 2, open)) return fail('invalid preset name')
     plugin = PRESET_PLUGIN
-    name = head.slice(2)
-    if (!isName(name)) return { ok: false, reason: 'invalid preset name' }
+    name = text.slice(2, open)
   } else {
-    const dot = head.indexOf('.')
-    if (dot === -1) return { ok: false, reason: 'missing plugin or operation name' }
-    plugin = head.slice(0, dot)
-    name = head.slice(dot + 1)
-    if (!isName(plugin) || !isName(name)) {
-      return { ok: false, reason: 'invalid plugin or operation name' }
+    const dot = text.indexOf('.')
+    if (dot === -1 || dot > open) return fail('missing plugin or operation name')
+    if (!isNameRange(text, 0, dot) || !isNameRange(text, dot + 1, open)) {
+      return fail('invalid plugin or operation name')
     }
+    plugin = text.slice(0, dot)
+    name = text.slice(dot + 1, open)
   }
-  const inner = text.slice(open + 1, -1)
-  const items = splitTopLevel(inner, COMMA)
-  if (items === undefined) return { ok: false, reason: 'unbalanced brackets' }
-  if (items.length === 1 && items[0] === '') return { ok: true, transformation: { plugin, name } }
+  if (open + 1 === close) return { ok: true, transformation: { plugin, name } }
 
+  // One scan over the parameters: items end at a top-level comma or at the closing parenthesis.
   const values: TransformationValue[] = []
-  const positions = new Map<string, number>()
-  for (const item of items) {
-    const colon = item.indexOf(KEY_VALUE_SEPARATOR)
-    const key = colon === -1 ? item : item.slice(0, colon)
-    if (!isName(key)) return { ok: false, reason: MESSAGES.keyMissing(`${plugin}.${name}`) }
-    const value = colon === -1 ? '' : item.slice(colon + 1)
-    if (value.length === 0) {
-      return { ok: false, reason: MESSAGES.valueMissing(key, `${plugin}.${name}`) }
-    }
-    // A repeated key keeps its first position and takes the last value, as query strings do.
-    const at = positions.get(key)
-    if (at === undefined) {
-      positions.set(key, values.length)
-      values.push({ key, value })
-    } else {
-      values[at] = { key, value }
+  let positions: Map<string, number> | undefined
+  let depth = 0
+  let itemStart = open + 1
+  let colon = -1
+  for (let i = itemStart; i <= close; i++) {
+    const atEnd = i === close
+    const code = atEnd ? COMMA : text.charCodeAt(i)
+    if (code === COMMA && depth === 0) {
+      const keyEnd = colon === -1 ? i : colon
+      if (!isNameRange(text, itemStart, keyEnd))
+        return fail(MESSAGES.keyMissing(`${plugin}.${name}`))
+      const key = text.slice(itemStart, keyEnd)
+      if (colon === -1 || colon + 1 === i)
+        return fail(MESSAGES.valueMissing(key, `${plugin}.${name}`))
+      const pair = { key, value: text.slice(colon + 1, i) }
+      // A repeated key keeps its first position and takes the last value, as query strings do.
+      let at = -1
+      if (positions !== undefined) at = positions.get(key) ?? -1
+      else {
+        for (let j = 0; j < values.length; j++) {
+          if ((values[j] as TransformationValue).key === key) at = j
+        }
+      }
+      if (at !== -1) values[at] = pair
+      else {
+        if (positions === undefined && values.length >= LINEAR_KEY_SEARCH) {
+          positions = new Map(values.map((value, index) => [value.key, index]))
+        }
+        positions?.set(key, values.length)
+        values.push(pair)
+      }
+      itemStart = i + 1
+      colon = -1
+    } else if (atEnd) return fail('unbalanced brackets')
+    else if (code === COLON) {
+      if (colon === -1) colon = i
+    } else if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
+    else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
+      if (--depth < 0) return fail('unbalanced brackets')
     }
   }
   return { ok: true, transformation: { plugin, name, values } }
@@ -197,10 +211,11 @@ function isSafeValue(value: string): boolean {
   let depth = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
-    if (code === 47 || code === 63 || code === 35 || code < 32 || code === 127) return false
-    if (depth === 0 && code === COMMA) return false
-    depth += depthChange(code)
-    if (depth < 0) return false
+    if (isPlainValueCode(code)) continue
+    if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
+    else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
+      if (--depth < 0) return false
+    } else if (code !== COMMA || depth === 0) return false
   }
   return depth === 0
 }
@@ -209,13 +224,11 @@ function writeValue(value: unknown, key: string, name: string): string {
   let text: string
   if (typeof value === 'string') text = value
   else if (typeof value === 'number') text = Number.isFinite(value) ? String(value) : ''
-  else if (typeof value === 'boolean') text = String(value)
+  else if (typeof value === 'boolean') text = value ? 'true' : 'false'
   else if (Array.isArray(value)) text = writeList(value, key, name)
   else text = ''
   // Unlike older SDKs, numeric 0 is a value; empty text, null and undefined are not.
-  if (text === '') {
-    throw new IllegalArgumentError(MESSAGES.valueMissing(key, name))
-  }
+  if (text === '') throw new IllegalArgumentError(MESSAGES.valueMissing(key, name))
   if (!isSafeValue(text)) throw new IllegalArgumentError(MESSAGES.valueUnsafe(key, name))
   return text
 }
@@ -224,38 +237,45 @@ function writeOperation(item: TransformationInput): string | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     throw new IllegalArgumentError(MESSAGES.objectExpected('each transformation'))
   }
-  // Entries without a name are skipped, as in the SDKs this API is compatible with.
-  if (!Object.hasOwn(item, 'name') || item.name === undefined) return undefined
-  if (typeof item.name !== 'string')
-    throw new IllegalArgumentError(MESSAGES.nameInvalid(describeType(item.name)))
   const name = item.name
+  // Entries without a name are skipped, as in the SDKs this API is compatible with.
+  if (name === undefined) return undefined
+  if (typeof name !== 'string') {
+    throw new IllegalArgumentError(MESSAGES.nameInvalid(describeType(name)))
+  }
   const plugin = item.plugin
   if (typeof plugin !== 'string' || plugin === '') {
     throw new IllegalArgumentError(MESSAGES.pluginMissing(name))
   }
   if (!isName(plugin) || !isName(name)) throw new IllegalArgumentError(MESSAGES.nameInvalid(name))
-  const values = item.values ?? []
+  const values = item.values ?? EMPTY
   if (!Array.isArray(values)) {
     throw new IllegalArgumentError(MESSAGES.arrayExpected('values', describeType(values)))
   }
-  const pairs: string[] = []
-  for (const pair of values as ReadonlyArray<{ key?: unknown; value?: unknown } | null>) {
+  let params = ''
+  let hasPresetName = false
+  for (let i = 0; i < values.length; i++) {
+    const pair = values[i] as { key?: unknown; value?: unknown } | null
     if (typeof pair !== 'object' || pair === null) {
       throw new IllegalArgumentError(MESSAGES.keyMissing(name))
     }
     const key = pair.key
-    if (typeof key !== 'string' || key === '')
+    if (typeof key !== 'string' || key === '') {
       throw new IllegalArgumentError(MESSAGES.keyMissing(name))
+    }
     if (!isName(key)) throw new IllegalArgumentError(MESSAGES.nameInvalid(name))
-    pairs.push(`${key}${KEY_VALUE_SEPARATOR}${writeValue(pair.value, key, name)}`)
+    if (key === 'n') hasPresetName = true
+    const text = writeValue(pair.value, key, name)
+    params += i === 0 ? `${key}:${text}` : `,${key}:${text}`
   }
-  const params = pairs.join(PARAMETER_SEPARATOR)
   if (plugin === PRESET_PLUGIN) {
-    if (name === 'apply' && values.some((pair) => pair?.key === 'n')) return `p.apply(${params})`
-    return params ? `p:${name}(${params})` : `p:${name}`
+    if (name === 'apply' && hasPresetName) return `p.apply(${params})`
+    return params === '' ? `p:${name}` : `p:${name}(${params})`
   }
   return `${plugin}.${name}(${params})`
 }
+
+const EMPTY: readonly never[] = []
 
 /**
  * Writes a list of operations as a pattern (`t.resize(w:300)~t.flip()`), or `''` when the list
@@ -275,10 +295,10 @@ export function buildPattern(
       MESSAGES.arrayExpected('transformations', describeType(transformations)),
     )
   }
-  const parts: string[] = []
-  for (const item of transformations) {
-    const text = writeOperation(item)
-    if (text !== undefined) parts.push(text)
+  let pattern = ''
+  for (let i = 0; i < transformations.length; i++) {
+    const text = writeOperation(transformations[i] as TransformationInput)
+    if (text !== undefined) pattern = pattern === '' ? text : `${pattern}~${text}`
   }
-  return parts.join(OPERATION_SEPARATOR)
+  return pattern
 }

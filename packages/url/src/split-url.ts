@@ -1,4 +1,4 @@
-import { isDigitCode } from './chars.ts'
+import { isDigitCode, isPlainHostCode } from './chars.ts'
 import { InvalidUrlError, MESSAGES } from './errors.ts'
 
 /** The parts of an absolute http(s) URL, as the WHATWG URL parser reports them. */
@@ -41,31 +41,6 @@ const HASH = 35
 const COLON = 58
 const DOT = 46
 
-// Path characters the WHATWG parser leaves as they are (printable ASCII minus the path
-// percent-encode set and the backslash, which special schemes read as a slash).
-function isPlainPathCode(code: number): boolean {
-  return (
-    code > 32 &&
-    code < 127 &&
-    code !== 34 && // "
-    code !== 60 && // <
-    code !== 62 && // >
-    code !== 96 && // `
-    code !== 123 && // {
-    code !== 125 && // }
-    code !== 92 // \
-  )
-}
-
-// Query characters left as they are in special schemes (the special-query set adds ').
-function isPlainQueryCode(code: number): boolean {
-  return code > 32 && code < 127 && code !== 34 && code !== 60 && code !== 62 && code !== 39
-}
-
-function isPlainHostCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || isDigitCode(code) || code === 45 || code === DOT
-}
-
 /** Returns the parts when `url` is plain enough to split without the WHATWG parser. */
 function splitPlainUrl(url: string): UrlParts | undefined {
   let protocol: UrlParts['protocol']
@@ -98,9 +73,10 @@ function splitPlainUrl(url: string): UrlParts | undefined {
   const hostEnd = portStart >= 0 ? portStart - 1 : index
   if (hostEnd === hostStart || hostEnd === labelStart) return undefined
   // A host whose last label is numeric or hex is an IPv4 address the parser may rewrite.
-  const lastLabel = url.slice(lastDot + 1, hostEnd)
-  if (isDigitCode(lastLabel.charCodeAt(0)) || lastLabel.startsWith('0x')) return undefined
-  if (url.slice(hostStart, hostEnd).includes('xn--')) return undefined
+  const labelCode = url.charCodeAt(lastDot + 1)
+  if (isDigitCode(labelCode)) return undefined
+  const punycode = url.indexOf('xn--', hostStart)
+  if (punycode !== -1 && punycode < hostEnd) return undefined
   if (portStart >= 0) {
     const port = url.slice(portStart, index)
     if (port.length === 0 || port.length > 5 || (port.length > 1 && port.startsWith('0'))) {
@@ -113,49 +89,54 @@ function splitPlainUrl(url: string): UrlParts | undefined {
   }
   const host = url.slice(hostStart, index)
 
+  // The rest is checked with native scans: each regex is one character class (no backtracking).
+  if (NOT_PRINTABLE.test(url)) return undefined
   const pathStart = index
-  let segmentStart = index + 1
-  for (; index < url.length; index++) {
-    const code = url.charCodeAt(index)
-    if (code === QUESTION || code === HASH) break
-    if (code === SLASH) {
-      if (index > pathStart && isDotSegment(url, segmentStart, index)) return undefined
-      segmentStart = index + 1
-    } else if (!isPlainPathCode(code)) return undefined
-  }
-  if (index > pathStart && isDotSegment(url, segmentStart, index)) return undefined
-  const pathname = index === pathStart ? '/' : url.slice(pathStart, index)
+  const query = url.indexOf('?', pathStart)
+  const fragment = url.indexOf('#', pathStart)
+  const pathEnd = firstOf(firstOf(url.length, query), fragment)
+  if (foundBefore(REWRITTEN_IN_PATH, url, pathStart, pathEnd)) return undefined
+  if (hasDotSegment(url, pathStart, pathEnd)) return undefined
+  const pathname = pathEnd === pathStart ? '/' : url.slice(pathStart, pathEnd)
 
   let search = ''
-  if (url.charCodeAt(index) === QUESTION) {
-    const searchStart = index
-    for (index++; index < url.length; index++) {
-      const code = url.charCodeAt(index)
-      if (code === HASH) break
-      if (!isPlainQueryCode(code)) return undefined
-    }
-    if (index - searchStart > 1) search = url.slice(searchStart, index)
-  }
-  // The fragment is dropped, but the WHATWG parser strips tabs and newlines anywhere in the
-  // input, so such an input must take the slow path to keep both answers equal.
-  for (; index < url.length; index++) {
-    const code = url.charCodeAt(index)
-    if (code <= 32 || code >= 127) return undefined
+  if (pathEnd === query) {
+    const searchEnd = fragment > query ? fragment : url.length
+    if (foundBefore(REWRITTEN_IN_QUERY, url, query, searchEnd)) return undefined
+    if (searchEnd - query > 1) search = url.slice(query, searchEnd)
   }
   return { protocol, host, pathname, search }
 }
 
-// `.`, `..` and their percent-encoded spellings are resolved away by the WHATWG parser.
-function isDotSegment(url: string, start: number, end: number): boolean {
-  const length = end - start
-  if (length === 0 || length > 6) return false
-  const segment = url.slice(start, end).toLowerCase()
-  return (
-    segment === '.' ||
-    segment === '..' ||
-    segment === '%2e' ||
-    segment === '.%2e' ||
-    segment === '%2e.' ||
-    segment === '%2e%2e'
-  )
+// Anything but printable ASCII: the WHATWG parser strips, trims or encodes it (anywhere, even
+// in the fragment), so such an input takes the slow path.
+const NOT_PRINTABLE = /[^\x21-\x7e]/
+// Printable characters the parser percent-encodes in a path, or reads as a slash.
+const REWRITTEN_IN_PATH = /["<>`{}\\]/g
+// Printable characters the parser percent-encodes in the query of an http(s) URL.
+const REWRITTEN_IN_QUERY = /["<>']/g
+
+function firstOf(a: number, b: number): number {
+  return b !== -1 && b < a ? b : a
+}
+
+function foundBefore(pattern: RegExp, text: string, start: number, end: number): boolean {
+  pattern.lastIndex = start
+  return pattern.test(text) && pattern.lastIndex <= end
+}
+
+// A `.`/`..` segment, or any percent-encoded dot, is resolved away by the parser.
+function hasDotSegment(url: string, start: number, end: number): boolean {
+  const lower = url.indexOf('%2e', start)
+  const upper = url.indexOf('%2E', start)
+  if ((lower !== -1 && lower < end) || (upper !== -1 && upper < end)) return true
+  for (let at = url.indexOf('/.', start); at !== -1 && at < end; at = url.indexOf('/.', at + 1)) {
+    const after = url.charCodeAt(at + 2)
+    const isDot =
+      after === SLASH ||
+      at + 2 >= end ||
+      (after === DOT && (url.charCodeAt(at + 3) === SLASH || at + 3 >= end))
+    if (isDot) return true
+  }
+  return false
 }

@@ -70,62 +70,80 @@ function isNumberTuple(value: unknown, length: number): value is number[] {
   )
 }
 
-function checkList(value: string, isItem: (item: unknown) => boolean): ValueCheck {
-  const list = parseListValue(value)
-  if (!list.ok) return list
-  if (!Array.isArray(list.value) || !list.value.every(isItem)) {
-    return { ok: false, message: MESSAGES.listFormat }
-  }
-  return { ok: true, value: list.value as number[][] }
-}
-
 function isPolygon(item: unknown): boolean {
   return Array.isArray(item) && item.length > 0 && item.every((point) => isNumberTuple(point, 2))
 }
 
 /**
- * Checks one raw URL value against a parameter's type (SPEC §5) and returns it typed. Range and
- * enum membership are checked too.
+ * Checks one raw URL value against a parameter's type (SPEC §5) and returns it typed. Enum
+ * membership is checked too; the range is checked by `checkParamRange`.
+ *
+ * @param where The parameter's name in messages, e.g. `t.resize.w`.
  */
 export function checkParamValue(raw: string, spec: ParamSpec, where: string): ValueCheck {
-  const fail = (): ValueCheck => ({
+  const value = readValue(raw, spec)
+  return value === INVALID ? typeFailure(raw, spec, where) : { ok: true, value }
+}
+
+function typeFailure(raw: string, spec: ParamSpec, where: string): { ok: false; message: string } {
+  const isList = spec.type === 'bboxList' || spec.type === 'polygonList'
+  return {
     ok: false,
-    message: MESSAGES.typeExpected(EXPECTED[spec.type] ?? spec.type, where, raw),
-  })
+    message: isList
+      ? MESSAGES.listFormat
+      : MESSAGES.typeExpected(EXPECTED[spec.type] ?? spec.type, where, raw),
+  }
+}
+
+const INVALID: unique symbol = Symbol('invalid')
+
+function readList(raw: string, isItem: (item: unknown) => boolean): ParamValue | typeof INVALID {
+  const list = parseListValue(raw)
+  if (!list.ok || !Array.isArray(list.value) || !list.value.every(isItem)) return INVALID
+  return list.value as number[][]
+}
+
+// The typed value, or INVALID when `raw` does not fit the type. Allocates nothing on success
+// for scalar types: this runs for every parameter of every delivered URL.
+function readValue(raw: string, spec: ParamSpec): ParamValue | typeof INVALID {
   switch (spec.type) {
-    case 'integer':
-    case 'float': {
-      const valid = spec.type === 'integer' ? isIntegerText(raw) : isDecimalText(raw)
+    case 'integer': {
+      if (!isIntegerText(raw)) return INVALID
       const value = Number(raw)
-      if (!valid || !Number.isFinite(value)) return fail()
-      if (spec.type === 'integer' && !Number.isSafeInteger(value)) return fail()
-      return { ok: true, value }
+      return Number.isSafeInteger(value) ? value : INVALID
+    }
+    case 'float': {
+      if (!isDecimalText(raw)) return INVALID
+      const value = Number(raw)
+      return Number.isFinite(value) ? value : INVALID
     }
     case 'string':
-      return { ok: true, value: raw }
+      return raw
     case 'file':
-      return raw === '' ? fail() : { ok: true, value: raw }
+      return raw === '' ? INVALID : raw
     case 'color':
-      return isHexColorText(raw) ? { ok: true, value: raw.toLowerCase() } : fail()
+      return isHexColorText(raw) ? raw.toLowerCase() : INVALID
     case 'enum':
-      return spec.enum?.includes(raw) ? { ok: true, value: raw } : fail()
+      return spec.enum?.includes(raw) ? raw : INVALID
     case 'boolean': {
+      if (raw === 'true' || raw === '1') return true
+      if (raw === 'false' || raw === '0') return false
       const lower = raw.toLowerCase()
-      if (lower === 'true' || lower === '1') return { ok: true, value: true }
-      if (lower === 'false' || lower === '0') return { ok: true, value: false }
-      return fail()
+      if (lower === 'true') return true
+      if (lower === 'false') return false
+      return INVALID
     }
     case 'bbox': {
       const parts = raw.split(LIST_SEPARATOR)
-      if (parts.length !== 4 || !parts.every(isIntegerText)) return fail()
-      return { ok: true, value: parts.map(Number) }
+      if (parts.length !== 4 || !parts.every(isIntegerText)) return INVALID
+      return parts.map(Number)
     }
     case 'bboxList':
-      return checkList(raw, (item) => isNumberTuple(item, 4))
+      return readList(raw, (item) => isNumberTuple(item, 4))
     case 'polygonList':
-      return checkList(raw, isPolygon)
+      return readList(raw, isPolygon)
     default:
-      return fail()
+      return INVALID
   }
 }
 
@@ -148,6 +166,18 @@ export interface OperationCheck {
   issues: ParamIssue[]
 }
 
+// Parameter positions by key, computed once per operation record.
+const INDEXES = new WeakMap<OperationSpec, ReadonlyMap<string, number>>()
+
+function operationIndex(spec: OperationSpec): ReadonlyMap<string, number> {
+  let index = INDEXES.get(spec)
+  if (index === undefined) {
+    index = new Map(spec.params.map((param, at) => [param.id, at]))
+    INDEXES.set(spec, index)
+  }
+  return index
+}
+
 /**
  * Checks the values of one operation against its catalogue entry: the source format, the
  * number of values, unknown keys, each value's type and range, and required parameters.
@@ -159,7 +189,6 @@ export function checkOperation(
   format?: string,
 ): OperationCheck {
   const issues: ParamIssue[] = []
-  const params: Record<string, ParamValue> = {}
   if (typeof format === 'string' && spec.formats && !spec.formats.includes(format.toLowerCase())) {
     issues.push({
       code: 'format_not_allowed',
@@ -167,32 +196,46 @@ export function checkOperation(
     })
   }
   const list = values ?? []
-  if (list.length > spec.params.length) {
+  const specs = spec.params
+  if (list.length > specs.length) {
     issues.push({ code: 'too_many_params', message: MESSAGES.invalidParams })
-    return { params, issues }
+    return { params: {}, issues }
   }
-  for (const { key, value } of list) {
-    const param = spec.params.find((candidate) => candidate.id === key)
-    if (param === undefined) {
+  // Values are checked in URL order (so issues read in that order), then placed by position.
+  const index = operationIndex(spec)
+  const given: Array<ParamValue | null | undefined> = new Array(specs.length)
+  for (let i = 0; i < list.length; i++) {
+    const { key, value } = list[i] as TransformationValue
+    const at = index.get(key)
+    if (at === undefined) {
       issues.push({ code: 'unknown_param', message: MESSAGES.invalidParams, param: key })
       continue
     }
-    if (value.startsWith('$')) {
-      params[key] = value
+    const param = specs[at] as ParamSpec
+    if (value.charCodeAt(0) === 36) {
+      given[at] = value
       continue
     }
-    const check = checkParamValue(value, param, `${spec.key}.${key}`)
-    if (!check.ok) {
-      issues.push({ code: 'invalid_type', message: check.message, param: key })
+    const typedValue = readValue(value, param)
+    if (typedValue === INVALID) {
+      const { message } = typeFailure(value, param, `${spec.key}.${key}`)
+      issues.push({ code: 'invalid_type', message, param: key })
+      given[at] = null
       continue
     }
-    const range = checkParamRange(check.value, param)
-    if (range) issues.push(range)
-    else params[key] = check.value
+    const range = checkParamRange(typedValue, param)
+    if (range) {
+      issues.push(range)
+      given[at] = null
+    } else given[at] = typedValue
   }
-  for (const param of spec.params) {
-    if (Object.hasOwn(params, param.id) || list.some((pair) => pair.key === param.id)) continue
-    if (param.required) {
+  const params: Record<string, ParamValue> = {}
+  for (let at = 0; at < specs.length; at++) {
+    const param = specs[at] as ParamSpec
+    const value = given[at]
+    if (value !== undefined) {
+      if (value !== null) params[param.id] = value
+    } else if (param.required) {
       issues.push({ code: 'required', message: MESSAGES.requiredField(param.id), param: param.id })
     } else if (param.default !== null) {
       params[param.id] = param.default
