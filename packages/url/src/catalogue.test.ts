@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CATALOGUE } from './catalogue.ts'
+import { PARAM_TYPES } from './constants.ts'
 import { checkParamValue } from './validate.ts'
 
 const operations = CATALOGUE.plugins.flatMap((plugin) => plugin.operations)
@@ -83,18 +84,7 @@ describe('the operation catalogue', () => {
       ({ operation, param }) => [`${operation.key}.${param.id}`, operation, param] as const,
     ),
   )('has a default for %s that passes its own validation', (where, _operation, param) => {
-    expect([
-      'integer',
-      'float',
-      'string',
-      'color',
-      'enum',
-      'boolean',
-      'file',
-      'bbox',
-      'bboxList',
-      'polygonList',
-    ]).toContain(param.type)
+    expect(PARAM_TYPES).toContain(param.type)
     if (param.default === null || param.default === '') return
     const check = checkParamValue(String(param.default), param, where)
     expect(check).toMatchObject({ ok: true })

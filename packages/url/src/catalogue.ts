@@ -1,17 +1,8 @@
 import { PLUGINS } from './catalogue-data.ts'
+import type { PARAM_TYPES } from './constants.ts'
 
-/** The parameter types of the language (SPEC §5). */
-export type ParamType =
-  | 'integer'
-  | 'float'
-  | 'string'
-  | 'color'
-  | 'enum'
-  | 'boolean'
-  | 'file'
-  | 'bbox'
-  | 'bboxList'
-  | 'polygonList'
+/** One of `PARAM_TYPES`. */
+export type ParamType = (typeof PARAM_TYPES)[number]
 
 /** One parameter of an operation. */
 export interface ParamSpec {

@@ -1,8 +1,7 @@
-// Character tests by char code: the parsers scan strings once, with no regular expressions,
-// so every input is read in linear time. A table lookup per character keeps the scans cheap.
+// Character tests by char code: the parsers scan strings once, with no backtracking, so every
+// input is read in linear time. A table lookup per character keeps the scans cheap.
 
 const NAME = 1
-const DIGIT = 2
 const HEX = 4
 const PLAIN_HOST = 32
 const PLAIN_VALUE = 64
@@ -17,7 +16,6 @@ for (let code = 33; code < 127; code++) {
   if (isLower || isUpper || isDigit || code === 95 || code === 45) flags |= NAME
   // Value text that cannot change how a pattern splits: all but / ? # , ( ) [ ].
   if (!'/?#,()[]'.includes(String.fromCharCode(code))) flags |= PLAIN_VALUE
-  if (isDigit) flags |= DIGIT
   if (isDigit || (code >= 97 && code <= 102) || (code >= 65 && code <= 70)) flags |= HEX
   if (isLower || isDigit || code === 45 || code === 46) flags |= PLAIN_HOST
   CLASSES[code] = flags

@@ -24,6 +24,20 @@ export const WORKER_PATTERN = 'wrkr'
 /** Plugin id of presets (`p:name`, `p.apply(n:name)`). */
 export const PRESET_PLUGIN = 'p'
 
+/** The parameter types of the language (SPEC §5). */
+export const PARAM_TYPES = [
+  'integer',
+  'float',
+  'string',
+  'color',
+  'enum',
+  'boolean',
+  'file',
+  'bbox',
+  'bboxList',
+  'polygonList',
+] as const
+
 /** Image formats (SPEC §9). */
 export const IMAGE_FORMATS = [
   'webp',

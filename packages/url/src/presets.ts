@@ -1,5 +1,5 @@
 import type { ParamSpec, ParamType } from './catalogue.ts'
-import { OPERATION_SEPARATOR, PRESET_PLUGIN } from './constants.ts'
+import { OPERATION_SEPARATOR, PARAM_TYPES, PRESET_PLUGIN } from './constants.ts'
 import { MESSAGES, TransformationError } from './errors.ts'
 import {
   buildPattern,
@@ -34,18 +34,7 @@ export type PresetLookup =
 /** Deepest chain of presets referring to presets that is expanded. */
 const MAX_PRESET_DEPTH = 5
 
-const PARAM_TYPES = new Set<string>([
-  'integer',
-  'float',
-  'string',
-  'color',
-  'enum',
-  'boolean',
-  'file',
-  'bbox',
-  'bboxList',
-  'polygonList',
-])
+const KNOWN_TYPES: ReadonlySet<string> = new Set(PARAM_TYPES)
 
 function lookup(presets: PresetLookup, name: string): PresetDefinition | undefined {
   if (typeof presets === 'function') return presets(name)
@@ -63,7 +52,7 @@ function readOperation(text: string): Transformation {
 }
 
 function variableSpec(key: string, variable: PresetVariable): ParamSpec {
-  const type = (PARAM_TYPES.has(variable.type) ? variable.type : 'string') as ParamType
+  const type = (KNOWN_TYPES.has(variable.type) ? variable.type : 'string') as ParamType
   const spec: ParamSpec = { id: key, name: key, title: key, type, default: null, required: false }
   if (Array.isArray(variable.enum)) spec.enum = variable.enum
   if (typeof variable.min === 'number') spec.min = variable.min
