@@ -2,13 +2,54 @@ import { describe, expect, it } from 'vitest'
 import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, loadConfig } from './config.ts'
 
 describe('loadConfig', () => {
-  it('defaults to port 4201 on 127.0.0.1', () => {
-    expect(loadConfig({})).toEqual({ port: DEFAULT_PORT, host: DEFAULT_HOST })
+  it('defaults to port 4201 on 127.0.0.1 with local storage and the embedded database', () => {
+    const config = loadConfig({})
     expect(DEFAULT_PORT).toBe(4201)
+    expect(config).toMatchObject({
+      port: DEFAULT_PORT,
+      host: DEFAULT_HOST,
+      logLevel: 'info',
+      databaseUrl: undefined,
+      storage: { driver: 'local' },
+      publicUrl: 'http://localhost:4201',
+      cacheMaxAge: 86400,
+      seedDemo: true,
+      engine: { maxInputPixels: 50_000_000, maxOutputDimension: 10_000 },
+    })
+    expect(config.dataDir.endsWith('/data')).toBe(true)
   })
 
-  it('reads PORT and HOST', () => {
-    expect(loadConfig({ PORT: '8080', HOST: '0.0.0.0' })).toEqual({ port: 8080, host: '0.0.0.0' })
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'images',
+      S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      S3_FORCE_PATH_STYLE: 'true',
+      PUBLIC_URL: 'https://cdn.example.com/',
+      DELIVERY_HOSTS: 'CDN.example.com, img.example.com',
+      CACHE_MAX_AGE: '60',
+      SEED_DEMO: 'false',
+    })
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      logLevel: 'debug',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
+      storage: {
+        driver: 's3',
+        bucket: 'images',
+        endpoint: 'http://127.0.0.1:9000',
+        forcePathStyle: true,
+      },
+      publicUrl: 'https://cdn.example.com',
+      deliveryHosts: ['cdn.example.com', 'img.example.com'],
+      cacheMaxAge: 60,
+      seedDemo: false,
+    })
   })
 
   it.each(['abc', '0', '65536', '-1', '80.5', '1e3'])(
@@ -21,7 +62,22 @@ describe('loadConfig', () => {
     },
   )
 
-  it('refuses a HOST with spaces or slashes', () => {
-    expect(() => loadConfig({ HOST: 'http://x' })).toThrow(ConfigError)
+  it.each<[Record<string, string>, string]>([
+    [{ HOST: 'http://x' }, 'HOST must be a host name or IP address'],
+    [
+      { LOG_LEVEL: 'loud' },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// URL'],
+    [{ STORAGE_DRIVER: 'ftp' }, 'STORAGE_DRIVER must be local or s3'],
+    [{ STORAGE_DRIVER: 's3' }, "S3_BUCKET must be set when STORAGE_DRIVER is 's3'"],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must be an http(s) URL'],
+    [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO must be true or false'],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT .*; LOG_LEVEL /)
   })
 })

@@ -1,10 +1,6 @@
-/** Server settings, read once from the environment at boot. */
-export interface ServerConfig {
-  /** TCP port (env `PORT`, default 4201). */
-  port: number
-  /** Interface to listen on (env `HOST`, default 127.0.0.1). */
-  host: string
-}
+import { availableParallelism } from 'node:os'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
 
 /** Thrown at boot when an environment variable has a value the server cannot use. */
 export class ConfigError extends Error {
@@ -17,29 +13,207 @@ export class ConfigError extends Error {
 export const DEFAULT_PORT = 4201
 export const DEFAULT_HOST = '127.0.0.1'
 
-function readPort(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return DEFAULT_PORT
-  const text = value.trim()
-  const port = Number(text)
-  if (!/^\d+$/.test(text) || port < 1 || port > 65535) {
-    throw new ConfigError(`PORT must be a whole number from 1 to 65535, got '${value}'`)
-  }
-  return port
-}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
-function readHost(value: string | undefined): string {
-  if (value === undefined || value.trim() === '') return DEFAULT_HOST
-  const host = value.trim()
-  if (/[\s/]/.test(host))
-    throw new ConfigError(`HOST must be a host name or IP address, got '${value}'`)
-  return host
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value
+
+const integer = (min: number, max: number, fallback: number, what: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+      .transform(Number)
+      .refine((n) => n >= min && n <= max, `must be a whole number from ${min} to ${max}`)
+      .optional()
+      .transform((n) => n ?? fallback)
+      .describe(what),
+  )
+
+const flag = (fallback: boolean) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+      .optional()
+      .transform((value) =>
+        value === undefined ? fallback : ['true', '1', 'yes'].includes(value),
+      ),
+  )
+
+const list = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((item) => item.trim().toLowerCase())
+        .filter((item) => item !== ''),
+    ),
+)
+
+const text = z.preprocess(blankToUndefined, z.string().trim().optional())
+
+const httpUrl = z.preprocess(
+  blankToUndefined,
+  z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional()
+    .transform((value) => value?.replace(/\/+$/, '')),
+)
+
+const ENV = z.object({
+  PORT: integer(1, 65535, DEFAULT_PORT, 'TCP port'),
+  HOST: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[^\s/]+$/, 'must be a host name or IP address')
+      .optional()
+      .transform((value) => value ?? DEFAULT_HOST),
+  ),
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  ),
+  DATA_DIR: text,
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+  ),
+  STORAGE_DRIVER: z.preprocess(
+    blankToUndefined,
+    z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+  ),
+  STORAGE_DIR: text,
+  S3_BUCKET: text,
+  S3_REGION: text,
+  S3_ENDPOINT: httpUrl,
+  S3_ACCESS_KEY_ID: text,
+  S3_SECRET_ACCESS_KEY: text,
+  S3_FORCE_PATH_STYLE: flag(false),
+  S3_PREFIX: text,
+  PUBLIC_URL: httpUrl,
+  DELIVERY_HOSTS: list,
+  CACHE_MAX_AGE: integer(0, 31_536_000, 86_400, 'seconds'),
+  UPLOAD_MAX_BYTES: integer(1, 2 ** 40, 50 * 1024 * 1024, 'bytes'),
+  REMOTE_TIMEOUT_MS: integer(100, 600_000, 15_000, 'ms'),
+  REMOTE_ALLOW_HOSTS: list,
+  MAX_INPUT_PIXELS: integer(1, 2 ** 40, 50_000_000, 'pixels'),
+  MAX_OUTPUT_DIMENSION: integer(1, 100_000, 10_000, 'pixels'),
+  MAX_INPUT_BYTES: integer(1, 2 ** 40, 50 * 1024 * 1024, 'bytes'),
+  ENGINE_TIMEOUT_MS: integer(100, 3_600_000, 30_000, 'ms'),
+  ENGINE_CONCURRENCY: integer(1, 1024, availableParallelism(), 'pipelines'),
+  JOB_POLL_MS: integer(10, 60_000, 250, 'ms'),
+  SEED_DEMO: flag(true),
+})
+
+/** Server settings, read once from the environment at boot. */
+export interface ServerConfig {
+  port: number
+  host: string
+  logLevel: (typeof LOG_LEVELS)[number]
+  /** Folder for the embedded database and local storage (`DATA_DIR`, default `./data`). */
+  dataDir: string
+  /** PostgreSQL URL; when absent the embedded PGlite database in `dataDir/db` is used. */
+  databaseUrl: string | undefined
+  storage:
+    | { driver: 'local'; root: string }
+    | {
+        driver: 's3'
+        bucket: string
+        region: string
+        endpoint: string | undefined
+        accessKeyId: string | undefined
+        secretAccessKey: string | undefined
+        forcePathStyle: boolean
+        prefix: string | undefined
+      }
+  /** Base URL written into delivery links (`PUBLIC_URL`, default `http://localhost:PORT`). */
+  publicUrl: string
+  /** Hosts whose every request is delivery (a CDN host), lower-case. */
+  deliveryHosts: string[]
+  /** `Cache-Control: max-age` of delivered images, seconds. */
+  cacheMaxAge: number
+  uploadMaxBytes: number
+  remote: { timeoutMs: number; allowHosts: string[]; maxBytes: number }
+  engine: {
+    maxInputPixels: number
+    maxOutputDimension: number
+    maxInputBytes: number
+    timeoutMs: number
+    concurrency: number
+  }
+  jobPollMs: number
+  seedDemo: boolean
 }
 
 /**
  * Validates the environment and returns the server settings.
  *
- * @throws {ConfigError} naming the variable and the value it cannot use.
+ * @throws {ConfigError} naming every variable whose value cannot be used, and why.
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): ServerConfig {
-  return { port: readPort(env.PORT), host: readHost(env.HOST) }
+  const parsed = ENV.safeParse(env)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0])
+      return `${name} ${issue.message}, got '${env[name] ?? ''}'`
+    })
+    throw new ConfigError(problems.join('; '))
+  }
+  const e = parsed.data
+  const dataDir = resolve(e.DATA_DIR ?? 'data')
+  let storage: ServerConfig['storage']
+  if (e.STORAGE_DRIVER === 's3') {
+    if (e.S3_BUCKET === undefined) {
+      throw new ConfigError("S3_BUCKET must be set when STORAGE_DRIVER is 's3'")
+    }
+    storage = {
+      driver: 's3',
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION ?? 'us-east-1',
+      endpoint: e.S3_ENDPOINT,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      prefix: e.S3_PREFIX,
+    }
+  } else {
+    storage = { driver: 'local', root: resolve(e.STORAGE_DIR ?? join(dataDir, 'storage')) }
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    storage,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    deliveryHosts: e.DELIVERY_HOSTS,
+    cacheMaxAge: e.CACHE_MAX_AGE,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    remote: {
+      timeoutMs: e.REMOTE_TIMEOUT_MS,
+      allowHosts: e.REMOTE_ALLOW_HOSTS,
+      maxBytes: e.UPLOAD_MAX_BYTES,
+    },
+    engine: {
+      maxInputPixels: e.MAX_INPUT_PIXELS,
+      maxOutputDimension: e.MAX_OUTPUT_DIMENSION,
+      maxInputBytes: e.MAX_INPUT_BYTES,
+      timeoutMs: e.ENGINE_TIMEOUT_MS,
+      concurrency: e.ENGINE_CONCURRENCY,
+    },
+    jobPollMs: e.JOB_POLL_MS,
+    seedDemo: e.SEED_DEMO,
+  }
 }

@@ -1,5 +1,6 @@
-// Entry point of `npm start`: validate the environment, listen, stop cleanly on signals.
+// Entry point of `npm start`: validate the environment, start everything, stop cleanly on signals.
 import { ConfigError, loadConfig } from './config.ts'
+import { createLogger } from './logger.ts'
 import { startServer } from './server.ts'
 
 let config: ReturnType<typeof loadConfig>
@@ -11,18 +12,19 @@ try {
   process.exit(1)
 }
 
+const logger = createLogger(config)
 try {
-  const server = await startServer(config)
-  console.log(`Tessera listening on ${server.url}`)
+  const server = await startServer(config, { logger })
+  logger.info({ url: server.url }, `Tessera listening on ${server.url}`)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
     stopping = true
-    console.log(`${signal} received, closing connections`)
+    logger.info({ signal }, 'closing connections')
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(error)
+        logger.error({ err: error }, 'could not close cleanly')
         process.exit(1)
       },
     )
@@ -31,8 +33,10 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'))
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'EADDRINUSE')
-    console.error(`Port ${config.port} is already in use; set PORT to another port`)
-  else console.error(error)
+  if (code === 'EADDRINUSE') {
+    logger.fatal(`Port ${config.port} is already in use; set PORT to another port`)
+  } else {
+    logger.fatal({ err: error }, 'could not start')
+  }
   process.exit(1)
 }

@@ -1,20 +1,45 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from './server.ts'
+import { startTestServer, type TestServer } from './test-server.ts'
 
 describe('the HTTP server', () => {
-  let server: RunningServer
+  let server: TestServer
 
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1' })
+    server = await startTestServer('pglite')
   })
   afterAll(async () => {
-    await server.close()
+    await server.stop()
   })
 
   it('answers GET /healthz with 200 over real HTTP', async () => {
     const response = await fetch(`${server.url}/healthz`)
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ status: 'ok' })
+  })
+
+  it('answers /readyz with the state of the database and storage', async () => {
+    const response = await fetch(`${server.url}/readyz`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ status: 'ok', database: 'ok', storage: 'ok' })
+  })
+
+  it('serves Prometheus metrics with request counts', async () => {
+    await fetch(`${server.url}/healthz`)
+    const response = await fetch(`${server.url}/metrics`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('text/plain')
+    const text = await response.text()
+    expect(text).toMatch(
+      /tessera_http_requests_total\{method="GET",route="healthz",status="200"\} \d+/,
+    )
+    expect(text).toContain('tessera_http_request_duration_seconds_bucket')
+  })
+
+  it('gives every answer a request id, keeping a sane one the client sent', async () => {
+    const own = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'abc-123' } })
+    expect(own.headers.get('x-request-id')).toBe('abc-123')
+    const made = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'bad id <>' } })
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
   })
 
   it('answers an unknown path with a JSON 404 and keeps serving', async () => {
@@ -27,9 +52,10 @@ describe('the HTTP server', () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
   })
 
-  it('refuses to start on a port that is taken, with the error', async () => {
-    await expect(startServer({ port: server.port, host: '127.0.0.1' })).rejects.toMatchObject({
-      code: 'EADDRINUSE',
-    })
+  it('refuses to start on a port that is taken', async () => {
+    const { startServer } = await import('./server.ts')
+    await expect(
+      startServer({ ...server.config, port: server.port }, { databaseDir: 'memory://' }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' })
   })
 })

@@ -1,35 +1,80 @@
-import { type ServerType, serve } from '@hono/node-server'
+import { createServer, type Server } from 'node:http'
+import { getRequestListener, RequestError } from '@hono/node-server'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
+import { createLogger, type Logger } from './logger.ts'
+import { createServices, type Services } from './services.ts'
 
 /** A running server and how to stop it. */
 export interface RunningServer {
   /** The base URL it answers on, e.g. `http://127.0.0.1:4201`. */
   url: string
   port: number
-  /** Stops accepting connections and resolves once open ones are closed. */
+  services: Services
+  /** Stops accepting connections, waits for open ones and the running job, closes the database. */
   close(): Promise<void>
 }
 
-/** Starts the HTTP server; resolves once it is listening. Port 0 picks a free port. */
-export function startServer(config: ServerConfig): Promise<RunningServer> {
-  const app = createApp()
-  return new Promise((resolve, reject) => {
-    let server: ServerType
-    const onError = (error: Error) => reject(error)
-    server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-      server.off('error', onError)
-      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address
-      resolve({
-        url: `http://${host}:${info.port}`,
-        port: info.port,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()))
-            if ('closeIdleConnections' in server) server.closeIdleConnections()
-          }),
+/**
+ * Starts the server: services (database, storage, engine, demo data), the job runner and the
+ * HTTP listener. Port 0 picks a free port.
+ */
+export async function startServer(
+  config: ServerConfig,
+  options: { logger?: Logger; databaseDir?: string; runJobs?: boolean } = {},
+): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config)
+  const services = await createServices(config, logger, options)
+  const app = createApp(services.context, services)
+  const badRequest = (message: string) =>
+    new Response(JSON.stringify({ code: 'bad_request', message }), {
+      status: 400,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    })
+  // Requests the adapter cannot turn into a Request (a backslash in the path, a bad Host) never
+  // reach the app; they still get the JSON error shape.
+  const listener = getRequestListener(app.fetch, {
+    errorHandler: (error) =>
+      error instanceof RequestError
+        ? badRequest(`The request could not be read: ${error.message}`)
+        : badRequest('The request could not be read'),
+  })
+  const server: Server = createServer(listener)
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject)
+        resolve()
       })
     })
-    server.once('error', onError)
+  } catch (error) {
+    await services.close()
+    throw error
+  }
+  // Requests Node's HTTP parser refuses never reach the adapter; answer them in the same shape.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return
+    const body = JSON.stringify({ code: 'bad_request', message: 'The request could not be parsed' })
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    )
+    logger.debug({ err: error }, 'unparseable request')
   })
+  if (options.runJobs !== false) services.jobs.start()
+  const address = server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : config.port
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    services,
+    close: async () => {
+      await new Promise<void>((done, fail) => {
+        server.close((error) => (error ? fail(error) : done()))
+        if ('closeIdleConnections' in server) server.closeIdleConnections()
+      })
+      await services.close()
+    },
+  }
 }

@@ -21,8 +21,8 @@ export interface PresetVariable {
 /** A stored preset: a named pattern, optionally with `$variables`. */
 export interface PresetDefinition {
   transformation: string
-  params?: Record<string, PresetVariable> | null
-  archived?: boolean
+  params?: Record<string, PresetVariable> | null | undefined
+  archived?: boolean | undefined
 }
 
 /** Where `expandPresets` finds presets by name. */

@@ -1,0 +1,375 @@
+// The asset APIs: direct upload (multipart, streamed to storage), upload by URL, and the
+// download proxy. Until accounts exist, uploads go to the demo organisation, from loopback only.
+import { createHash, randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import { PassThrough } from 'node:stream'
+import busboy from 'busboy'
+import type { Context } from 'hono'
+import type { AppContext } from './context.ts'
+import type { StoredFile } from './db/index.ts'
+import { engineErrorToHttp } from './engine-errors.ts'
+import { assertValidFilePath, type SniffedType, sniffType } from './files.ts'
+import { HttpError } from './http-error.ts'
+import { fetchRemote, RemoteError } from './remote.ts'
+
+/** The organisation uploads go to until accounts and API tokens exist. */
+export const UPLOAD_CLOUD_NAME = 'demo'
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+
+interface UploadFields {
+  /** Folder, e.g. `products/shoes` (no leading or trailing slash). */
+  path: string
+  /** File name without extension; defaults to the uploaded file's name. */
+  name: string | undefined
+  overwrite: boolean
+}
+
+function incoming(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+}
+
+function assertLoopback(c: Context): void {
+  const address = incoming(c)?.socket.remoteAddress
+  if (address === undefined || !LOOPBACK.has(address)) {
+    throw new HttpError(
+      403,
+      'forbidden',
+      'Uploads are accepted from this machine only until accounts exist',
+    )
+  }
+}
+
+function readFlag(value: unknown, name: string): boolean {
+  if (value === undefined || value === null || value === '') return false
+  if (value === true || value === 'true' || value === '1') return true
+  if (value === false || value === 'false' || value === '0') return false
+  throw new HttpError(400, 'invalid_field', `${name} must be true or false`)
+}
+
+function readFolder(value: unknown): string {
+  if (value === undefined || value === null || value === '') return ''
+  if (typeof value !== 'string') throw new HttpError(400, 'invalid_field', 'path must be text')
+  const folder = value.replace(/^\/+|\/+$/g, '')
+  if (folder !== '') assertValidFilePath(folder)
+  return folder
+}
+
+function readName(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  if (typeof value !== 'string') throw new HttpError(400, 'invalid_field', 'name must be text')
+  if (value.includes('/')) throw new HttpError(400, 'invalid_path', 'name must not contain /')
+  return value
+}
+
+const EXTENSIONS: Record<string, string> = { jpeg: 'jpg' }
+
+function stem(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName
+  const dot = base.lastIndexOf('.')
+  return dot > 0 ? base.slice(0, dot) : base
+}
+
+/** The delivery URL of a stored file. */
+export function deliveryUrl(app: AppContext, cloudName: string, path: string): string {
+  const encoded = path.split('/').map(encodeURIComponent).join('/')
+  return `${app.config.publicUrl}/v2/${cloudName}/original/${encoded}`
+}
+
+function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImage: boolean) {
+  const slash = file.path.lastIndexOf('/')
+  return {
+    fileId: file.id,
+    orgId: file.organisationId,
+    type: 'file',
+    name: file.name,
+    path: slash === -1 ? '' : file.path.slice(0, slash),
+    fullPath: file.path,
+    format: file.format,
+    contentType: file.contentType,
+    size: file.size,
+    width: file.width,
+    height: file.height,
+    hash: file.hash,
+    version: file.version,
+    access: 'public-read',
+    tags: [] as string[],
+    metadata: {},
+    assetType: isImage ? 'image' : 'raw',
+    url: deliveryUrl(app, cloudName, file.path),
+    createdAt: file.createdAt,
+    updatedAt: file.updatedAt,
+  }
+}
+
+/** Creates the asset handlers over the app's services. */
+export function createAssets(app: AppContext) {
+  const { repo, storage, engine, config } = app
+
+  async function uploadOrganisation() {
+    const organisation = await repo.findOrganisationByCloudName(UPLOAD_CLOUD_NAME)
+    if (organisation === undefined) {
+      throw new HttpError(
+        404,
+        'not_found',
+        `The '${UPLOAD_CLOUD_NAME}' organisation does not exist`,
+      )
+    }
+    return organisation
+  }
+
+  /** Checks the stored bytes, then records the file; removes the blob when anything fails. */
+  async function finish(
+    organisation: { id: string; cloudName: string },
+    storageKey: string,
+    hash: string,
+    size: number,
+    fields: UploadFields,
+    originalName: string | undefined,
+  ) {
+    try {
+      const data = await storage.get(storageKey)
+      if (data === undefined) throw new HttpError(500, 'storage_error', 'The upload was not stored')
+      const type: SniffedType = await sniffType(data)
+      let width: number | null = null
+      let height: number | null = null
+      if (type.isImage && type.format !== 'svg') {
+        const probe = await engine.probe(data).catch((error: unknown) => {
+          throw engineErrorToHttp(error)
+        })
+        width = probe.width
+        height = probe.height
+      }
+      const name = fields.name ?? (originalName ? stem(originalName) : undefined) ?? randomUUID()
+      const extension = EXTENSIONS[type.format] ?? type.format
+      const fileName = name.toLowerCase().endsWith(`.${extension}`) ? name : `${name}.${extension}`
+      const path = fields.path === '' ? fileName : `${fields.path}/${fileName}`
+      assertValidFilePath(path)
+      const existing = await repo.findFile(organisation.id, path)
+      if (existing !== undefined && !fields.overwrite) {
+        throw new HttpError(
+          409,
+          'already_exists',
+          `A file already exists at '${path}'; send overwrite=true to replace it`,
+        )
+      }
+      const file = await repo.upsertFile(organisation.id, {
+        path,
+        name: fileName,
+        size,
+        format: type.format,
+        contentType: type.contentType,
+        width,
+        height,
+        hash,
+        storageKey,
+      })
+      if (existing !== undefined) {
+        // The new version gets new derived images; the old blob and derivatives go.
+        const stale = await repo.deleteDerivedForFile(file.id)
+        await Promise.all([existing.storageKey, ...stale].map((key) => storage.delete(key)))
+      }
+      return fileRecord(app, organisation.cloudName, file, type.isImage)
+    } catch (error) {
+      await storage.delete(storageKey).catch(() => undefined)
+      throw error
+    }
+  }
+
+  /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
+  async function uploadDirect(c: Context): Promise<Response> {
+    assertLoopback(c)
+    const request = incoming(c)
+    const contentType = c.req.header('content-type') ?? ''
+    if (request === undefined || !contentType.toLowerCase().startsWith('multipart/form-data')) {
+      throw new HttpError(415, 'unsupported_media_type', 'Send the file as multipart/form-data')
+    }
+    const organisation = await uploadOrganisation()
+    const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`
+    const raw: Record<string, string> = {}
+    let stored: Promise<{ size: number; hash: string }> | undefined
+    let originalName: string | undefined
+
+    await new Promise<void>((resolve, reject) => {
+      let parser: busboy.Busboy
+      try {
+        parser = busboy({
+          headers: request.headers,
+          limits: {
+            files: 1,
+            fields: 10,
+            fieldSize: 4096,
+            parts: 12,
+            fileSize: config.uploadMaxBytes,
+          },
+        })
+      } catch (error) {
+        reject(
+          new HttpError(400, 'invalid_multipart', 'The multipart body is malformed', {
+            cause: error,
+          }),
+        )
+        return
+      }
+      parser.on('field', (name, value) => {
+        raw[name] = value
+      })
+      parser.on('file', (name, stream, info) => {
+        if (name !== 'file' || stored !== undefined) {
+          stream.resume()
+          return
+        }
+        originalName = info.filename
+        const hash = createHash('sha256')
+        const body = new PassThrough()
+        let tooLarge = false
+        stream.on('data', (chunk: Buffer) => hash.update(chunk))
+        stream.on('limit', () => {
+          tooLarge = true
+          body.destroy(
+            new HttpError(
+              413,
+              'too_large',
+              `The file is larger than ${config.uploadMaxBytes} bytes`,
+            ),
+          )
+        })
+        stream.pipe(body)
+        stored = storage
+          .put(storageKey, body, { maxBytes: config.uploadMaxBytes })
+          .then(({ size }) => {
+            if (tooLarge)
+              throw new HttpError(
+                413,
+                'too_large',
+                `The file is larger than ${config.uploadMaxBytes} bytes`,
+              )
+            return { size, hash: hash.digest('hex') }
+          })
+        // Keep the parser flowing even if storage fails early; the error is reported below.
+        stored.catch(() => stream.resume())
+      })
+      parser.on('error', (error) => {
+        reject(
+          new HttpError(400, 'invalid_multipart', 'The multipart body is malformed', {
+            cause: error,
+          }),
+        )
+      })
+      parser.on('close', () => resolve())
+      request.on('aborted', () =>
+        reject(new HttpError(400, 'invalid_multipart', 'The upload was interrupted')),
+      )
+      request.pipe(parser)
+    })
+
+    if (stored === undefined)
+      throw new HttpError(400, 'missing_file', "Send the file in a part named 'file'")
+    let result: { size: number; hash: string }
+    try {
+      result = await stored
+    } catch (error) {
+      await storage.delete(storageKey).catch(() => undefined)
+      if (
+        (error as { code?: string }).code === 'too_large' ||
+        (error as HttpError).status === 413
+      ) {
+        throw new HttpError(
+          413,
+          'too_large',
+          `The file is larger than ${config.uploadMaxBytes} bytes`,
+        )
+      }
+      throw error
+    }
+    const fields: UploadFields = {
+      path: readFolder(raw.path),
+      name: readName(raw.name),
+      overwrite: readFlag(raw.overwrite, 'overwrite'),
+    }
+    return c.json(
+      await finish(organisation, storageKey, result.hash, result.size, fields, originalName),
+    )
+  }
+
+  function remoteErrorToHttp(error: unknown): unknown {
+    if (!(error instanceof RemoteError)) return error
+    switch (error.code) {
+      case 'invalid_url':
+      case 'blocked_address':
+      case 'too_many_redirects':
+        return new HttpError(400, `remote_${error.code}`, error.message, { cause: error })
+      case 'too_large':
+        return new HttpError(413, 'too_large', error.message, { cause: error })
+      case 'timeout':
+        return new HttpError(504, 'remote_timeout', error.message, { cause: error })
+      default:
+        return new HttpError(502, `remote_${error.code}`, error.message, { cause: error })
+    }
+  }
+
+  async function fetchSource(url: unknown) {
+    if (typeof url !== 'string' || url === '') {
+      throw new HttpError(400, 'invalid_field', 'url must be an http(s) URL')
+    }
+    try {
+      return await fetchRemote(url, config.remote)
+    } catch (error) {
+      throw remoteErrorToHttp(error)
+    }
+  }
+
+  /** POST …/upload/url: JSON `{ url, path?, name?, overwrite? }`. */
+  async function uploadFromUrl(c: Context): Promise<Response> {
+    assertLoopback(c)
+    let body: Record<string, unknown>
+    try {
+      body = (await c.req.json()) as Record<string, unknown>
+    } catch {
+      throw new HttpError(400, 'invalid_json', 'Send a JSON body { url, path?, name?, overwrite? }')
+    }
+    if (typeof body !== 'object' || body === null) {
+      throw new HttpError(400, 'invalid_json', 'Send a JSON body { url, path?, name?, overwrite? }')
+    }
+    const fields: UploadFields = {
+      path: readFolder(body.path),
+      name: readName(body.name),
+      overwrite: readFlag(body.overwrite, 'overwrite'),
+    }
+    const organisation = await uploadOrganisation()
+    const source = await fetchSource(body.url)
+    const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`
+    await storage.put(storageKey, source.data)
+    const hash = createHash('sha256').update(source.data).digest('hex')
+    const originalName = decodeURIComponent(new URL(source.url).pathname.split('/').pop() ?? '')
+    return c.json(
+      await finish(organisation, storageKey, hash, source.data.length, fields, originalName),
+    )
+  }
+
+  /** GET …/proxy/download?url=…: the source's bytes, typed from the bytes themselves. */
+  async function proxyDownload(c: Context): Promise<Response> {
+    const source = await fetchSource(c.req.query('url'))
+    const type = await sniffType(source.data)
+    const name =
+      source.url
+        .split('/')
+        .pop()
+        ?.replace(/[^\w.-]/g, '_') || 'download'
+    return new Response(new Uint8Array(source.data), {
+      status: 200,
+      headers: {
+        'content-type': type.contentType,
+        'content-length': String(source.data.length),
+        'content-disposition': `${type.isImage ? 'inline' : 'attachment'}; filename="${name}"`,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+        ...(type.format === 'svg'
+          ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" }
+          : {}),
+      },
+    })
+  }
+
+  return { uploadDirect, uploadFromUrl, proxyDownload }
+}

@@ -1,0 +1,127 @@
+import { mkdir } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import { sql } from 'drizzle-orm'
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres'
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import * as schema from './schema.ts'
+
+/** A Drizzle database typed with the Tessera schema; the same type for PGlite and PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+
+/** An open database: the Drizzle handle plus what the server needs around it. */
+export interface Database {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  /** Resolves when the database answers a trivial query (for `/readyz`). */
+  ping(): Promise<void>
+  /** Applies pending migrations; a no-op when there are none. `createDatabase` already ran them. */
+  migrate(): Promise<void>
+  /** Closes the pool or the PGlite instance; safe to call more than once. */
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…` selects a PostgreSQL server; without it the embedded PGlite is used. */
+  url?: string
+  /** PGlite data folder (default `./data/db`); `memory://` keeps the database in memory. */
+  dataDir?: string
+  /** Called with errors of idle pooled PostgreSQL connections (default: written to stderr). */
+  onError?: (error: Error) => void
+}
+
+export const DEFAULT_DATA_DIR = './data/db'
+
+/** The generated migrations, found beside the package rather than from the working directory. */
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url))
+
+// Any constant works as long as every Tessera process uses the same one: it serialises
+// migrations when several processes start against one PostgreSQL database.
+const MIGRATION_LOCK_ID = 7_301_946_551_234_019n
+
+/**
+ * Opens the database and runs pending migrations: PostgreSQL when `url` is given, otherwise an
+ * embedded PGlite persisted in `dataDir`. The returned handle must be closed.
+ */
+export async function createDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  return options.url === undefined ? openPglite(options.dataDir) : openPostgres(options)
+}
+
+async function openPglite(dataDir = DEFAULT_DATA_DIR): Promise<Database> {
+  if (!dataDir.includes('://')) await mkdir(dataDir, { recursive: true })
+  const client = await PGlite.create(dataDir)
+  const db = drizzlePglite({ client, schema })
+  let closed = false
+  const database: Database = {
+    db,
+    kind: 'pglite',
+    ping: async () => {
+      await db.execute(sql`select 1`)
+    },
+    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: async () => {
+      if (closed) return
+      closed = true
+      await client.close()
+    },
+  }
+  await openOrClose(database)
+  return database
+}
+
+async function openPostgres(options: DatabaseOptions): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: options.url })
+  const onError =
+    options.onError ?? ((error: Error) => console.error('PostgreSQL pool error:', error))
+  pool.on('error', onError)
+  const db = drizzleNodePg({ client: pool, schema })
+  let closed = false
+  const database: Database = {
+    db,
+    kind: 'postgres',
+    ping: async () => {
+      await db.execute(sql`select 1`)
+    },
+    migrate: () => migratePostgres(pool),
+    close: async () => {
+      if (closed) return
+      closed = true
+      await pool.end()
+    },
+  }
+  await openOrClose(database)
+  return database
+}
+
+async function openOrClose(database: Database): Promise<void> {
+  try {
+    await database.migrate()
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}
+
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  // The advisory lock belongs to one session, so the migrations run on that same connection.
+  const client = await pool.connect()
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID.toString()])
+    try {
+      await migrateNodePg(drizzleNodePg({ client, schema }), {
+        migrationsFolder: MIGRATIONS_FOLDER,
+      })
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID.toString()])
+    }
+    client.release()
+  } catch (error) {
+    // A connection in an unknown state is destroyed rather than returned to the pool.
+    client.release(error instanceof Error ? error : true)
+    throw error
+  }
+}

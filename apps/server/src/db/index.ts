@@ -1,0 +1,41 @@
+export {
+  createDatabase,
+  type Database,
+  type DatabaseOptions,
+  type Db,
+  DEFAULT_DATA_DIR,
+  MIGRATIONS_FOLDER,
+} from './database.ts'
+export {
+  createRepository,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_RETRY_BASE_MS,
+  DEFAULT_RETRY_MAX_MS,
+  DEFAULT_STALE_JOB_AFTER_MS,
+  type DeletedFile,
+  type DerivedInput,
+  type FailJobOptions,
+  type FileInput,
+  isUniqueViolation,
+  isUuid,
+  type ListFilesOptions,
+  type NewJob,
+  type NewOrganisation,
+  type NewSigningKey,
+  type NewZone,
+  type PresetInput,
+  type Repository,
+  type RepositoryOptions,
+} from './repository.ts'
+export type {
+  CustomDomain,
+  DerivedImage,
+  Job,
+  JobStatus,
+  Organisation,
+  Preset,
+  SigningKey,
+  StoredFile,
+  Zone,
+} from './schema.ts'
+export * as schema from './schema.ts'

@@ -1,0 +1,205 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+
+// Every table keeps to the PostgreSQL 15 subset: the embedded PGlite is PostgreSQL 18, the
+// packaged server is 15, and one migration folder serves both.
+
+const id = () => uuid('id').primaryKey().defaultRandom()
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+const organisationRef = () =>
+  uuid('organisation_id')
+    .notNull()
+    .references(() => organisations.id, { onDelete: 'cascade' })
+
+/** The states a job moves through: queued → running → done, or back to queued until failed. */
+export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
+
+/** A tenant. Its cloud name is the first segment of every delivery URL. */
+export const organisations = pgTable(
+  'organisations',
+  {
+    id: id(),
+    cloudName: text('cloud_name').notNull(),
+    name: text('name').notNull(),
+    requireSignedUrls: boolean('require_signed_urls').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('organisations_cloud_name_key').on(table.cloudName),
+    check('organisations_cloud_name_check', sql`${table.cloudName} ~ '^[A-Za-z0-9_-]{3,}$'`),
+  ],
+)
+
+/** An optional second URL segment grouping an organisation's delivery settings. */
+export const zones = pgTable(
+  'zones',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('zones_organisation_slug_key').on(table.organisationId, table.slug),
+    check('zones_slug_check', sql`${table.slug} ~ '^[A-Za-z0-9_-]{6}$'`),
+  ],
+)
+
+/** Host names an organisation serves delivery from (the host names the organisation). */
+export const customDomains = pgTable(
+  'custom_domains',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    host: text('host').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('custom_domains_host_key').on(table.host),
+    check('custom_domains_host_check', sql`${table.host} ~ '^[a-z0-9.-]+$'`),
+  ],
+)
+
+/** Keys that sign delivery URLs; the secret is kept because verification recomputes the HMAC. */
+export const signingKeys = pgTable(
+  'signing_keys',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    accessKey: text('access_key').notNull(),
+    secret: text('secret').notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('signing_keys_access_key_key').on(table.accessKey),
+    index('signing_keys_organisation_idx').on(table.organisationId),
+  ],
+)
+
+/** Original uploads. `version` is bumped on every overwrite so derived images of the old bytes miss. */
+export const files = pgTable(
+  'files',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    path: text('path').notNull(),
+    name: text('name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    format: text('format').notNull(),
+    contentType: text('content_type').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    hash: text('hash').notNull(),
+    version: integer('version').notNull().default(1),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('files_organisation_path_key').on(table.organisationId, table.path),
+    check('files_hash_check', sql`${table.hash} ~ '^[0-9a-f]{64}$'`),
+    check('files_version_check', sql`${table.version} >= 1`),
+    check('files_size_check', sql`${table.size} >= 0`),
+  ],
+)
+
+/** Named transformations an organisation can reference from delivery URLs. */
+export const presets = pgTable(
+  'presets',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    name: text('name').notNull(),
+    transformation: text('transformation').notNull(),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+    archived: boolean('archived').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('presets_organisation_name_key').on(table.organisationId, table.name)],
+)
+
+/** The derived-image index: one row per rendered (file version, pattern, format, dpr). */
+export const derivedImages = pgTable(
+  'derived_images',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    fileVersion: integer('file_version').notNull(),
+    cacheKey: text('cache_key').notNull(),
+    storageKey: text('storage_key').notNull(),
+    format: text('format').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    createdAt: createdAt(),
+    lastAccessedAt: timestamp('last_accessed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('derived_images_cache_key_key').on(table.cacheKey),
+    index('derived_images_file_idx').on(table.fileId),
+    index('derived_images_organisation_idx').on(table.organisationId),
+  ],
+)
+
+/** Background work shared by every server process; see `claimJob` for the locking rules. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    // Insertion order breaks ties between jobs created in the same millisecond (PGlite's clock).
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    organisationId: uuid('organisation_id').references(() => organisations.id, {
+      onDelete: 'cascade',
+    }),
+    kind: text('kind').notNull(),
+    status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    dedupeKey: text('dedupe_key'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    result: jsonb('result').$type<unknown>(),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(3),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    lockedBy: text('locked_by'),
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('jobs_dedupe_key_key').on(table.dedupeKey),
+    index('jobs_status_run_after_idx').on(table.status, table.runAfter),
+    index('jobs_organisation_idx').on(table.organisationId),
+    check('jobs_status_check', sql`${table.status} in ('queued', 'running', 'done', 'failed')`),
+    check('jobs_max_attempts_check', sql`${table.maxAttempts} >= 1`),
+  ],
+)
+
+export type Organisation = typeof organisations.$inferSelect
+export type Zone = typeof zones.$inferSelect
+export type CustomDomain = typeof customDomains.$inferSelect
+export type SigningKey = typeof signingKeys.$inferSelect
+export type StoredFile = typeof files.$inferSelect
+export type Preset = typeof presets.$inferSelect
+export type DerivedImage = typeof derivedImages.$inferSelect
+export type Job = typeof jobs.$inferSelect

@@ -1,0 +1,467 @@
+// Delivery: a URL path names an organisation, a file and a transformation chain; the answer is
+// the original or the derived image, from the derived-image cache when it is there.
+import { createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
+import {
+  expandPresets,
+  isUrlError,
+  MAX_TRANSFORMATIONS,
+  MESSAGES,
+  type ParsedOperation,
+  type PatternResult,
+  type PresetDefinition,
+  parseDeliveryPath,
+  parsePattern,
+  parseQueryOptions,
+  type UrlOptions,
+  verifySignedUrl,
+} from '@tessera/url'
+import type { AppContext } from './context.ts'
+import { engineErrorToHttp } from './engine-errors.ts'
+import { HttpError } from './http-error.ts'
+import { parseRange } from './range.ts'
+
+/** What a delivery request resolved to, before any image work. */
+interface Resolved {
+  organisationId: string
+  file: FileRow
+  operations: ParsedOperation[]
+  options: UrlOptions
+}
+
+type FileRow = NonNullable<Awaited<ReturnType<AppContext['repo']['findFile']>>>
+
+/** The parts of a request delivery needs. */
+export interface DeliveryRequest {
+  method: string
+  /** The raw path, percent-escapes kept (`/v2/demo/t.flip()/a%20b.png`). */
+  path: string
+  /** The raw query, with or without `?`. */
+  search: string
+  /** The full URL as requested, for signed-URL checks. */
+  url: string
+  headers: Headers
+  /** The organisation named by a custom-domain host, when the request came through one. */
+  customDomainOrganisationId?: string
+}
+
+const DERIVE_JOB = 'derive'
+
+function toWebStream(body: Readable): ReadableStream<Uint8Array> {
+  return Readable.toWeb(body) as ReadableStream<Uint8Array>
+}
+
+function jsonHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return { 'content-type': 'application/json; charset=utf-8', ...extra }
+}
+
+function decodeFilePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    throw new HttpError(400, 'invalid_path', 'The file path has a malformed percent-escape')
+  }
+}
+
+/**
+ * Refuses `..`, `.`, backslashes and encoded separators in a raw request path: no stored path has
+ * them, and a client that sends them is probing for traversal.
+ *
+ * @throws {HttpError} 400 `invalid_path`.
+ */
+export function assertNoTraversal(rawPath: string): void {
+  const lower = rawPath.toLowerCase()
+  if (
+    rawPath.includes('\\') ||
+    lower.includes('%5c') ||
+    lower.includes('%2f') ||
+    lower.includes('%00') ||
+    rawPath.split('/').some((segment) => {
+      const decoded = segment.toLowerCase().replaceAll('%2e', '.')
+      return decoded === '.' || decoded === '..'
+    })
+  ) {
+    throw new HttpError(400, 'invalid_path', 'Path traversal is not allowed in delivery URLs')
+  }
+}
+
+function checked(result: PatternResult): ParsedOperation[] {
+  const first = result.issues[0]
+  if (first !== undefined) {
+    throw new HttpError(400, 'invalid_transformation', `${first.operation}: ${first.message}`, {
+      cause: result.issues,
+    })
+  }
+  return result.value
+}
+
+/** Normal form of the operation chain: same operations and values → same cache key. */
+function normalisedChain(operations: readonly ParsedOperation[]): string {
+  return JSON.stringify(
+    operations.map((operation) => [
+      operation.spec?.key ?? `${operation.plugin}.${operation.name}`,
+      Object.entries(operation.params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ]),
+  )
+}
+
+function readDpr(options: UrlOptions, headers: Headers): number {
+  if (options.dpr === undefined) return 1
+  if (options.dpr !== 'auto') return options.dpr
+  // Client hints: Sec-CH-DPR (current) or DPR (legacy); out-of-range hints are clamped.
+  const hint = Number(headers.get('sec-ch-dpr') ?? headers.get('dpr') ?? '1')
+  if (!Number.isFinite(hint)) return 1
+  return Math.min(5, Math.max(0.1, Math.round(hint * 100) / 100))
+}
+
+/** Creates the delivery handler over the app's services. */
+export function createDelivery(app: AppContext) {
+  const { repo, storage, engine, metrics, config, logger } = app
+  // Identical requests arriving together share one computation.
+  const inFlight = new Map<string, Promise<Derived>>()
+
+  interface Derived {
+    storageKey: string
+    contentType: string
+    size: number
+    data?: Buffer
+  }
+
+  async function expand(organisationId: string, pattern: string): Promise<string> {
+    const known = new Map<string, PresetDefinition | undefined>()
+    for (let round = 0; round < 8; round++) {
+      const missing = new Set<string>()
+      try {
+        return expandPresets(pattern, (name) => {
+          if (known.has(name)) return known.get(name)
+          missing.add(name)
+          return undefined
+        })
+      } catch (error) {
+        if (missing.size === 0) throw error
+        for (const name of missing) {
+          const row = await repo.findPreset(organisationId, name)
+          known.set(
+            name,
+            row === undefined
+              ? undefined
+              : {
+                  transformation: row.transformation,
+                  params: row.params as PresetDefinition['params'],
+                  archived: row.archived,
+                },
+          )
+        }
+      }
+    }
+    throw new HttpError(400, 'invalid_preset', 'Presets nest too deeply')
+  }
+
+  async function resolve(request: DeliveryRequest): Promise<Resolved & { pattern: string }> {
+    assertNoTraversal(request.path)
+    const isCustomDomain = request.customDomainOrganisationId !== undefined
+    const parts = parseDeliveryPath(request.path, { isCustomDomain })
+    const options = parseQueryOptions(request.search)
+    let organisationId: string
+    let requireSignedUrls: boolean
+    if (isCustomDomain) {
+      const organisation = await repo.findOrganisationById(
+        request.customDomainOrganisationId as string,
+      )
+      if (organisation === undefined) throw new HttpError(404, 'not_found', 'Unknown organisation')
+      organisationId = organisation.id
+      requireSignedUrls = organisation.requireSignedUrls
+    } else {
+      const organisation = await repo.findOrganisationByCloudName(parts.cloudName as string)
+      if (organisation === undefined) {
+        throw new HttpError(404, 'not_found', `Unknown cloud name '${parts.cloudName}'`)
+      }
+      organisationId = organisation.id
+      requireSignedUrls = organisation.requireSignedUrls
+    }
+    if (
+      parts.zone !== undefined &&
+      (await repo.findZone(organisationId, parts.zone)) === undefined
+    ) {
+      throw new HttpError(404, 'not_found', `Unknown zone '${parts.zone}'`)
+    }
+    if (requireSignedUrls) {
+      const check = await verifySignedUrl(request.url, {
+        getToken: async (accessKey) => {
+          const key = await repo.findSigningKey(accessKey)
+          return key !== undefined && key.organisationId === organisationId ? key.secret : undefined
+        },
+      })
+      if (!check.valid) {
+        throw new HttpError(401, 'invalid_signature', `This URL must be signed (${check.reason})`)
+      }
+    }
+    if (parts.worker) {
+      throw new HttpError(404, 'not_found', 'No URL-translation worker is set up for this zone')
+    }
+    const filePath = decodeFilePath(parts.filePath)
+    const file = await repo.findFile(organisationId, filePath)
+    if (file === undefined) throw new HttpError(404, 'not_found', `No file at '${filePath}'`)
+
+    // Check the pattern as written first (its own syntax and operations), then with presets
+    // expanded, so each error names what the user actually wrote.
+    let expanded = parts.pattern
+    let value = checked(parsePattern(expanded, { format: file.format }))
+    if (value.some((operation) => operation.presetName !== undefined)) {
+      expanded = await expand(organisationId, parts.pattern)
+      value = checked(parsePattern(expanded, { format: file.format }))
+    }
+    // Presets are expanded by now, so every operation counts once.
+    if (value.length > MAX_TRANSFORMATIONS) {
+      throw new HttpError(400, 'too_many_transformations', MESSAGES.maxTransformations)
+    }
+    const unavailable = value.find((operation) => operation.spec?.runnable !== true)
+    if (unavailable !== undefined) {
+      throw new HttpError(
+        501,
+        'operation_unavailable',
+        `${unavailable.spec?.key ?? unavailable.text} is not available on this server yet`,
+      )
+    }
+    return { organisationId, file, operations: value, options, pattern: expanded }
+  }
+
+  function baseHeaders(etag: string, vary: string[]): Record<string, string> {
+    const headers: Record<string, string> = {
+      etag,
+      'cache-control': `public, max-age=${config.cacheMaxAge}`,
+      'x-content-type-options': 'nosniff',
+    }
+    if (vary.length > 0) headers.vary = vary.join(', ')
+    return headers
+  }
+
+  async function original(request: DeliveryRequest, file: FileRow): Promise<Response> {
+    const etag = `"${file.hash}"`
+    const headers = baseHeaders(etag, [])
+    headers['accept-ranges'] = 'bytes'
+    headers['content-type'] = file.contentType
+    // An SVG original is served as a document that can run nothing, even if opened directly.
+    if (file.format === 'svg') {
+      headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+    }
+    if (request.headers.get('if-none-match') === etag) {
+      metrics.cache.inc({ result: 'not_modified' })
+      return new Response(null, { status: 304, headers })
+    }
+    const rangeHeader = request.headers.get('range')
+    const range = rangeHeader === null ? undefined : parseRange(rangeHeader, file.size)
+    if (range === 'unsatisfiable') {
+      return new Response(null, {
+        status: 416,
+        headers: { 'content-range': `bytes */${file.size}` },
+      })
+    }
+    // HEAD opens nothing: an unread stream would hold its file open.
+    const stored =
+      request.method === 'HEAD'
+        ? await storage
+            .stat(file.storageKey)
+            .then((stat) => stat && { body: undefined, size: stat.size })
+        : await storage.stream(file.storageKey, range)
+    if (stored === undefined)
+      throw new HttpError(404, 'not_found', 'The file is missing from storage')
+    const body = stored.body === undefined ? null : toWebStream(stored.body)
+    if (range !== undefined) {
+      headers['content-range'] = `bytes ${range.start}-${range.end}/${stored.size}`
+      headers['content-length'] = String(range.end - range.start + 1)
+      return new Response(body, { status: 206, headers })
+    }
+    headers['content-length'] = String(stored.size)
+    return new Response(body, { status: 200, headers })
+  }
+
+  async function derive(
+    resolved: Resolved,
+    cacheKey: string,
+    dpr: number,
+    accept: string | undefined,
+  ): Promise<Derived> {
+    const { file, operations, options } = resolved
+    const input = await storage.get(file.storageKey)
+    if (input === undefined)
+      throw new HttpError(404, 'not_found', 'The file is missing from storage')
+    const result = await engine.transform({
+      input,
+      operations,
+      ...(accept === undefined ? {} : { accept }),
+      autoFormat: options.f_auto === true,
+      dpr,
+      loadFile: async (path: string) => {
+        const other = await repo.findFile(resolved.organisationId, decodeFilePath(path))
+        return other === undefined ? undefined : storage.get(other.storageKey)
+      },
+    })
+    const storageKey = `orgs/${resolved.organisationId}/derived/${cacheKey}.${result.format}`
+    await storage.put(storageKey, result.data, { contentType: result.contentType })
+    await repo.recordDerived({
+      organisationId: resolved.organisationId,
+      fileId: file.id,
+      fileVersion: file.version,
+      cacheKey,
+      storageKey,
+      format: result.format,
+      contentType: result.contentType,
+      size: result.data.length,
+      width: result.width,
+      height: result.height,
+    })
+    logger.debug(
+      { cacheKey, format: result.format, size: result.data.length },
+      'derived image stored',
+    )
+    return {
+      storageKey,
+      contentType: result.contentType,
+      size: result.data.length,
+      data: result.data,
+    }
+  }
+
+  function deriveOnce(
+    resolved: Resolved,
+    cacheKey: string,
+    dpr: number,
+    accept: string | undefined,
+  ): Promise<Derived> {
+    let running = inFlight.get(cacheKey)
+    if (running === undefined) {
+      running = derive(resolved, cacheKey, dpr, accept).finally(() => inFlight.delete(cacheKey))
+      inFlight.set(cacheKey, running)
+    }
+    return running
+  }
+
+  async function deliver(request: DeliveryRequest): Promise<Response> {
+    let resolved: Resolved & { pattern: string }
+    try {
+      resolved = await resolve(request)
+    } catch (error) {
+      if (isUrlError(error)) {
+        const status =
+          error.code === 'invalid_url' && error.message === MESSAGES.invalidUrl ? 404 : 400
+        throw new HttpError(status, status === 404 ? 'not_found' : error.code, error.message, {
+          cause: error,
+        })
+      }
+      throw error
+    }
+    const { file, operations, options } = resolved
+    if (operations.length === 0) return original(request, file)
+
+    const accept = request.headers.get('accept') ?? undefined
+    const dpr = readDpr(options, request.headers)
+    const format = engine.chooseOutputFormat({
+      sourceFormat: file.format,
+      operations,
+      ...(accept === undefined ? {} : { accept }),
+      autoFormat: options.f_auto === true,
+    })
+    const vary: string[] = []
+    if (options.f_auto === true) vary.push('Accept')
+    if (options.dpr === 'auto') vary.push('Sec-CH-DPR', 'DPR')
+    const cacheKey = createHash('sha256')
+      .update(`${file.id}\n${file.version}\n${normalisedChain(operations)}\n${format}\n${dpr}`)
+      .digest('hex')
+      .slice(0, 40)
+    const etag = `"${cacheKey}"`
+    const headers = baseHeaders(etag, vary)
+    if (request.headers.get('if-none-match') === etag) {
+      metrics.cache.inc({ result: 'not_modified' })
+      return new Response(null, { status: 304, headers })
+    }
+
+    const cached = await repo.findDerived(cacheKey)
+    if (cached !== undefined) {
+      headers['content-type'] = cached.contentType
+      headers['content-length'] = String(cached.size)
+      if (request.method === 'HEAD') {
+        metrics.cache.inc({ result: 'hit' })
+        return new Response(null, { status: 200, headers })
+      }
+      const stored = await storage.stream(cached.storageKey)
+      if (stored !== undefined) {
+        metrics.cache.inc({ result: 'hit' })
+        return new Response(toWebStream(stored.body), { status: 200, headers })
+      }
+    }
+    metrics.cache.inc({ result: 'miss' })
+
+    if (operations.some((operation) => operation.spec?.slow === true)) {
+      const existing = await repo.findJobByDedupeKey(cacheKey)
+      if (existing?.status === 'failed') {
+        throw new HttpError(
+          422,
+          'transformation_failed',
+          existing.error ?? 'The transformation failed',
+        )
+      }
+      const job = await repo.enqueueJob({
+        kind: DERIVE_JOB,
+        organisationId: resolved.organisationId,
+        dedupeKey: cacheKey,
+        payload: {
+          organisationId: resolved.organisationId,
+          fileId: file.id,
+          path: file.path,
+          pattern: resolved.pattern,
+          options,
+          dpr,
+          accept: accept ?? null,
+          cacheKey,
+          format,
+        },
+      })
+      metrics.jobsQueued.inc()
+      app.wakeJobs()
+      return new Response(JSON.stringify({ status: 'processing', jobId: job.id }), {
+        status: 202,
+        headers: jsonHeaders({ 'retry-after': '1', 'cache-control': 'no-store' }),
+      })
+    }
+
+    let derived: Derived
+    try {
+      derived = await deriveOnce(resolved, cacheKey, dpr, accept)
+    } catch (error) {
+      throw engineErrorToHttp(error)
+    }
+    headers['content-type'] = derived.contentType
+    headers['content-length'] = String(derived.size)
+    const data = derived.data ?? (await storage.get(derived.storageKey))
+    const body = request.method === 'HEAD' || data === undefined ? null : new Uint8Array(data)
+    return new Response(body, {
+      status: 200,
+      headers,
+    })
+  }
+
+  /** Runs one derive job (the slow path): same work as a request, stored for the next one. */
+  async function runDeriveJob(payload: {
+    organisationId: string
+    path: string
+    pattern: string
+    options: UrlOptions
+    dpr: number
+    accept: string | null
+    cacheKey: string
+    format: string
+  }): Promise<void> {
+    const file = await repo.findFile(payload.organisationId, payload.path)
+    if (file === undefined) throw new HttpError(404, 'not_found', 'The file no longer exists')
+    const { value } = parsePattern(payload.pattern, { format: file.format })
+    await deriveOnce(
+      { organisationId: payload.organisationId, file, operations: value, options: payload.options },
+      payload.cacheKey,
+      payload.dpr,
+      payload.accept ?? undefined,
+    )
+  }
+
+  return { deliver, runDeriveJob, DERIVE_JOB }
+}

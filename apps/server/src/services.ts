@@ -1,0 +1,88 @@
+import { join } from 'node:path'
+import { createEngine } from '@tessera/engine'
+import { createAssets } from './assets.ts'
+import type { ServerConfig } from './config.ts'
+import type { AppContext } from './context.ts'
+import { createDatabase, createRepository } from './db/index.ts'
+import { createDelivery } from './delivery.ts'
+import { createJobRunner, type JobRunner } from './jobs.ts'
+import type { Logger } from './logger.ts'
+import { createMetrics } from './metrics.ts'
+import { seedDemo } from './seed.ts'
+import { createLocalStorage, createS3Storage, type Storage } from './storage/index.ts'
+
+/** Everything the server runs on, created once at start and closed at shutdown. */
+export interface Services {
+  context: AppContext
+  delivery: ReturnType<typeof createDelivery>
+  assets: ReturnType<typeof createAssets>
+  jobs: JobRunner
+  close(): Promise<void>
+}
+
+function createStorage(config: ServerConfig): Storage {
+  const storage = config.storage
+  if (storage.driver === 'local') return createLocalStorage({ root: storage.root })
+  return createS3Storage({
+    bucket: storage.bucket,
+    region: storage.region,
+    forcePathStyle: storage.forcePathStyle,
+    ...(storage.endpoint === undefined ? {} : { endpoint: storage.endpoint }),
+    ...(storage.accessKeyId === undefined ? {} : { accessKeyId: storage.accessKeyId }),
+    ...(storage.secretAccessKey === undefined ? {} : { secretAccessKey: storage.secretAccessKey }),
+    ...(storage.prefix === undefined ? {} : { prefix: storage.prefix }),
+  })
+}
+
+/**
+ * Opens the database (migrating it), the storage and the engine, seeds the demo data when asked,
+ * and wires delivery, the asset APIs and the job runner (not started: see `jobs.start()`).
+ */
+export async function createServices(
+  config: ServerConfig,
+  logger: Logger,
+  options: { databaseDir?: string } = {},
+): Promise<Services> {
+  const database = await createDatabase(
+    config.databaseUrl === undefined
+      ? { dataDir: options.databaseDir ?? join(config.dataDir, 'db') }
+      : { url: config.databaseUrl },
+  )
+  try {
+    const storage = createStorage(config)
+    await storage.check()
+    let jobs: JobRunner | undefined
+    const context: AppContext = {
+      config,
+      logger,
+      metrics: createMetrics(),
+      database,
+      repo: createRepository(database.db),
+      storage,
+      engine: createEngine(config.engine),
+      wakeJobs: () => jobs?.wake(),
+    }
+    const delivery = createDelivery(context)
+    const assets = createAssets(context)
+    jobs = createJobRunner(
+      context,
+      { [delivery.DERIVE_JOB]: (payload) => delivery.runDeriveJob(payload as never) },
+      { pollMs: config.jobPollMs },
+    )
+    if (config.seedDemo) await seedDemo(context)
+    const runner = jobs
+    return {
+      context,
+      delivery,
+      assets,
+      jobs: runner,
+      async close() {
+        await runner.stop()
+        await database.close()
+      },
+    }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}

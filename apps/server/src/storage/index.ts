@@ -1,0 +1,5 @@
+export { StorageError, type StorageErrorCode } from './errors.ts'
+export { assertValidKey, MAX_KEY_BYTES, MAX_SEGMENT_BYTES } from './keys.ts'
+export { createLocalStorage } from './local.ts'
+export { createS3Storage, DEFAULT_S3_REGION, type S3StorageOptions } from './s3.ts'
+export type { ByteRange, PutData, PutOptions, Storage, StoredObject } from './types.ts'

@@ -1,0 +1,56 @@
+// Test support: a real server on a free port, with its own data folder and database (in-memory
+// PGlite, or a throwaway PostgreSQL database), torn down afterwards.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig, type ServerConfig } from './config.ts'
+import { createThrowawayDatabase } from './db/test-database.ts'
+import { createLogger } from './logger.ts'
+import { type RunningServer, startServer } from './server.ts'
+
+export type TestDatabaseKind = 'pglite' | 'postgres'
+
+export interface TestServer extends RunningServer {
+  config: ServerConfig
+  dataDir: string
+  stop(): Promise<void>
+}
+
+/** Starts a server with the demo data; `env` overrides settings (as environment variables). */
+export async function startTestServer(
+  kind: TestDatabaseKind,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tessera-test-'))
+  const database = kind === 'postgres' ? await createThrowawayDatabase() : undefined
+  const config: ServerConfig = {
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      JOB_POLL_MS: '50',
+      ...(database === undefined ? {} : { DATABASE_URL: database.url }),
+      ...env,
+    }),
+    port: 0,
+  }
+  try {
+    const server = await startServer(config, {
+      logger: createLogger(config),
+      databaseDir: 'memory://',
+    })
+    return {
+      ...server,
+      config,
+      dataDir,
+      stop: async () => {
+        await server.close()
+        await database?.drop()
+        await rm(dataDir, { recursive: true, force: true })
+      },
+    }
+  } catch (error) {
+    await database?.drop()
+    await rm(dataDir, { recursive: true, force: true })
+    throw error
+  }
+}

@@ -1,0 +1,37 @@
+import { CATALOGUE, parsePattern } from '@tessera/url'
+import { describe, expect, it } from 'vitest'
+import { createEngine, OPERATIONS } from './index.ts'
+import { quadrants } from './test-images.ts'
+
+const engine = createEngine()
+const QUADRANTS = await quadrants()
+const operations = CATALOGUE.plugins.flatMap((plugin) => plugin.operations)
+const runnable = operations.filter((operation) => operation.runnable)
+
+describe('the catalogue and the engine', () => {
+  it('implement the same operations', () => {
+    expect(runnable.map((operation) => operation.key).sort()).toEqual(
+      Object.keys(OPERATIONS).sort(),
+    )
+  })
+
+  it('run every basic operation and the intelligent crop', () => {
+    const expected = operations
+      .filter((operation) => operation.plugin === 't' || operation.key === 'ic.crop')
+      .map((operation) => operation.key)
+    expect(runnable.map((operation) => operation.key)).toEqual(expected)
+  })
+
+  it.each(runnable.map((operation) => [operation.key, operation] as const))(
+    'runs %s with its default parameters',
+    async (key, operation) => {
+      const { value, issues } = parsePattern(`${key}()`)
+      expect(issues).toEqual([])
+      expect(value[0]?.spec).toBe(operation)
+      const result = await engine.transform({ input: QUADRANTS, operations: value })
+      expect(result.width).toBeGreaterThan(0)
+      expect(result.height).toBeGreaterThan(0)
+      expect(result.data.length).toBeGreaterThan(0)
+    },
+  )
+})

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import {
+  acceptsType,
+  CONTENT_TYPES,
+  chooseOutputFormat,
+  normaliseFormat,
+  OUTPUT_FORMATS,
+} from './index.ts'
+import { chain } from './test-images.ts'
+
+describe('chooseOutputFormat', () => {
+  const none = chain('t.flip()')
+
+  it.each([
+    // source, accept, f_auto, alpha, animated, expected
+    ['jpg', undefined, false, false, false, 'jpeg'],
+    ['jpeg', 'image/avif,image/webp', false, false, false, 'jpeg'],
+    ['png', 'image/avif,image/webp,*/*', true, true, false, 'avif'],
+    ['png', 'image/webp,*/*', true, true, false, 'webp'],
+    ['png', 'text/html,*/*', true, true, false, 'png'],
+    ['png', 'image/avif;q=0,image/webp', true, true, false, 'webp'],
+    ['tif', undefined, false, false, false, 'tiff'],
+    ['webp', undefined, false, true, false, 'webp'],
+    ['avif', undefined, false, false, false, 'avif'],
+    ['gif', undefined, false, true, false, 'gif'],
+    ['svg', undefined, false, undefined, false, 'png'],
+    ['svg', 'image/webp', true, true, false, 'webp'],
+    ['heic', undefined, false, false, false, 'jpeg'],
+    ['heic', undefined, false, true, false, 'png'],
+    ['ico', undefined, false, undefined, false, 'png'],
+    ['bmp', undefined, false, false, false, 'bmp'],
+    ['gif', 'image/avif,image/webp', true, true, true, 'webp'],
+    ['gif', 'image/avif', true, true, true, 'gif'],
+    ['gif', 'image/avif,image/webp', false, true, true, 'gif'],
+    ['webp', 'image/png', true, true, true, 'gif'],
+  ] as const)(
+    'writes a %s source with Accept %j and f_auto %s as the right format',
+    (sourceFormat, accept, autoFormat, hasAlpha, animated, expected) => {
+      const request = {
+        sourceFormat,
+        operations: none,
+        autoFormat,
+        animated,
+        ...(accept === undefined ? {} : { accept }),
+        ...(hasAlpha === undefined ? {} : { hasAlpha }),
+      }
+      expect(chooseOutputFormat(request)).toBe(expected)
+    },
+  )
+
+  it('lets the last t.toFormat of the chain win', () => {
+    const operations = chain('t.toFormat(f:png)~t.flip()~t.toFormat(f:webp)')
+    expect(chooseOutputFormat({ sourceFormat: 'jpg', operations })).toBe('webp')
+    expect(
+      chooseOutputFormat({
+        sourceFormat: 'gif',
+        operations,
+        animated: true,
+        autoFormat: true,
+        accept: 'image/avif',
+      }),
+    ).toBe('webp')
+    expect(
+      chooseOutputFormat({
+        sourceFormat: 'jpg',
+        operations: chain('t.toFormat(f:bmp)'),
+        autoFormat: true,
+        accept: 'image/avif',
+      }),
+    ).toBe('bmp')
+  })
+
+  it('has a content type for every output format', () => {
+    for (const format of OUTPUT_FORMATS) expect(CONTENT_TYPES[format]).toMatch(/^image\//)
+  })
+})
+
+describe('acceptsType', () => {
+  it('finds a listed type and ignores wildcards and zero qualities', () => {
+    expect(acceptsType('image/avif,image/webp;q=0.9', 'image/webp')).toBe(true)
+    expect(acceptsType('image/*,*/*', 'image/webp')).toBe(false)
+    expect(acceptsType('image/webp;q=0', 'image/webp')).toBe(false)
+    expect(acceptsType(' IMAGE/WEBP ', 'image/webp')).toBe(true)
+    expect(acceptsType(undefined, 'image/webp')).toBe(false)
+  })
+})
+
+describe('normaliseFormat', () => {
+  it.each([
+    ['jpg', 'jpeg'],
+    ['.JPG', 'jpeg'],
+    ['tif', 'tiff'],
+    ['PNG', 'png'],
+  ])('reads %s as %s', (name, format) => {
+    expect(normaliseFormat(name)).toBe(format)
+  })
+})

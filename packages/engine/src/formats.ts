@@ -1,0 +1,133 @@
+import type { ParsedOperation } from '@tessera/url'
+
+/** Formats the engine writes. */
+export const OUTPUT_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heif', 'bmp'] as const
+
+/** One of `OUTPUT_FORMATS`. */
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
+
+/** The `Content-Type` of each output format. */
+export const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  gif: 'image/gif',
+  tiff: 'image/tiff',
+  heif: 'image/heif',
+  bmp: 'image/bmp',
+}
+
+/** Formats that keep every frame of an animation. */
+export const ANIMATED_FORMATS: ReadonlySet<OutputFormat> = new Set<OutputFormat>(['gif', 'webp'])
+
+/** Quality numbers of the `t.toFormat` quality words. */
+export const QUALITY_WORDS: Readonly<Record<string, number>> = {
+  best: 95,
+  good: 80,
+  eco: 60,
+  low: 40,
+}
+
+// Source formats written back as themselves. Everything else (svg, ico, heic/heif whose HEVC
+// encoder sharp lacks, pdf, unknown) falls back to PNG, or JPEG when known to be opaque.
+const WRITABLE_SOURCES: ReadonlySet<string> = new Set([
+  'jpeg',
+  'png',
+  'webp',
+  'avif',
+  'gif',
+  'tiff',
+  'bmp',
+])
+
+const ALIASES: Readonly<Record<string, string>> = {
+  jpg: 'jpeg',
+  jpe: 'jpeg',
+  jfif: 'jpeg',
+  tif: 'tiff',
+}
+
+/** A file format name in the engine's spelling: lower-case, no dot, `jpg` → `jpeg`, `tif` → `tiff`. */
+export function normaliseFormat(format: string): string {
+  const name = format.trim().toLowerCase().replace(/^\./, '')
+  return ALIASES[name] ?? name
+}
+
+/** What `chooseOutputFormat` needs to know; all of it is known before any image work. */
+export interface OutputFormatRequest {
+  /** The stored file's format (`jpg`, `png`, `svg`, `heic`…; any spelling `normaliseFormat` reads). */
+  sourceFormat: string
+  /** The operation chain; only the last `t.toFormat` is read. */
+  operations: readonly Pick<ParsedOperation, 'spec' | 'params'>[]
+  /** The request's `Accept` header. */
+  accept?: string
+  /** The `f_auto` option. */
+  autoFormat?: boolean
+  /** Whether the source has transparency; unknown counts as yes (PNG fallback). */
+  hasAlpha?: boolean
+  /** Whether the source is an animation (GIF/WebP with several frames). */
+  animated?: boolean
+}
+
+/**
+ * Reads whether an `Accept` header lists `type` with a non-zero quality. Wildcards do not count:
+ * browsers name `image/avif` and `image/webp` explicitly when they support them.
+ */
+export function acceptsType(accept: string | undefined, type: string): boolean {
+  if (accept === undefined) return false
+  for (const range of accept.toLowerCase().split(',')) {
+    const [name = '', ...parameters] = range.split(';')
+    if (name.trim() !== type) continue
+    const q = parameters.map((part) => part.trim()).find((part) => part.startsWith('q='))
+    return q === undefined || Number(q.slice(2)) > 0
+  }
+  return false
+}
+
+function requestedFormat(
+  operations: readonly Pick<ParsedOperation, 'spec' | 'params'>[],
+): OutputFormat | undefined {
+  for (let index = operations.length - 1; index >= 0; index--) {
+    const operation = operations[index]
+    if (operation?.spec?.key !== 't.toFormat') continue
+    const format = operation.params.f
+    if (typeof format === 'string' && (OUTPUT_FORMATS as readonly string[]).includes(format)) {
+      return format as OutputFormat
+    }
+  }
+  return undefined
+}
+
+/**
+ * Picks the output format of a transformation before any image work, so the server can build
+ * its cache key and `Vary` header:
+ *
+ * 1. the last `t.toFormat(f:…)` of the chain wins;
+ * 2. else with `f_auto`: AVIF when `Accept` lists image/avif, else WebP when it lists
+ *    image/webp, else the source format; an animation becomes WebP when accepted, else GIF
+ *    (never AVIF);
+ * 3. else the source format.
+ *
+ * A source format the engine cannot write (svg, ico, heic, heif, pdf, anything unknown) becomes
+ * PNG, or JPEG when `hasAlpha` is `false`.
+ *
+ * @example
+ * chooseOutputFormat({ sourceFormat: 'jpg', operations: [], autoFormat: true, accept: 'image/webp' })
+ * // 'webp'
+ */
+export function chooseOutputFormat(request: OutputFormatRequest): OutputFormat {
+  const requested = requestedFormat(request.operations)
+  if (requested !== undefined) return requested
+  const source = normaliseFormat(request.sourceFormat)
+  if (request.animated === true && (source === 'gif' || source === 'webp')) {
+    if (request.autoFormat !== true) return source
+    return acceptsType(request.accept, 'image/webp') ? 'webp' : 'gif'
+  }
+  if (request.autoFormat === true) {
+    if (acceptsType(request.accept, 'image/avif')) return 'avif'
+    if (acceptsType(request.accept, 'image/webp')) return 'webp'
+  }
+  if (WRITABLE_SOURCES.has(source)) return source as OutputFormat
+  return request.hasAlpha === false ? 'jpeg' : 'png'
+}

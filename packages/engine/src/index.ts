@@ -1,0 +1,30 @@
+// The public API of @tessera/engine: every export here is intentional.
+export {
+  createEngine,
+  type Engine,
+  type ProbeResult,
+  type TransformRequest,
+  type TransformResult,
+} from './engine.ts'
+export {
+  CLIENT_ERROR_CODES,
+  EngineError,
+  type EngineErrorCode,
+  isEngineError,
+  MESSAGES,
+} from './errors.ts'
+export {
+  ANIMATED_FORMATS,
+  acceptsType,
+  CONTENT_TYPES,
+  chooseOutputFormat,
+  normaliseFormat,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type OutputFormatRequest,
+  QUALITY_WORDS,
+} from './formats.ts'
+export { MAX_MERGE_DEPTH } from './merge.ts'
+export { getOperation, OPERATIONS, type Operation, type OperationKey } from './operations.ts'
+export { DEFAULT_OPTIONS, type EngineOptions, resolveOptions } from './options.ts'
+export type { OutputSettings, Step } from './step.ts'

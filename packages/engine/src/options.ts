@@ -1,0 +1,62 @@
+import { availableParallelism } from 'node:os'
+
+/** Safety limits and tuning of an engine; every field has a default (`DEFAULT_OPTIONS`). */
+export interface EngineOptions {
+  /** Most input pixels, animation frames summed (width × height × frames). */
+  maxInputPixels: number
+  /** Most pixels per side of any result or intermediate canvas (resize, extend, merge, rotate). */
+  maxOutputDimension: number
+  /** Most bytes of an input file (the source and every merged image). */
+  maxInputBytes: number
+  /** Most time one job may take once it runs, in milliseconds (queue time not counted). */
+  timeoutMs: number
+  /** Sharp pipelines run at once; further jobs wait in a queue. */
+  concurrency: number
+  /** AVIF/HEIF encoder effort, 0 (fastest) to 9; sharp's default 4 costs ~6× the time of 2. */
+  avifEffort: number
+}
+
+/** The defaults of `EngineOptions`; `concurrency` is the number of cores. */
+export const DEFAULT_OPTIONS: Readonly<EngineOptions> = {
+  maxInputPixels: 50_000_000,
+  maxOutputDimension: 10_000,
+  maxInputBytes: 50 * 1024 * 1024,
+  timeoutMs: 30_000,
+  concurrency: availableParallelism(),
+  avifEffort: 2,
+}
+
+function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new RangeError(`Engine option ${name} must be an integer from 1 to ${max}, got ${value}`)
+  }
+  return value
+}
+
+/**
+ * Merges `options` over the defaults and checks them.
+ *
+ * @throws {RangeError} for a value that is not a positive integer (or an effort outside 0–9).
+ */
+export function resolveOptions(options: Partial<EngineOptions> = {}): Readonly<EngineOptions> {
+  const merged = { ...DEFAULT_OPTIONS, ...options }
+  const avifEffort = merged.avifEffort
+  if (!Number.isInteger(avifEffort) || avifEffort < 0 || avifEffort > 9) {
+    throw new RangeError(
+      `Engine option avifEffort must be an integer from 0 to 9, got ${avifEffort}`,
+    )
+  }
+  return Object.freeze({
+    maxInputPixels: positiveInteger('maxInputPixels', merged.maxInputPixels),
+    // libvips images are limited to 10,000,000 pixels per side.
+    maxOutputDimension: positiveInteger(
+      'maxOutputDimension',
+      merged.maxOutputDimension,
+      10_000_000,
+    ),
+    maxInputBytes: positiveInteger('maxInputBytes', merged.maxInputBytes),
+    timeoutMs: positiveInteger('timeoutMs', merged.timeoutMs),
+    concurrency: positiveInteger('concurrency', merged.concurrency, 1024),
+    avifEffort,
+  })
+}
