@@ -164,6 +164,7 @@ export function createAssets(app: AppContext) {
         hash,
         storageKey,
       })
+      app.lookups.forgetFile(organisation.id, path)
       if (existing !== undefined) {
         // The new version gets new derived images; the old blob and derivatives go.
         const stale = await repo.deleteDerivedForFile(file.id)

@@ -113,6 +113,8 @@ const ENV = z.object({
   ENGINE_TIMEOUT_MS: integer(100, 3_600_000, 30_000, 'ms'),
   ENGINE_CONCURRENCY: integer(1, 1024, availableParallelism(), 'pipelines'),
   JOB_POLL_MS: integer(10, 60_000, 250, 'ms'),
+  LOOKUP_TTL_MS: integer(0, 3_600_000, 5_000, 'ms'),
+  HOT_CACHE_MB: integer(0, 1_000_000, 64, 'MiB'),
   SEED_DEMO: flag(true),
 })
 
@@ -153,6 +155,10 @@ export interface ServerConfig {
     concurrency: number
   }
   jobPollMs: number
+  /** How long this process trusts organisation, zone and file rows it has read (ms). */
+  lookupTtlMs: number
+  /** Memory for the bytes of recently served derived images. */
+  hotCacheBytes: number
   seedDemo: boolean
 }
 
@@ -214,6 +220,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       concurrency: e.ENGINE_CONCURRENCY,
     },
     jobPollMs: e.JOB_POLL_MS,
+    lookupTtlMs: e.LOOKUP_TTL_MS,
+    hotCacheBytes: e.HOT_CACHE_MB * 1024 * 1024,
     seedDemo: e.SEED_DEMO,
   }
 }

@@ -2,6 +2,7 @@ import type { Engine } from '@tessera/engine'
 import type { ServerConfig } from './config.ts'
 import type { Database, Repository } from './db/index.ts'
 import type { Logger } from './logger.ts'
+import type { Lookups } from './lookups.ts'
 import type { Metrics } from './metrics.ts'
 import type { Storage } from './storage/index.ts'
 
@@ -12,6 +13,8 @@ export interface AppContext {
   metrics: Metrics
   database: Database
   repo: Repository
+  /** Cached reads of the rows delivery needs on every request. */
+  lookups: Lookups
   storage: Storage
   engine: Engine
   /** Tells the job runner that a job was enqueued, so it need not wait for its next poll. */

@@ -116,7 +116,7 @@ function readDpr(options: UrlOptions, headers: Headers): number {
 
 /** Creates the delivery handler over the app's services. */
 export function createDelivery(app: AppContext) {
-  const { repo, storage, engine, metrics, config, logger } = app
+  const { repo, lookups, storage, engine, metrics, config, logger } = app
   // Identical requests arriving together share one computation.
   const inFlight = new Map<string, Promise<Derived>>()
 
@@ -165,14 +165,14 @@ export function createDelivery(app: AppContext) {
     let organisationId: string
     let requireSignedUrls: boolean
     if (isCustomDomain) {
-      const organisation = await repo.findOrganisationById(
+      const organisation = await lookups.organisationById(
         request.customDomainOrganisationId as string,
       )
       if (organisation === undefined) throw new HttpError(404, 'not_found', 'Unknown organisation')
       organisationId = organisation.id
       requireSignedUrls = organisation.requireSignedUrls
     } else {
-      const organisation = await repo.findOrganisationByCloudName(parts.cloudName as string)
+      const organisation = await lookups.organisationByCloudName(parts.cloudName as string)
       if (organisation === undefined) {
         throw new HttpError(404, 'not_found', `Unknown cloud name '${parts.cloudName}'`)
       }
@@ -181,7 +181,7 @@ export function createDelivery(app: AppContext) {
     }
     if (
       parts.zone !== undefined &&
-      (await repo.findZone(organisationId, parts.zone)) === undefined
+      (await lookups.zone(organisationId, parts.zone)) === undefined
     ) {
       throw new HttpError(404, 'not_found', `Unknown zone '${parts.zone}'`)
     }
@@ -200,7 +200,7 @@ export function createDelivery(app: AppContext) {
       throw new HttpError(404, 'not_found', 'No URL-translation worker is set up for this zone')
     }
     const filePath = decodeFilePath(parts.filePath)
-    const file = await repo.findFile(organisationId, filePath)
+    const file = await lookups.file(organisationId, filePath)
     if (file === undefined) throw new HttpError(404, 'not_found', `No file at '${filePath}'`)
 
     // Check the pattern as written first (its own syntax and operations), then with presets
@@ -376,7 +376,7 @@ export function createDelivery(app: AppContext) {
       return new Response(null, { status: 304, headers })
     }
 
-    const cached = await repo.findDerived(cacheKey)
+    const cached = await lookups.derived(cacheKey)
     if (cached !== undefined) {
       headers['content-type'] = cached.contentType
       headers['content-length'] = String(cached.size)
@@ -384,10 +384,18 @@ export function createDelivery(app: AppContext) {
         metrics.cache.inc({ result: 'hit' })
         return new Response(null, { status: 200, headers })
       }
-      const stored = await storage.stream(cached.storageKey)
-      if (stored !== undefined) {
+      // Derived images are small (bounded by the output limits): read whole, keep hot ones.
+      let data = lookups.bytes.get(cached.storageKey)
+      if (data === undefined) {
+        data = await storage.get(cached.storageKey)
+        if (data !== undefined) lookups.bytes.set(cached.storageKey, data)
+      }
+      if (data !== undefined) {
         metrics.cache.inc({ result: 'hit' })
-        return new Response(toWebStream(stored.body), { status: 200, headers })
+        return new Response(new Uint8Array(data.buffer, data.byteOffset, data.length), {
+          status: 200,
+          headers,
+        })
       }
     }
     metrics.cache.inc({ result: 'miss' })

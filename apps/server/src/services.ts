@@ -7,6 +7,7 @@ import { createDatabase, createRepository } from './db/index.ts'
 import { createDelivery } from './delivery.ts'
 import { createJobRunner, type JobRunner } from './jobs.ts'
 import type { Logger } from './logger.ts'
+import { createLookups } from './lookups.ts'
 import { createMetrics } from './metrics.ts'
 import { seedDemo } from './seed.ts'
 import { createLocalStorage, createS3Storage, type Storage } from './storage/index.ts'
@@ -52,12 +53,17 @@ export async function createServices(
     const storage = createStorage(config)
     await storage.check()
     let jobs: JobRunner | undefined
+    const repo = createRepository(database.db)
     const context: AppContext = {
       config,
       logger,
       metrics: createMetrics(),
       database,
-      repo: createRepository(database.db),
+      repo,
+      lookups: createLookups(repo, {
+        ttlMs: config.lookupTtlMs,
+        hotCacheBytes: config.hotCacheBytes,
+      }),
       storage,
       engine: createEngine(config.engine),
       wakeJobs: () => jobs?.wake(),

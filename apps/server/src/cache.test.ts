@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createByteCache, createTtlCache } from './cache.ts'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('createTtlCache', () => {
+  it('forgets entries after their time', () => {
+    vi.useFakeTimers()
+    const cache = createTtlCache<string, number>({ ttlMs: 1000, maxEntries: 10 })
+    cache.set('a', 1)
+    expect(cache.get('a')).toBe(1)
+    vi.advanceTimersByTime(1001)
+    expect(cache.get('a')).toBeUndefined()
+  })
+
+  it('drops the least recently used entry when full', () => {
+    const cache = createTtlCache<string, number>({ ttlMs: 60_000, maxEntries: 2 })
+    cache.set('a', 1)
+    cache.set('b', 2)
+    cache.get('a')
+    cache.set('c', 3)
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([1, undefined, 3])
+  })
+
+  it('keeps nothing when its time is zero', () => {
+    const cache = createTtlCache<string, number>({ ttlMs: 0, maxEntries: 10 })
+    cache.set('a', 1)
+    expect(cache.get('a')).toBeUndefined()
+  })
+})
+
+describe('createByteCache', () => {
+  it('keeps the total under its limit, dropping the least recently used', () => {
+    const cache = createByteCache({ maxBytes: 100 })
+    cache.set('a', Buffer.alloc(20))
+    cache.set('b', Buffer.alloc(20))
+    cache.get('a')
+    for (const key of ['c', 'd', 'e', 'f']) cache.set(key, Buffer.alloc(20))
+    expect(cache.size).toBeLessThanOrEqual(100)
+    expect(cache.get('a')).toBeDefined()
+    expect(cache.get('b')).toBeUndefined()
+  })
+
+  it('does not keep a buffer larger than a quarter of its limit', () => {
+    const cache = createByteCache({ maxBytes: 100 })
+    cache.set('big', Buffer.alloc(26))
+    expect(cache.get('big')).toBeUndefined()
+    expect(cache.size).toBe(0)
+  })
+
+  it('replaces and deletes entries, keeping the count right', () => {
+    const cache = createByteCache({ maxBytes: 100 })
+    cache.set('a', Buffer.alloc(10))
+    cache.set('a', Buffer.alloc(5))
+    expect(cache.size).toBe(5)
+    cache.delete('a')
+    expect(cache.size).toBe(0)
+  })
+})

@@ -1,0 +1,94 @@
+// Small in-process caches for the delivery hot path: database rows for a few seconds, and the
+// bytes of recently served derived images. Both are bounded; a Map keeps insertion order, so
+// re-inserting on read makes the oldest entry the least recently used.
+
+/** Remembers values for `ttlMs`, at most `maxEntries` of them (least recently used go first). */
+export interface TtlCache<K, V> {
+  get(key: K): V | undefined
+  set(key: K, value: V): void
+  delete(key: K): void
+  clear(): void
+}
+
+export function createTtlCache<K, V>(options: {
+  ttlMs: number
+  maxEntries: number
+}): TtlCache<K, V> {
+  const entries = new Map<K, { value: V; until: number }>()
+  return {
+    get(key) {
+      const entry = entries.get(key)
+      if (entry === undefined) return undefined
+      if (entry.until <= Date.now()) {
+        entries.delete(key)
+        return undefined
+      }
+      entries.delete(key)
+      entries.set(key, entry)
+      return entry.value
+    },
+    set(key, value) {
+      if (options.ttlMs <= 0 || options.maxEntries <= 0) return
+      entries.delete(key)
+      entries.set(key, { value, until: Date.now() + options.ttlMs })
+      while (entries.size > options.maxEntries) {
+        const oldest = entries.keys().next()
+        if (oldest.done === true) break
+        entries.delete(oldest.value)
+      }
+    },
+    delete(key) {
+      entries.delete(key)
+    },
+    clear() {
+      entries.clear()
+    },
+  }
+}
+
+/** Keeps byte buffers up to `maxBytes` in total (least recently used go first). */
+export interface ByteCache {
+  get(key: string): Buffer | undefined
+  set(key: string, data: Buffer): void
+  delete(key: string): void
+  readonly size: number
+}
+
+export function createByteCache(options: { maxBytes: number }): ByteCache {
+  const entries = new Map<string, Buffer>()
+  let total = 0
+  return {
+    get(key) {
+      const data = entries.get(key)
+      if (data !== undefined) {
+        entries.delete(key)
+        entries.set(key, data)
+      }
+      return data
+    },
+    set(key, data) {
+      if (data.length > options.maxBytes / 4) return
+      const previous = entries.get(key)
+      if (previous !== undefined) {
+        total -= previous.length
+        entries.delete(key)
+      }
+      entries.set(key, data)
+      total += data.length
+      for (const [oldKey, oldData] of entries) {
+        if (total <= options.maxBytes) break
+        entries.delete(oldKey)
+        total -= oldData.length
+      }
+    },
+    delete(key) {
+      const data = entries.get(key)
+      if (data === undefined) return
+      entries.delete(key)
+      total -= data.length
+    },
+    get size() {
+      return total
+    },
+  }
+}
