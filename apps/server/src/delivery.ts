@@ -140,7 +140,7 @@ export function createDelivery(app: AppContext) {
       } catch (error) {
         if (missing.size === 0) throw error
         for (const name of missing) {
-          const row = await repo.findPreset(organisationId, name)
+          const row = await lookups.preset(organisationId, name)
           known.set(
             name,
             row === undefined
@@ -157,8 +157,8 @@ export function createDelivery(app: AppContext) {
     throw new HttpError(400, 'invalid_preset', 'Presets nest too deeply')
   }
 
+  // Traversal in the raw path is refused by the app before routing (`assertNoTraversal`).
   async function resolve(request: DeliveryRequest): Promise<Resolved & { pattern: string }> {
-    assertNoTraversal(request.path)
     const isCustomDomain = request.customDomainOrganisationId !== undefined
     const parts = parseDeliveryPath(request.path, { isCustomDomain })
     const options = parseQueryOptions(request.search)

@@ -2,13 +2,21 @@
 // this process (other processes see a change after at most `ttlMs`; this one at once, because
 // writes here forget what they change).
 import { createByteCache, createTtlCache } from './cache.ts'
-import type { DerivedImage, Organisation, Repository, StoredFile, Zone } from './db/index.ts'
+import type {
+  DerivedImage,
+  Organisation,
+  Preset,
+  Repository,
+  StoredFile,
+  Zone,
+} from './db/index.ts'
 
 export interface Lookups {
   organisationByCloudName(cloudName: string): Promise<Organisation | undefined>
   organisationById(id: string): Promise<Organisation | undefined>
   zone(organisationId: string, slug: string): Promise<Zone | undefined>
   file(organisationId: string, path: string): Promise<StoredFile | undefined>
+  preset(organisationId: string, name: string): Promise<Preset | undefined>
   derived(cacheKey: string): Promise<DerivedImage | undefined>
   /** Bytes of recently served derived images, by storage key. */
   readonly bytes: ReturnType<typeof createByteCache>
@@ -26,6 +34,7 @@ export function createLookups(
   const organisationsById = createTtlCache<string, Organisation | null>(ttl)
   const zones = createTtlCache<string, Zone | null>(ttl)
   const files = createTtlCache<string, StoredFile | null>({ ...ttl, maxEntries: 50_000 })
+  const presets = createTtlCache<string, Preset | null>(ttl)
   // A derived image's row never changes (a new file version makes a new cache key).
   const derivedRows = createTtlCache<string, DerivedImage>({ ttlMs: 60_000, maxEntries: 50_000 })
 
@@ -49,6 +58,8 @@ export function createLookups(
       remember(zones, `${organisationId}\n${slug}`, () => repo.findZone(organisationId, slug)),
     file: (organisationId, path) =>
       remember(files, `${organisationId}\n${path}`, () => repo.findFile(organisationId, path)),
+    preset: (organisationId, name) =>
+      remember(presets, `${organisationId}\n${name}`, () => repo.findPreset(organisationId, name)),
     async derived(cacheKey) {
       const known = derivedRows.get(cacheKey)
       if (known !== undefined) return known

@@ -20,8 +20,10 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(
   kind: TestDatabaseKind,
   env: Record<string, string> = {},
+  options: { dataDir?: string; persistDatabase?: boolean; runJobs?: boolean } = {},
 ): Promise<TestServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tessera-test-'))
+  const ownsDataDir = options.dataDir === undefined
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tessera-test-')))
   const database = kind === 'postgres' ? await createThrowawayDatabase() : undefined
   const config: ServerConfig = {
     ...loadConfig({
@@ -36,7 +38,8 @@ export async function startTestServer(
   try {
     const server = await startServer(config, {
       logger: createLogger(config),
-      databaseDir: 'memory://',
+      databaseDir: options.persistDatabase === true ? join(dataDir, 'db') : 'memory://',
+      ...(options.runJobs === undefined ? {} : { runJobs: options.runJobs }),
     })
     return {
       ...server,
@@ -45,12 +48,12 @@ export async function startTestServer(
       stop: async () => {
         await server.close()
         await database?.drop()
-        await rm(dataDir, { recursive: true, force: true })
+        if (ownsDataDir) await rm(dataDir, { recursive: true, force: true })
       },
     }
   } catch (error) {
     await database?.drop()
-    await rm(dataDir, { recursive: true, force: true })
+    if (ownsDataDir) await rm(dataDir, { recursive: true, force: true })
     throw error
   }
 }
