@@ -182,6 +182,48 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('delivery on %s', (kind)
       expect(mixed.width).toBe(50)
     })
 
+    it('merges another file, by id or by top-level path, and re-keys when that file changes', async () => {
+      const { repo, storage } = server.services.context
+      const demo = await repo.findOrganisationByCloudName('demo')
+      const horse = await repo.findFile(demo?.id as string, 'samples/horse.png')
+      const { storageKey, hash, size, format, contentType } = horse as NonNullable<typeof horse>
+      const badge = await repo.upsertFile(demo?.id as string, {
+        path: 'badge.png',
+        name: 'badge.png',
+        storageKey,
+        hash,
+        size,
+        format,
+        contentType,
+      })
+      const byId = await get(`/v2/demo/t.merge(i:${badge.id},g:southeast,w:50)/samples/coffee.png`)
+      expect(byId.status).toBe(200)
+      const merged = await imageOf(byId)
+      expect([merged.width, merged.height]).toEqual([600, 400])
+      const byPath = await get('/v2/demo/t.merge(i:badge.png,g:southeast,w:50)/samples/coffee.png')
+      expect(byPath.status).toBe(200)
+      const before = byPath.headers.get('etag')
+      const other = await repo.findFile(demo?.id as string, 'samples/chelsea.png')
+      await storage.put(
+        'copy-of-chelsea',
+        (await storage.get(other?.storageKey as string)) as Buffer,
+      )
+      await repo.upsertFile(demo?.id as string, {
+        path: 'badge.png',
+        name: 'badge.png',
+        storageKey: 'copy-of-chelsea',
+        hash: other?.hash as string,
+        size: other?.size as number,
+        format: 'png',
+        contentType: 'image/png',
+      })
+      server.services.context.lookups.forgetFile(demo?.id as string, 'badge.png')
+      const after = await get('/v2/demo/t.merge(i:badge.png,g:southeast,w:50)/samples/coffee.png')
+      expect(after.headers.get('etag')).not.toBe(before)
+      const missing = await get('/v2/demo/t.merge(i:nothing.png)/samples/coffee.png')
+      expect(await errorOf(missing)).toMatchObject({ status: 400, body: { code: 'missing_file' } })
+    })
+
     it('answers a slow operation with 202 and Retry-After, then 200 from the cache', async () => {
       const path = '/v2/demo/ic.crop(w:100,h:100)/samples/astronaut.png'
       const first = await get(path)

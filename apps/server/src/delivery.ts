@@ -157,6 +157,30 @@ export function createDelivery(app: AppContext) {
     throw new HttpError(400, 'invalid_preset', 'Presets nest too deeply')
   }
 
+  /** The file `t.merge(i:…)` names: by id (as uploads answer it), or by a path without folders. */
+  async function findMergeFile(organisationId: string, reference: string) {
+    return (
+      (await repo.findFileById(organisationId, reference)) ??
+      (await lookups.file(organisationId, decodeFilePath(reference)))
+    )
+  }
+
+  async function mergedFiles(organisationId: string, operations: readonly ParsedOperation[]) {
+    const found: FileRow[] = []
+    for (const operation of operations) {
+      const reference = operation.params.i
+      if (operation.spec?.key !== 't.merge' || typeof reference !== 'string' || reference === '') {
+        continue
+      }
+      const other = await findMergeFile(organisationId, reference)
+      if (other === undefined) {
+        throw new HttpError(400, 'missing_file', `t.merge: no file '${reference}' to merge`)
+      }
+      found.push(other)
+    }
+    return found
+  }
+
   // Traversal in the raw path is refused by the app before routing (`assertNoTraversal`).
   async function resolve(request: DeliveryRequest): Promise<Resolved & { pattern: string }> {
     const isCustomDomain = request.customDomainOrganisationId !== undefined
@@ -292,8 +316,8 @@ export function createDelivery(app: AppContext) {
       ...(accept === undefined ? {} : { accept }),
       autoFormat: options.f_auto === true,
       dpr,
-      loadFile: async (path: string) => {
-        const other = await repo.findFile(resolved.organisationId, decodeFilePath(path))
+      loadFile: async (reference: string) => {
+        const other = await findMergeFile(resolved.organisationId, reference)
         return other === undefined ? undefined : storage.get(other.storageKey)
       },
     })
@@ -365,8 +389,11 @@ export function createDelivery(app: AppContext) {
     const vary: string[] = []
     if (options.f_auto === true) vary.push('Accept')
     if (options.dpr === 'auto') vary.push('Sec-CH-DPR', 'DPR')
+    // Files a chain merges in are part of what it shows: their versions are part of the key.
+    const merged = await mergedFiles(resolved.organisationId, operations)
     const cacheKey = createHash('sha256')
       .update(`${file.id}\n${file.version}\n${normalisedChain(operations)}\n${format}\n${dpr}`)
+      .update(merged.map((other) => `\n${other.id}:${other.version}`).join(''))
       .digest('hex')
       .slice(0, 40)
     const etag = `"${cacheKey}"`

@@ -260,6 +260,16 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     return rows.length > 0
   }
 
+  /** A file of the organisation by its id (undefined for an id that is not a UUID). */
+  async function findFileById(organisationId: string, id: string): Promise<StoredFile | undefined> {
+    if (!isUuid(id)) return undefined
+    const [row] = await db
+      .select()
+      .from(files)
+      .where(and(eq(files.organisationId, organisationId), eq(files.id, id)))
+    return row
+  }
+
   async function findFile(organisationId: string, path: string): Promise<StoredFile | undefined> {
     const [row] = await db
       .select()
@@ -582,6 +592,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     findSigningKey,
     revokeSigningKey,
     findFile,
+    findFileById,
     upsertFile,
     listFiles,
     deleteFile,
