@@ -64,10 +64,19 @@ function readName(value: unknown): string | undefined {
 
 const EXTENSIONS: Record<string, string> = { jpeg: 'jpg' }
 
-function stem(fileName: string): string {
+/**
+ * A file name from a client's file name or a URL's last segment, made safe: characters a path may
+ * not hold become `-`, and a name that is left empty becomes undefined (a random one is used).
+ * An explicit `name` field is not cleaned: a bad one is refused, so the caller learns why.
+ */
+function stem(fileName: string): string | undefined {
   const base = fileName.split(/[\\/]/).pop() ?? fileName
   const dot = base.lastIndexOf('.')
-  return dot > 0 ? base.slice(0, dot) : base
+  const cleaned = (dot > 0 ? base.slice(0, dot) : base)
+    .replace(/[^\p{L}\p{N} ._()@+-]+/gu, '-')
+    .replace(/^[^\p{L}\p{N}]+/u, '')
+    .slice(0, 200)
+  return cleaned === '' ? undefined : cleaned
 }
 
 /** The delivery URL of a stored file. */
@@ -342,7 +351,13 @@ export function createAssets(app: AppContext) {
     const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`
     await storage.put(storageKey, source.data)
     const hash = createHash('sha256').update(source.data).digest('hex')
-    const originalName = decodeURIComponent(new URL(source.url).pathname.split('/').pop() ?? '')
+    const lastSegment = new URL(source.url).pathname.split('/').pop() ?? ''
+    let originalName: string
+    try {
+      originalName = decodeURIComponent(lastSegment)
+    } catch {
+      originalName = lastSegment
+    }
     return c.json(
       await finish(organisation, storageKey, hash, source.data.length, fields, originalName),
     )
