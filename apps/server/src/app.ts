@@ -8,8 +8,11 @@ import type { AppContext } from './context.ts'
 import { assertNoTraversal, type createDelivery } from './delivery.ts'
 import { errorImage, HttpError, wantsImage } from './http-error.ts'
 import type { Logger } from './logger.ts'
+import { registerPublicApi } from './public-api.ts'
 
-type Env = { Variables: { requestId: string; log: Logger; route: string } }
+/** What every handler can read from the context (`c.get`). */
+export type AppEnv = { Variables: { requestId: string; log: Logger; route: string } }
+type Env = AppEnv
 
 const ASSETS = '/service/panel/assets/v1.0'
 
@@ -163,6 +166,11 @@ export function createApp(
     c.set('route', 'proxy')
     return parts.assets.proxyDownload(c)
   })
+
+  // ── Public content APIs (plans, addons, dynamic apps, predictions, CMS, announcements,
+  // OpenAPI): read-only, no session; see public-api.ts and docs/api.md. ──────────────────────
+  registerPublicApi(hono, app)
+  // ── end of public content APIs ──────────────────────────────────────────────────────────────
 
   hono.notFound((c) =>
     c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),

@@ -1,5 +1,6 @@
 import type { Engine } from '@tessera/engine'
 import type { ServerConfig } from './config.ts'
+import type { Content } from './content.ts'
 import type { Database, Repository } from './db/index.ts'
 import type { Logger } from './logger.ts'
 import type { Lookups } from './lookups.ts'
@@ -17,6 +18,8 @@ export interface AppContext {
   lookups: Lookups
   storage: Storage
   engine: Engine
+  /** The website's content files (`apps/server/content/`), read and validated at start. */
+  content: Content
   /** Tells the job runner that a job was enqueued, so it need not wait for its next poll. */
   wakeJobs: () => void
 }

@@ -1,7 +1,9 @@
 import { join } from 'node:path'
 import { createEngine } from '@tessera/engine'
 import { createAssets } from './assets.ts'
+import { seedBilling } from './billing-seed.ts'
 import type { ServerConfig } from './config.ts'
+import { loadContent } from './content.ts'
 import type { AppContext } from './context.ts'
 import { createDatabase, createRepository } from './db/index.ts'
 import { createDelivery } from './delivery.ts'
@@ -36,14 +38,17 @@ function createStorage(config: ServerConfig): Storage {
 }
 
 /**
- * Opens the database (migrating it), the storage and the engine, seeds the demo data when asked,
- * and wires delivery, the asset APIs and the job runner (not started: see `jobs.start()`).
+ * Reads the content files (a broken one stops here, before anything is opened), opens the
+ * database (migrating it), the storage and the engine, seeds plans and addons from the content
+ * and the demo data when asked, and wires delivery, the asset APIs and the job runner (not
+ * started: see `jobs.start()`).
  */
 export async function createServices(
   config: ServerConfig,
   logger: Logger,
-  options: { databaseDir?: string } = {},
+  options: { databaseDir?: string; contentDir?: string } = {},
 ): Promise<Services> {
+  const content = await loadContent(options.contentDir)
   const database = await createDatabase(
     config.databaseUrl === undefined
       ? { dataDir: options.databaseDir ?? join(config.dataDir, 'db') }
@@ -66,6 +71,7 @@ export async function createServices(
       }),
       storage,
       engine: createEngine(config.engine),
+      content,
       wakeJobs: () => jobs?.wake(),
     }
     const delivery = createDelivery(context)
@@ -75,6 +81,7 @@ export async function createServices(
       { [delivery.DERIVE_JOB]: (payload) => delivery.runDeriveJob(payload as never) },
       { pollMs: config.jobPollMs },
     )
+    await seedBilling(repo, content)
     if (config.seedDemo) await seedDemo(context)
     const runner = jobs
     return {

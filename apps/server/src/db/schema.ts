@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   text,
   timestamp,
@@ -195,6 +196,55 @@ export const jobs = pgTable(
   ],
 )
 
+/** One named feature of a plan or addon, as the pricing page lists it. */
+export interface BillingFeature {
+  /** The key clients look the feature up by, e.g. `credits`. */
+  name: string
+  displayName: string
+  value: string | number | boolean
+  unit?: string | undefined
+  description?: string | undefined
+}
+
+// Plans and addons are seeded from `apps/server/content/` at every start (upserted by id); a
+// plan leaves the listings by `active: false` in its file, so subscriptions that point at it
+// keep their row.
+const billingColumns = () => ({
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+  currency: text('currency').notNull(),
+  credits: integer('credits').notNull().default(0),
+  // A list rather than an object: jsonb reorders object keys, and the pricing page shows the
+  // features in the order of the content file.
+  features: jsonb('features').$type<BillingFeature[]>().notNull().default([]),
+  tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+  custom: boolean('custom').notNull().default(false),
+  active: boolean('active').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+})
+
+/** Subscription plans (the free plan is id -994). */
+export const plans = pgTable(
+  'plans',
+  { ...billingColumns(), interval: text('interval').notNull() },
+  (table) => [
+    index('plans_listing_idx').on(table.active, table.custom, table.sort),
+    check('plans_amount_check', sql`${table.amount} >= 0`),
+    check('plans_credits_check', sql`${table.credits} >= 0`),
+  ],
+)
+
+/** One-time credit top-ups. */
+export const addons = pgTable('addons', billingColumns(), (table) => [
+  index('addons_listing_idx').on(table.active, table.custom, table.sort),
+  check('addons_amount_check', sql`${table.amount} >= 0`),
+  check('addons_credits_check', sql`${table.credits} >= 0`),
+])
+
 export type Organisation = typeof organisations.$inferSelect
 export type Zone = typeof zones.$inferSelect
 export type CustomDomain = typeof customDomains.$inferSelect
@@ -203,3 +253,5 @@ export type StoredFile = typeof files.$inferSelect
 export type Preset = typeof presets.$inferSelect
 export type DerivedImage = typeof derivedImages.$inferSelect
 export type Job = typeof jobs.$inferSelect
+export type Plan = typeof plans.$inferSelect
+export type Addon = typeof addons.$inferSelect

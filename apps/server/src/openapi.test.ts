@@ -1,0 +1,225 @@
+// The OpenAPI document against the real server: every API route the app registers is described,
+// every described path answers, and the answers of the public content calls fit their schemas.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from './app.ts'
+import type {
+  HttpMethod,
+  JsonSchema,
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiParameter,
+} from './openapi.ts'
+import { APPS_PAGE_SIZE, BILLING_PAGE_SIZE } from './public-api.ts'
+import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
+
+const DOCUMENTED_PREFIXES = ['/service/', '/cms/', '/api/']
+const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete']
+
+/** Hono's `/dynamicApps/:slug` written the OpenAPI way, `/dynamicApps/{slug}`. */
+function openApiPath(honoPath: string): string {
+  return honoPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+}
+
+function operationsOf(document: OpenApiDocument) {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const operation = item[method]
+      return operation === undefined ? [] : [{ path, method, operation }]
+    }),
+  )
+}
+
+/** Checks `value` against the subset of JSON Schema the document uses; returns the problems. */
+function conform(
+  document: OpenApiDocument,
+  schema: JsonSchema,
+  value: unknown,
+  at = '$',
+): string[] {
+  if (schema.$ref !== undefined) {
+    const name = schema.$ref.replace('#/components/schemas/', '')
+    const target = document.components.schemas[name]
+    return target === undefined
+      ? [`${at}: unknown $ref ${schema.$ref}`]
+      : conform(document, target, value, at)
+  }
+  if (schema.oneOf !== undefined) {
+    const fits = schema.oneOf.filter((option) => conform(document, option, value, at).length === 0)
+    return fits.length === 1 ? [] : [`${at}: fits ${fits.length} of oneOf`]
+  }
+  const types = schema.type === undefined ? [] : [schema.type].flat()
+  const typeOf = (v: unknown) =>
+    v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v
+  const actual = typeOf(value)
+  if (
+    types.length > 0 &&
+    !types.includes(actual as never) &&
+    !(actual === 'integer' && types.includes('number'))
+  ) {
+    return [`${at}: expected ${types.join('|')}, got ${actual}`]
+  }
+  const problems: string[] = []
+  if (schema.enum !== undefined && !schema.enum.includes(value as never)) {
+    problems.push(`${at}: ${JSON.stringify(value)} not in enum`)
+  }
+  if (schema.const !== undefined && schema.const !== value)
+    problems.push(`${at}: not ${schema.const}`)
+  if (actual === 'object') {
+    const record = value as Record<string, unknown>
+    for (const key of schema.required ?? []) {
+      if (!(key in record)) problems.push(`${at}: missing ${key}`)
+    }
+    for (const [key, child] of Object.entries(record)) {
+      const property = schema.properties?.[key]
+      if (property !== undefined)
+        problems.push(...conform(document, property, child, `${at}.${key}`))
+      else if (typeof schema.additionalProperties === 'object') {
+        problems.push(...conform(document, schema.additionalProperties, child, `${at}.${key}`))
+      }
+    }
+    if (schema.maxProperties !== undefined && Object.keys(record).length > schema.maxProperties) {
+      problems.push(`${at}: more than ${schema.maxProperties} properties`)
+    }
+  }
+  if (actual === 'array' && schema.items !== undefined) {
+    const items = schema.items
+    ;(value as unknown[]).forEach((child, index) => {
+      problems.push(...conform(document, items, child, `${at}[${index}]`))
+    })
+  }
+  return problems
+}
+
+/** The path with each path parameter replaced by its example. */
+function examplePath(path: string, operation: OpenApiOperation): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const parameter = operation.parameters?.find(
+      (candidate: OpenApiParameter) => candidate.in === 'path' && candidate.name === name,
+    )
+    expect(parameter?.example, `example of ${name} in ${path}`).toBeDefined()
+    const example = String(parameter?.example)
+    return name === 'filePath' ? example : encodeURIComponent(example)
+  })
+}
+
+describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the OpenAPI document on %s', (kind) => {
+  let server: TestServer
+  let document: OpenApiDocument
+
+  beforeAll(async () => {
+    server = await startTestServer(kind)
+    const response = await fetch(`${server.url}/service/openapi.json`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    expect(response.headers.get('cache-control')).toBe('public, max-age=60')
+    document = JSON.parse(await response.text()) as OpenApiDocument
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('is OpenAPI 3.1 with info, servers and paths', () => {
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.info.title).toBe('Tessera')
+    expect(document.servers[0]?.url).toBe(server.config.publicUrl)
+    expect(Object.keys(document.paths).length).toBeGreaterThan(10)
+    const ids = operationsOf(document).map(({ operation }) => operation.operationId)
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it('describes every route the app registers under /service, /cms and /api', () => {
+    const app = createApp(server.services.context, server.services)
+    const registered = app.routes.filter(
+      (route) =>
+        route.method !== 'ALL' &&
+        DOCUMENTED_PREFIXES.some((prefix) => route.path.startsWith(prefix)),
+    )
+    expect(registered.length).toBeGreaterThanOrEqual(11)
+    for (const route of registered) {
+      const path = openApiPath(route.path)
+      const method = route.method.toLowerCase() as HttpMethod
+      expect(document.paths[path]?.[method], `${route.method} ${route.path}`).toBeDefined()
+    }
+  })
+
+  it('documents the existing delivery, upload, proxy and health routes too', () => {
+    for (const path of [
+      '/v2/{cloudName}/{pattern}/{filePath}',
+      '/service/panel/assets/v1.0/upload/direct',
+      '/service/panel/assets/v1.0/upload/url',
+      '/service/panel/assets/v1.0/proxy/download',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+    ]) {
+      expect(document.paths[path], path).toBeDefined()
+    }
+  })
+
+  it('gives the page-size defaults the server uses', () => {
+    const defaultOf = (path: string) =>
+      document.paths[path]?.get?.parameters?.find((p) => p.name === 'pageSize')?.schema.default
+    expect(defaultOf('/service/panel/billing/v1.0/plans')).toBe(BILLING_PAGE_SIZE)
+    expect(defaultOf('/service/panel/billing/v1.0/addons')).toBe(BILLING_PAGE_SIZE)
+    expect(defaultOf('/service/public/apps/v1.0/dynamicApps')).toBe(APPS_PAGE_SIZE)
+  })
+
+  it('resolves every $ref', () => {
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? []
+    expect(refs.length).toBeGreaterThan(0)
+    for (const ref of refs) {
+      const name = ref.slice(8, -1).replace('#/components/schemas/', '')
+      expect(document.components.schemas[name], ref).toBeDefined()
+    }
+  })
+
+  it('describes paths that all answer something other than 404', async () => {
+    for (const { path, method, operation } of operationsOf(document)) {
+      const url = `${server.url}${examplePath(path, operation)}`
+      const response = await fetch(url, { method: method.toUpperCase() })
+      await response.arrayBuffer()
+      expect(response.status, `${method.toUpperCase()} ${path}`).not.toBe(404)
+    }
+  })
+
+  it('has a schema check that finds missing, mistyped and unexpected values', () => {
+    const page = { $ref: '#/components/schemas/Page' }
+    const good = { current: 1, size: 3, hasNext: true, itemTotal: 7, type: 'number' }
+    expect(conform(document, page, good)).toEqual([])
+    expect(conform(document, page, { ...good, hasNext: 'yes' })).toHaveLength(1)
+    expect(conform(document, page, { ...good, type: 'cursor' })).toHaveLength(1)
+    const { itemTotal: _, ...partial } = good
+    expect(conform(document, page, partial)).toEqual(['$: missing itemTotal'])
+  })
+
+  it('matches the answers of the content calls to their documented schemas', async () => {
+    const calls = [
+      '/service/panel/billing/v1.0/plans?custom=false&tag=tessera&pageNo=1',
+      '/service/panel/billing/v1.0/addons?custom=false&pageNo=2',
+      '/service/public/apps/v1.0/dynamicApps?pageSize=100',
+      '/service/public/apps/v1.0/dynamicApps/colour-booster',
+      '/service/public/transformation/v1.0/predictions',
+      '/service/public/transformation/v1.0/predictions/schema/erase_bg',
+      '/service/public/transformation/v1.0/predictions/schema/unknown',
+      '/cms/api/product-sections?populate=*',
+      '/cms/api/websites?filters[searchTag]=tessera&populate=socialMediaLinks&populate=footerBadgeList',
+      '/api/announcements',
+      '/service/public/apps/v1.0/dynamicApps/unknown',
+      '/service/panel/billing/v1.0/plans?pageNo=0',
+      '/healthz',
+      '/readyz',
+    ]
+    for (const call of calls) {
+      const response = await fetch(`${server.url}${call}`)
+      const path = new URL(call, 'http://x').pathname
+      const entry = Object.entries(document.paths).find(([template]) =>
+        new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+      )
+      const documented = entry?.[1].get?.responses[String(response.status)]
+      expect(documented, `${call} → ${response.status}`).toBeDefined()
+      const schema = documented?.content?.['application/json']?.schema
+      expect(schema, call).toBeDefined()
+      expect(conform(document, schema as JsonSchema, await response.json()), call).toEqual([])
+    }
+  })
+})
