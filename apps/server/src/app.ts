@@ -68,7 +68,8 @@ export function createApp(
     c.set('route', 'other')
     const started = performance.now()
     await next()
-    c.header('x-request-id', requestId)
+    // Set on the response itself: `c.header` after `next()` would rebuild (and copy) the body.
+    c.res.headers.set('x-request-id', requestId)
     const seconds = (performance.now() - started) / 1000
     const route = c.get('route')
     metrics.requests.inc({ method: c.req.method, route, status: String(c.res.status) })

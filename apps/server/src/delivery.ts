@@ -307,9 +307,16 @@ export function createDelivery(app: AppContext) {
     accept: string | undefined,
   ): Promise<Derived> {
     const { file, operations, options } = resolved
-    const input = await storage.get(file.storageKey)
-    if (input === undefined)
-      throw new HttpError(404, 'not_found', 'The file is missing from storage')
+    // Recently transformed originals stay in memory too: a burst of new sizes of one image
+    // reads it from storage once.
+    let input = lookups.bytes.get(file.storageKey)
+    if (input === undefined) {
+      input = await storage.get(file.storageKey)
+      if (input === undefined) {
+        throw new HttpError(404, 'not_found', 'The file is missing from storage')
+      }
+      lookups.bytes.set(file.storageKey, input)
+    }
     const result = await engine.transform({
       input,
       operations,

@@ -1,0 +1,142 @@
+// The load generator of delivery.bench.ts, run in a worker thread: autocannon gets its own
+// thread (and event loop), so it does not queue behind the server it measures, but it still runs
+// on the same machine and shares its CPUs with the server.
+import { createRequire } from 'node:module'
+import { isMainThread, parentPort, workerData } from 'node:worker_threads'
+import autocannon, { type AutocannonRequest } from 'autocannon'
+
+// autocannon appends every chunk of every response body to a string (`body += chunk`), for its
+// `verifyBody`/`onResponse` options, which this benchmark does not use. Decoding a binary JPEG as
+// UTF-8 costs it ~0.9 ms of CPU per 75 KB response here: on a shared 2-core machine that CPU is
+// taken from the server, and in cache-hit runs it made the client, not the server, the limit
+// (~900 req/s with the client thread at 80%). Bodies are dropped instead; their bytes are still
+// counted. The same client serves every HTTP variant, ours and ipx alike.
+const PipelinedRequestsQueue = createRequire(import.meta.url)(
+  'autocannon/lib/pipelinedRequestsQueue.js',
+) as { prototype: { addBody(data: Buffer): void } }
+PipelinedRequestsQueue.prototype.addBody = () => {}
+
+/** Where a path template takes each request's own id (cold runs: every request unique). */
+export const ID_MARK = '{id}'
+
+/** The largest id `idColour` can write. */
+export const MAX_ID = 0xfffff
+
+/**
+ * Writes a request id as a 6-hex-digit colour starting with `f` (`f0002a`), a parameter value
+ * every variant accepts without extra work (a cover resize never paints its background). The
+ * leading letter keeps ipx's value parser from reading it as a number.
+ */
+export function idColour(id: number): string {
+  if (!Number.isSafeInteger(id) || id < 0 || id > MAX_ID) throw new RangeError(`id ${id}`)
+  return `f${id.toString(16).padStart(5, '0')}`
+}
+
+/** What one worker runs: a warm-up, then the measured run, both at the same concurrency. */
+export interface ClientJob {
+  /** `http://127.0.0.1:PORT` */
+  origin: string
+  /** The request path; with `ID_MARK` in it, each request writes the next id there. */
+  path: string
+  connections: number
+  warmupSeconds: number
+  seconds: number
+  /** The first id this run may use (runs get disjoint ranges, so no URL is ever repeated). */
+  firstId: number
+}
+
+export interface ClientResult {
+  /** 2xx responses in the measured run. */
+  ok: number
+  /** Other responses in the measured run. */
+  failed: number
+  errors: number
+  timeouts: number
+  /** Wall time of the measured run. */
+  seconds: number
+  /** CPU time of the load generator's thread during the measured run. */
+  cpuSeconds: number
+  /** Milliseconds from sending to the end of the response, of each 2xx response. */
+  latencies: Float64Array<ArrayBuffer>
+  /** Ids used, warm-up included. */
+  idsUsed: number
+  /** The status codes seen in the measured run, with counts. */
+  statuses: Record<string, number>
+}
+
+function runPhase(
+  job: ClientJob,
+  seconds: number,
+  nextId: () => number,
+  record: boolean,
+): Promise<Omit<ClientResult, 'idsUsed'>> {
+  const vary = job.path.includes(ID_MARK)
+  const request: AutocannonRequest = { method: 'GET', path: job.path.replace(ID_MARK, '000000') }
+  if (vary) {
+    request.setupRequest = (next) => {
+      next.path = job.path.replace(ID_MARK, idColour(nextId()))
+      return next
+    }
+  }
+  const latencies: number[] = []
+  const statuses: Record<string, number> = {}
+  let ok = 0
+  let failed = 0
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const cpu = process.threadCpuUsage()
+    const instance = autocannon(
+      {
+        url: job.origin,
+        connections: job.connections,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 30,
+        requests: [request],
+      },
+      (error, result) => {
+        if (error !== null) {
+          reject(error)
+          return
+        }
+        const used = process.threadCpuUsage(cpu)
+        resolve({
+          ok,
+          cpuSeconds: (used.user + used.system) / 1e6,
+          failed,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          seconds: (performance.now() - started) / 1000,
+          latencies: Float64Array.from(latencies),
+          statuses,
+        })
+      },
+    )
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (!record) return
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1
+      if (statusCode >= 200 && statusCode < 300) {
+        ok++
+        latencies.push(responseTime)
+      } else {
+        failed++
+      }
+    })
+  })
+}
+
+async function runJob(job: ClientJob): Promise<ClientResult> {
+  let id = job.firstId
+  const nextId = () => id++
+  await runPhase(job, job.warmupSeconds, nextId, false)
+  const measured = await runPhase(job, job.seconds, nextId, true)
+  return { ...measured, idsUsed: id - job.firstId }
+}
+
+if (!isMainThread && parentPort !== null && (workerData as { client?: unknown })?.client) {
+  const port = parentPort
+  runJob((workerData as { client: ClientJob }).client).then(
+    (result) => port.postMessage({ result }, [result.latencies.buffer]),
+    (error: unknown) => port.postMessage({ error: String(error) }),
+  )
+}
