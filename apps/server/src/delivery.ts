@@ -124,7 +124,9 @@ export function createDelivery(app: AppContext) {
     storageKey: string
     contentType: string
     size: number
-    data?: Buffer
+    data: Buffer
+    /** Settles once the image is in storage and the index; the answer does not wait for it. */
+    persisted: Promise<void>
   }
 
   async function expand(organisationId: string, pattern: string): Promise<string> {
@@ -329,28 +331,31 @@ export function createDelivery(app: AppContext) {
       },
     })
     const storageKey = `orgs/${resolved.organisationId}/derived/${cacheKey}.${result.format}`
-    await storage.put(storageKey, result.data, { contentType: result.contentType })
-    await repo.recordDerived({
-      organisationId: resolved.organisationId,
-      fileId: file.id,
-      fileVersion: file.version,
-      cacheKey,
-      storageKey,
-      format: result.format,
-      contentType: result.contentType,
-      size: result.data.length,
-      width: result.width,
-      height: result.height,
-    })
-    logger.debug(
-      { cacheKey, format: result.format, size: result.data.length },
-      'derived image stored',
-    )
+    lookups.bytes.set(storageKey, result.data)
+    // Storing (write, fsync, rename) and indexing happen after the answer is on its way; until
+    // they finish, identical requests are answered from the in-flight entry.
+    const persisted = (async () => {
+      await storage.put(storageKey, result.data, { contentType: result.contentType })
+      await repo.recordDerived({
+        organisationId: resolved.organisationId,
+        fileId: file.id,
+        fileVersion: file.version,
+        cacheKey,
+        storageKey,
+        format: result.format,
+        contentType: result.contentType,
+        size: result.data.length,
+        width: result.width,
+        height: result.height,
+      })
+    })()
+    persisted.catch((error: unknown) => logger.error({ err: error, cacheKey }, 'could not store'))
     return {
       storageKey,
       contentType: result.contentType,
       size: result.data.length,
       data: result.data,
+      persisted,
     }
   }
 
@@ -362,8 +367,12 @@ export function createDelivery(app: AppContext) {
   ): Promise<Derived> {
     let running = inFlight.get(cacheKey)
     if (running === undefined) {
-      running = derive(resolved, cacheKey, dpr, accept).finally(() => inFlight.delete(cacheKey))
+      running = derive(resolved, cacheKey, dpr, accept)
       inFlight.set(cacheKey, running)
+      running
+        .then((derived) => derived.persisted)
+        .catch(() => undefined)
+        .finally(() => inFlight.delete(cacheKey))
     }
     return running
   }
@@ -432,9 +441,8 @@ export function createDelivery(app: AppContext) {
         })
       }
     }
-    metrics.cache.inc({ result: 'miss' })
-
     if (operations.some((operation) => operation.spec?.slow === true)) {
+      metrics.cache.inc({ result: 'miss' })
       const existing = await repo.findJobByDedupeKey(cacheKey)
       if (existing?.status === 'failed') {
         throw new HttpError(
@@ -467,16 +475,20 @@ export function createDelivery(app: AppContext) {
       })
     }
 
+    // An identical request still being computed or stored here is shared: no new work.
+    const pending = inFlight.get(cacheKey)
+    metrics.cache.inc({ result: pending === undefined ? 'miss' : 'hit' })
     let derived: Derived
     try {
-      derived = await deriveOnce(resolved, cacheKey, dpr, accept)
+      derived = await (pending ?? deriveOnce(resolved, cacheKey, dpr, accept))
     } catch (error) {
       throw engineErrorToHttp(error)
     }
     headers['content-type'] = derived.contentType
     headers['content-length'] = String(derived.size)
-    const data = derived.data ?? (await storage.get(derived.storageKey))
-    const body = request.method === 'HEAD' || data === undefined ? null : new Uint8Array(data)
+    const data = derived.data
+    const body =
+      request.method === 'HEAD' ? null : new Uint8Array(data.buffer, data.byteOffset, data.length)
     return new Response(body, {
       status: 200,
       headers,
@@ -497,13 +509,22 @@ export function createDelivery(app: AppContext) {
     const file = await repo.findFile(payload.organisationId, payload.path)
     if (file === undefined) throw new HttpError(404, 'not_found', 'The file no longer exists')
     const { value } = parsePattern(payload.pattern, { format: file.format })
-    await deriveOnce(
+    const derived = await deriveOnce(
       { organisationId: payload.organisationId, file, operations: value, options: payload.options },
       payload.cacheKey,
       payload.dpr,
       payload.accept ?? undefined,
     )
+    // The job is done once the image is stored and indexed, not when it is computed.
+    await derived.persisted
   }
 
-  return { deliver, runDeriveJob, DERIVE_JOB }
+  /** Waits until every derived image computed so far is stored (for a clean shutdown). */
+  async function settle(): Promise<void> {
+    await Promise.allSettled(
+      [...inFlight.values()].map((running) => running.then((derived) => derived.persisted)),
+    )
+  }
+
+  return { deliver, runDeriveJob, settle, DERIVE_JOB }
 }

@@ -91,6 +91,7 @@ export async function createServices(
       jobs: runner,
       async close() {
         await runner.stop()
+        await delivery.settle()
         await database.close()
       },
     }
