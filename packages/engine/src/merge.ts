@@ -1,3 +1,4 @@
+import { CATALOGUE } from '@tessera/url'
 import sharp, { type Blend } from 'sharp'
 import { EngineError, MESSAGES } from './errors.ts'
 import { clampRegion, type Gravity, placeAt, type Size } from './geometry.ts'
@@ -26,31 +27,12 @@ const BLEND_SPELLINGS: Readonly<Record<string, Blend>> = {
   'colour-burn': 'color-burn',
 }
 
-const BLENDS: ReadonlySet<string> = new Set([
-  'over',
-  'in',
-  'out',
-  'atop',
-  'dest',
-  'dest-over',
-  'dest-in',
-  'dest-out',
-  'dest-atop',
-  'xor',
-  'add',
-  'saturate',
-  'multiply',
-  'screen',
-  'overlay',
-  'darken',
-  'lighten',
-  'color-dodge',
-  'color-burn',
-  'hard-light',
-  'soft-light',
-  'difference',
-  'exclusion',
-])
+// The blend modes are the catalogue's (one source of truth), in sharp's spelling.
+const BLENDS: ReadonlySet<string> = new Set(
+  (CATALOGUE.getOperation('t', 'merge')?.params.find((param) => param.id === 'b')?.enum ?? []).map(
+    (name) => BLEND_SPELLINGS[name] ?? name,
+  ),
+)
 
 function rawInput(image: RawImage) {
   return {
