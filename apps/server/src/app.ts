@@ -7,6 +7,7 @@ import type { createAssets } from './assets.ts'
 import type { AppContext } from './context.ts'
 import { assertNoTraversal, type createDelivery } from './delivery.ts'
 import { errorImage, HttpError, wantsImage } from './http-error.ts'
+import { registerIdentityApi } from './identity.ts'
 import type { Logger } from './logger.ts'
 import { registerPublicApi } from './public-api.ts'
 
@@ -172,6 +173,9 @@ export function createApp(
   // OpenAPI): read-only, no session; see public-api.ts and docs/api.md. ──────────────────────
   registerPublicApi(hono, app)
   // ── end of public content APIs ──────────────────────────────────────────────────────────────
+
+  // Identity: sign-up, login, logout, session, profile meta, organisations (identity.ts).
+  registerIdentityApi(hono, app)
 
   hono.notFound((c) =>
     c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),

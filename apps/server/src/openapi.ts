@@ -101,6 +101,15 @@ const cached = (response: OpenApiResponse): OpenApiResponse => ({
     'Cache-Control': { description: 'public, max-age=60', schema: { type: 'string' } },
   },
 })
+const withCookie = (response: OpenApiResponse): OpenApiResponse => ({
+  ...response,
+  headers: {
+    'Set-Cookie': {
+      description: 'bg.session=<token>; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax[; Secure]',
+      schema: { type: 'string' },
+    },
+  },
+})
 const failure = (description: string): OpenApiResponse => json(ref('Error'), description)
 const badQuery = failure('A query parameter is invalid, repeated, too long or out of range')
 
@@ -118,6 +127,25 @@ const pageSize = (fallback: number): OpenApiParameter => ({
 })
 
 const SCHEMAS: Record<string, JsonSchema> = {
+  User: object({
+    _id: { type: 'string', format: 'uuid' },
+    email: { type: 'string', format: 'email' },
+    firstName: str(),
+    lastName: str(),
+    createdAt: dateTime,
+  }),
+  UserAnswer: object({ user: ref('User') }),
+  Session: object({
+    session: object({ passport: object({ user: ref('User') }) }),
+  }),
+  MemberOrganisation: object({
+    _id: { type: 'string', format: 'uuid' },
+    name: str(),
+    cloudName: str('First segment of delivery URLs'),
+    role: { type: 'string', enum: ['owner', 'member'] },
+    createdAt: dateTime,
+    joinedAt: dateTime,
+  }),
   Error: object({
     code: str('Stable machine-readable code, e.g. invalid_query, not_found'),
     message: str('What went wrong, for people'),
@@ -431,6 +459,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
       { name: 'predictions', description: 'Runnable models and their input schemas' },
       { name: 'cms', description: 'Strapi-shaped website content' },
       { name: 'website', description: 'Website calls on the main domain' },
+      { name: 'identity', description: 'Sign-up, login, the session cookie and organisations' },
       { name: 'assets', description: 'Uploads and the download proxy' },
       { name: 'delivery', description: 'Images by URL' },
       { name: 'operations', description: 'Health, readiness and metrics' },
@@ -619,6 +648,107 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
           summary: 'This document',
           tags: ['operations'],
           responses: { '200': cached(json({ type: 'object' }, 'OpenAPI 3.1 document')) },
+        },
+      },
+      '/service/panel/users/v1.0/auth/signup': {
+        post: {
+          operationId: 'signup',
+          summary: 'Create an account and its organisation; sets the bg.session cookie',
+          tags: ['identity'],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: object({
+                  email: { type: 'string', format: 'email', maxLength: 254 },
+                  password: str('10–128 characters, not one character repeated, not the email'),
+                  firstName: { type: 'string', maxLength: 100 },
+                  lastName: { type: 'string', maxLength: 100 },
+                }),
+              },
+            },
+          },
+          responses: {
+            '201': withCookie(json(ref('UserAnswer'), 'Signed up and signed in')),
+            '400': failure('invalid_json, invalid_body or weak_password'),
+            '409': failure('email_taken'),
+            '413': failure('Body over 64 KB'),
+            '415': failure('Not application/json'),
+          },
+        },
+      },
+      '/service/panel/users/v1.0/auth/login': {
+        post: {
+          operationId: 'login',
+          summary: 'Sign in; sets a new bg.session cookie and ends the one sent',
+          tags: ['identity'],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: object({ email: { type: 'string', format: 'email' }, password: str() }),
+              },
+            },
+          },
+          responses: {
+            '200': withCookie(json(ref('UserAnswer'), 'Signed in')),
+            '400': failure('invalid_json or invalid_body'),
+            '401': failure('invalid_credentials (same for an unknown email)'),
+            '413': failure('Body over 64 KB'),
+            '415': failure('Not application/json'),
+            '429': {
+              ...failure('too_many_attempts: 5 failures per account (30 per address) in 15 min'),
+              headers: { 'Retry-After': { description: 'Seconds', schema: { type: 'integer' } } },
+            },
+          },
+        },
+      },
+      '/service/panel/users/v1.0/auth/logout': {
+        post: {
+          operationId: 'logout',
+          summary: 'End the session and clear the cookie',
+          tags: ['identity'],
+          responses: { '204': { description: 'Signed out (also when no session was sent)' } },
+        },
+      },
+      '/service/panel/users/v1.0/session': {
+        get: {
+          operationId: 'getSession',
+          summary: 'The signed-in user (SPEC §7.2)',
+          tags: ['identity'],
+          responses: {
+            '200': json(ref('Session'), 'The session of the bg.session cookie'),
+            '401': failure('unauthenticated: no, unknown, forged or expired cookie'),
+          },
+        },
+      },
+      '/service/panel/users/v1.0/profile/meta': {
+        patch: {
+          operationId: 'setProfileMeta',
+          summary: 'Replace the profile meta (any JSON object up to 16 KB)',
+          tags: ['identity'],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          responses: {
+            '200': json(object({ meta: { type: 'object' } }), 'The stored meta'),
+            '400': failure('Not a JSON object, NUL or unpaired surrogate, nested over 32'),
+            '401': failure('unauthenticated'),
+            '413': failure('Meta over 16 KB or body over 64 KB'),
+            '415': failure('Not application/json'),
+          },
+        },
+      },
+      '/service/panel/organization/v1.0/all': {
+        get: {
+          operationId: 'listOrganisations',
+          summary: "The user's organisations; the first is the active one",
+          tags: ['identity'],
+          responses: {
+            '200': json(arrayOf(ref('MemberOrganisation')), 'Organisations with the role held'),
+            '401': failure('unauthenticated'),
+          },
         },
       },
       '/service/panel/assets/v1.0/upload/direct': {

@@ -13,15 +13,22 @@ import {
   files,
   type Job,
   jobs,
+  type Membership,
+  type MembershipRole,
+  memberships,
   type Organisation,
   organisations,
   type Plan,
   type Preset,
   plans,
   presets,
+  type Session,
   type SigningKey,
   type StoredFile,
+  sessions,
   signingKeys,
+  type User,
+  users,
   type Zone,
   zones,
 } from './schema.ts'
@@ -112,6 +119,21 @@ export interface NewJob {
   payload: Record<string, unknown>
   runAfter?: Date
   maxAttempts?: number
+}
+
+export interface NewUser {
+  /** Stored as given: the caller trims and lower-cases it. */
+  email: string
+  passwordHash: string
+  firstName: string
+  lastName: string
+}
+
+/** An organisation as one of its members sees it. */
+export interface MemberOrganisation {
+  organisation: Organisation
+  role: MembershipRole
+  joinedAt: Date
 }
 
 export interface FailJobOptions {
@@ -735,7 +757,124 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     return row
   }
 
+  // ── identity ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Creates a user with their own organisation (as owner) in one transaction.
+   * @throws a unique violation (`users_email_key` or `organisations_cloud_name_key`).
+   */
+  async function createUserWithOrganisation(
+    input: NewUser,
+    organisation: NewOrganisation,
+  ): Promise<{ user: User; organisation: Organisation }> {
+    return db.transaction(async (tx) => {
+      const user = returned((await tx.insert(users).values(input).returning())[0])
+      const created = returned(
+        (
+          await tx
+            .insert(organisations)
+            .values({ cloudName: organisation.cloudName, name: organisation.name })
+            .returning()
+        )[0],
+      )
+      await tx
+        .insert(memberships)
+        .values({ userId: user.id, organisationId: created.id, role: 'owner' })
+      return { user, organisation: created }
+    })
+  }
+
+  async function findUserByEmail(email: string): Promise<User | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.email, email))
+    return row
+  }
+
+  async function findUserById(id: string): Promise<User | undefined> {
+    if (!isUuid(id)) return undefined
+    const [row] = await db.select().from(users).where(eq(users.id, id))
+    return row
+  }
+
+  async function updateProfileMeta(
+    userId: string,
+    meta: Record<string, unknown>,
+  ): Promise<User | undefined> {
+    const [row] = await db
+      .update(users)
+      .set({ profileMeta: meta })
+      .where(eq(users.id, userId))
+      .returning()
+    return row
+  }
+
+  /** `id` is the sha256 (hex) of the cookie token. */
+  async function createSession(id: string, userId: string, expiresAt: Date): Promise<Session> {
+    const [row] = await db.insert(sessions).values({ id, userId, expiresAt }).returning()
+    return returned(row)
+  }
+
+  /** The unexpired session with this id and its user; marks it seen. */
+  async function findLiveSession(
+    id: string,
+  ): Promise<{ session: Session; user: User } | undefined> {
+    const [row] = await db
+      .update(sessions)
+      .set({ lastSeenAt: now() })
+      .where(and(eq(sessions.id, id), sql`${sessions.expiresAt} > now()`))
+      .returning()
+    if (row === undefined) return undefined
+    const user = await findUserById(row.userId)
+    return user === undefined ? undefined : { session: row, user }
+  }
+
+  async function deleteSession(id: string): Promise<boolean> {
+    const rows = await db.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id })
+    return rows.length > 0
+  }
+
+  async function deleteExpiredSessions(): Promise<number> {
+    const rows = await db
+      .delete(sessions)
+      .where(lte(sessions.expiresAt, now()))
+      .returning({ id: sessions.id })
+    return rows.length
+  }
+
+  /** The user's organisations, oldest membership first (the first is the active one). */
+  async function listUserOrganisations(userId: string): Promise<MemberOrganisation[]> {
+    const rows = await db
+      .select({ organisation: organisations, membership: memberships })
+      .from(memberships)
+      .innerJoin(organisations, eq(organisations.id, memberships.organisationId))
+      .where(eq(memberships.userId, userId))
+      .orderBy(asc(memberships.createdAt), asc(organisations.createdAt), asc(organisations.id))
+    return rows.map((row) => ({
+      organisation: row.organisation,
+      role: row.membership.role,
+      joinedAt: row.membership.createdAt,
+    }))
+  }
+
+  async function addMembership(
+    userId: string,
+    organisationId: string,
+    role: MembershipRole,
+  ): Promise<Membership> {
+    const [row] = await db.insert(memberships).values({ userId, organisationId, role }).returning()
+    return returned(row)
+  }
+
   return {
+    createUserWithOrganisation,
+    findUserByEmail,
+    findUserById,
+    updateProfileMeta,
+    createSession,
+    findLiveSession,
+    deleteSession,
+    deleteExpiredSessions,
+    listUserOrganisations,
+    addMembership,
     findOrganisationById,
     findOrganisationByCloudName,
     createOrganisation,

@@ -245,6 +245,65 @@ export const addons = pgTable('addons', billingColumns(), (table) => [
   check('addons_credits_check', sql`${table.credits} >= 0`),
 ])
 
+/** The roles a user can hold in an organisation. */
+export const MEMBERSHIP_ROLES = ['owner', 'member'] as const
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number]
+
+/** Accounts. The email is kept trimmed and lower-cased, so the unique index is case-blind. */
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    profileMeta: jsonb('profile_meta').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('users_email_key').on(table.email),
+    check('users_email_check', sql`${table.email} = lower(btrim(${table.email}))`),
+  ],
+)
+
+/** Signed-in sessions. `id` is the sha256 (hex) of the cookie token; the token is never stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('sessions_user_idx').on(table.userId),
+    index('sessions_expires_at_idx').on(table.expiresAt),
+    check('sessions_id_check', sql`${table.id} ~ '^[0-9a-f]{64}$'`),
+  ],
+)
+
+/** Which users belong to which organisations, and as what. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organisationId: organisationRef(),
+    role: text('role', { enum: MEMBERSHIP_ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('memberships_user_organisation_key').on(table.userId, table.organisationId),
+    index('memberships_organisation_idx').on(table.organisationId),
+    check('memberships_role_check', sql`${table.role} in ('owner', 'member')`),
+  ],
+)
+
 export type Organisation = typeof organisations.$inferSelect
 export type Zone = typeof zones.$inferSelect
 export type CustomDomain = typeof customDomains.$inferSelect
@@ -255,3 +314,6 @@ export type DerivedImage = typeof derivedImages.$inferSelect
 export type Job = typeof jobs.$inferSelect
 export type Plan = typeof plans.$inferSelect
 export type Addon = typeof addons.$inferSelect
+export type User = typeof users.$inferSelect
+export type Session = typeof sessions.$inferSelect
+export type Membership = typeof memberships.$inferSelect

@@ -1,0 +1,348 @@
+// Identity (DESIGN §6, SPEC §3, §6, §7.2): sign-up, login, logout, the session check, profile
+// meta and the user's organisations. A session is a random 32-byte token in the `bg.session`
+// cookie; the database keeps only its sha256, so a leaked sessions table opens no session.
+import { createHash, randomBytes } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import type { Context, Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { getCookie } from 'hono/cookie'
+import { z } from 'zod'
+import type { AppEnv } from './app.ts'
+import type { AppContext } from './context.ts'
+import { isUniqueViolation, type User } from './db/index.ts'
+import { HttpError } from './http-error.ts'
+import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts'
+
+export const USERS = '/service/panel/users/v1.0'
+export const ORGANIZATION = '/service/panel/organization/v1.0'
+export const SESSION_COOKIE = 'bg.session'
+/** Sessions last 30 days, in the cookie (Max-Age) and on the server (expires_at). */
+export const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60
+export const MAX_JSON_BYTES = 64 * 1024
+export const MAX_PROFILE_META_BYTES = 16 * 1024
+export const MAX_PROFILE_META_DEPTH = 32
+export const PASSWORD_MIN = 10
+export const PASSWORD_MAX = 128
+/** Failed logins allowed per account and per client address in the window, then 429. */
+export const LOGIN_LIMITS = { perAccount: 5, perAddress: 30, windowMs: 15 * 60_000 }
+
+// ── input ────────────────────────────────────────────────────────────────────────────────────
+
+// An unpaired UTF-16 surrogate (what `String.prototype.isWellFormed` refuses; not in our lib).
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const hasControl = (text: string) =>
+  [...text].some((char) => {
+    const code = char.codePointAt(0) ?? 0
+    return code < 0x20 || code === 0x7f
+  })
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text) && !hasControl(text)
+
+const email = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'is required')
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email({ error: 'must be an email address' }))
+
+const personName = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'is required')
+  .max(100, 'must be at most 100 characters')
+  .refine(wellFormed, 'must not contain control characters')
+
+const password = z.string({ error: 'must be a string' }).min(1, 'is required')
+
+const signupBody = z.object({ email, password, firstName: personName, lastName: personName })
+const loginBody = z.object({ email, password: password.max(1024, 'is too long') })
+
+/** The reason `candidate` is not an acceptable password for `forEmail`, or undefined. */
+export function passwordProblem(candidate: string, forEmail: string): string | undefined {
+  const length = [...candidate].length
+  if (length < PASSWORD_MIN) return `password must be at least ${PASSWORD_MIN} characters`
+  if (length > PASSWORD_MAX) return `password must be at most ${PASSWORD_MAX} characters`
+  if (new Set(candidate).size === 1) return 'password must not be one character repeated'
+  if (candidate.trim().toLowerCase() === forEmail) return 'password must not be the email address'
+  return undefined
+}
+
+async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  const type = c.req.header('content-type') ?? ''
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as application/json')
+  }
+  const text = await c.req.text()
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON')
+  }
+}
+
+function parseBody<T>(value: unknown, schema: z.ZodType<T>): T {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'invalid_body', 'The body must be a JSON object')
+  }
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const field = issue?.path.join('.') || 'body'
+  const message =
+    issue?.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue?.message
+  throw new HttpError(400, 'invalid_body', `${field} ${message ?? 'is invalid'}`)
+}
+
+/** Checks what jsonb can store: well-formed strings without NUL, bounded nesting. */
+function checkMeta(value: unknown, depth = 0): void {
+  if (depth > MAX_PROFILE_META_DEPTH) {
+    throw new HttpError(
+      400,
+      'invalid_body',
+      `Profile meta nests deeper than ${MAX_PROFILE_META_DEPTH}`,
+    )
+  }
+  const badText = (text: string) => LONE_SURROGATE.test(text) || text.includes('\u0000')
+  if (typeof value === 'string' && badText(value)) {
+    throw new HttpError(400, 'invalid_body', 'Profile meta holds a NUL or unpaired surrogate')
+  }
+  if (Array.isArray(value)) for (const item of value) checkMeta(item, depth + 1)
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      checkMeta(key, depth + 1)
+      checkMeta(item, depth + 1)
+    }
+  }
+}
+
+const jsonLimit = bodyLimit({
+  maxSize: MAX_JSON_BYTES,
+  onError: () => {
+    throw new HttpError(413, 'too_large', 'The JSON body is larger than 64 KB')
+  },
+})
+
+// ── login throttling ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * Failed logins per key in a sliding window. In memory: per process, forgotten on restart; with
+ * several processes each counts alone (a shared table is the next step).
+ */
+export function createFailureCounter(limit: number, windowMs: number) {
+  const failures = new Map<string, number[]>()
+  const recent = (key: string, now: number) =>
+    (failures.get(key) ?? []).filter((at) => at > now - windowMs)
+  return {
+    /** Seconds until the key may try again, or 0 when it may now. */
+    retryAfter(key: string, now = Date.now()): number {
+      const times = recent(key, now)
+      if (times.length < limit) return 0
+      const oldest = times[times.length - limit] ?? now
+      return Math.max(1, Math.ceil((oldest + windowMs - now) / 1000))
+    },
+    fail(key: string, now = Date.now()): void {
+      if (failures.size > 100_000) failures.clear()
+      failures.set(key, [...recent(key, now), now].slice(-limit))
+    },
+    reset(key: string): void {
+      failures.delete(key)
+    },
+  }
+}
+
+function clientAddress(c: Context<AppEnv>): string {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  return incoming?.socket.remoteAddress ?? 'unknown'
+}
+
+// ── cookies and answers ──────────────────────────────────────────────────────────────────────
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+const TOKEN = /^[A-Za-z0-9_-]{43}$/
+
+function isHttps(c: Context<AppEnv>, publicUrl: string): boolean {
+  const forwarded = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
+  return forwarded === 'https' || publicUrl.startsWith('https:') || c.req.url.startsWith('https:')
+}
+
+function sessionCookie(c: Context<AppEnv>, publicUrl: string, token: string, maxAge: number) {
+  const secure = isHttps(c, publicUrl) ? '; Secure' : ''
+  return `${SESSION_COOKIE}=${token}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax${secure}`
+}
+
+export function userJson(user: User) {
+  return {
+    _id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    createdAt: user.createdAt.toISOString(),
+  }
+}
+
+/** A cloud name from the first name: `[a-z0-9-]`, at most 20 characters, then `-` and 6 random. */
+export function cloudNameFor(firstName: string): string {
+  const base =
+    firstName
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 20)
+      .replace(/-+$/, '') || 'user'
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
+  const suffix = [...randomBytes(6)].map((byte) => alphabet[byte % alphabet.length]).join('')
+  return `${base}-${suffix}`
+}
+
+// ── routes ───────────────────────────────────────────────────────────────────────────────────
+
+export function registerIdentityApi(
+  hono: Hono<AppEnv>,
+  app: Pick<AppContext, 'repo' | 'config'>,
+): void {
+  const { repo, config } = app
+  const byAccount = createFailureCounter(LOGIN_LIMITS.perAccount, LOGIN_LIMITS.windowMs)
+  const byAddress = createFailureCounter(LOGIN_LIMITS.perAddress, LOGIN_LIMITS.windowMs)
+
+  const cookieToken = (c: Context<AppEnv>): string | undefined => {
+    const token = getCookie(c, SESSION_COOKIE)
+    return token !== undefined && TOKEN.test(token) ? token : undefined
+  }
+
+  /** Starts a session (ending the one the request carried: rotation) and sets its cookie. */
+  const startSession = async (c: Context<AppEnv>, user: User) => {
+    const previous = cookieToken(c)
+    if (previous !== undefined) await repo.deleteSession(sha256(previous))
+    const token = randomBytes(32).toString('base64url')
+    await repo.createSession(
+      sha256(token),
+      user.id,
+      new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+    )
+    c.header('set-cookie', sessionCookie(c, config.publicUrl, token, SESSION_TTL_SECONDS))
+    c.header('cache-control', 'no-store')
+  }
+
+  /** The signed-in user, or a 401 that also clears a cookie that named no live session. */
+  const requireUser = async (c: Context<AppEnv>): Promise<User> => {
+    const given = getCookie(c, SESSION_COOKIE)
+    const token = cookieToken(c)
+    const live = token === undefined ? undefined : await repo.findLiveSession(sha256(token))
+    if (live !== undefined) return live.user
+    throw new HttpError(401, 'unauthenticated', 'Sign in to continue', {
+      headers:
+        given === undefined ? {} : { 'set-cookie': sessionCookie(c, config.publicUrl, '', 0) },
+    })
+  }
+
+  hono.post(`${USERS}/auth/signup`, jsonLimit, async (c) => {
+    c.set('route', 'identity')
+    const input = parseBody(await readJson(c), signupBody)
+    const problem = passwordProblem(input.password, input.email)
+    if (problem !== undefined) throw new HttpError(400, 'weak_password', problem)
+    if ((await repo.findUserByEmail(input.email)) !== undefined) {
+      throw new HttpError(409, 'email_taken', 'An account with this email exists: sign in instead')
+    }
+    const passwordHash = await hashPassword(input.password)
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { user } = await repo.createUserWithOrganisation(
+          {
+            email: input.email,
+            passwordHash,
+            firstName: input.firstName,
+            lastName: input.lastName,
+          },
+          { cloudName: cloudNameFor(input.firstName), name: `${input.firstName}'s organisation` },
+        )
+        await startSession(c, user)
+        return c.json({ user: userJson(user) }, 201)
+      } catch (error) {
+        if (isUniqueViolation(error, 'users_email_key')) {
+          throw new HttpError(
+            409,
+            'email_taken',
+            'An account with this email exists: sign in instead',
+          )
+        }
+        if (!isUniqueViolation(error, 'organisations_cloud_name_key') || attempt >= 5) throw error
+      }
+    }
+  })
+
+  hono.post(`${USERS}/auth/login`, jsonLimit, async (c) => {
+    c.set('route', 'identity')
+    const input = parseBody(await readJson(c), loginBody)
+    const accountKey = input.email
+    const addressKey = clientAddress(c)
+    const wait = Math.max(byAccount.retryAfter(accountKey), byAddress.retryAfter(addressKey))
+    if (wait > 0) {
+      throw new HttpError(429, 'too_many_attempts', 'Too many failed logins: try again later', {
+        headers: { 'retry-after': String(wait) },
+      })
+    }
+    const user = await repo.findUserByEmail(input.email)
+    const ok =
+      user === undefined
+        ? await verifyNothing(input.password)
+        : await verifyPassword(input.password, user.passwordHash)
+    if (user === undefined || !ok) {
+      byAccount.fail(accountKey)
+      byAddress.fail(addressKey)
+      throw new HttpError(401, 'invalid_credentials', 'The email or password is wrong')
+    }
+    byAccount.reset(accountKey)
+    await startSession(c, user)
+    return c.json({ user: userJson(user) })
+  })
+
+  hono.post(`${USERS}/auth/logout`, async (c) => {
+    c.set('route', 'identity')
+    const token = cookieToken(c)
+    if (token !== undefined) await repo.deleteSession(sha256(token))
+    c.header('set-cookie', sessionCookie(c, config.publicUrl, '', 0))
+    c.header('cache-control', 'no-store')
+    return c.body(null, 204)
+  })
+
+  hono.get(`${USERS}/session`, async (c) => {
+    c.set('route', 'identity')
+    const user = await requireUser(c)
+    c.header('cache-control', 'no-store')
+    return c.json({ session: { passport: { user: userJson(user) } } })
+  })
+
+  hono.patch(`${USERS}/profile/meta`, jsonLimit, async (c) => {
+    c.set('route', 'identity')
+    const user = await requireUser(c)
+    const raw = await readJson(c)
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new HttpError(400, 'invalid_body', 'Profile meta must be a JSON object')
+    }
+    checkMeta(raw)
+    if (Buffer.byteLength(JSON.stringify(raw)) > MAX_PROFILE_META_BYTES) {
+      throw new HttpError(413, 'too_large', 'Profile meta is larger than 16 KB')
+    }
+    const updated = await repo.updateProfileMeta(user.id, raw as Record<string, unknown>)
+    c.header('cache-control', 'no-store')
+    return c.json({ meta: updated?.profileMeta ?? {} })
+  })
+
+  hono.get(`${ORGANIZATION}/all`, async (c) => {
+    c.set('route', 'identity')
+    const user = await requireUser(c)
+    const list = await repo.listUserOrganisations(user.id)
+    c.header('cache-control', 'no-store')
+    return c.json(
+      list.map(({ organisation, role, joinedAt }) => ({
+        _id: organisation.id,
+        name: organisation.name,
+        cloudName: organisation.cloudName,
+        role,
+        createdAt: organisation.createdAt.toISOString(),
+        joinedAt: joinedAt.toISOString(),
+      })),
+    )
+  })
+}
