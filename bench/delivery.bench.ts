@@ -22,6 +22,7 @@ import { parsePattern } from '@tessera/url'
 import { createIPX, createIPXNodeServer, type IPXOptions, ipxFSStorage } from 'ipx'
 import type { Sharp, SharpOptions } from 'sharp'
 import { type ClientJob, type ClientResult, ID_MARK, idColour, MAX_ID } from './delivery-client.ts'
+import { printTable } from './table.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Settings.
@@ -422,21 +423,6 @@ async function check(
 
 // ---------------------------------------------------------------------------------------------
 // Output.
-
-function printTable(header: string[], rows: string[][], rightAlign: boolean[]): void {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)))
-  const line = (cells: string[]) =>
-    `| ${cells
-      .map((cell, c) =>
-        rightAlign[c] ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0),
-      )
-      .join(' | ')} |`
-  console.log(line(header))
-  console.log(
-    `|${widths.map((w, c) => (rightAlign[c] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
-  )
-  for (const row of rows) console.log(line(row))
-}
 
 const fmtRps = (n: number) =>
   n >= 1000 ? Math.round(n).toLocaleString('en-US') : n.toFixed(n >= 100 ? 0 : 1)

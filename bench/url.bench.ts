@@ -16,6 +16,7 @@ import {
   urlToObj,
 } from '@tessera/url'
 import { Bench, type Task } from 'tinybench'
+import { printTable } from './table.ts'
 
 const peer = pixelbin.default.utils
 const require = createRequire(import.meta.url)
@@ -196,21 +197,6 @@ function opsPerSecond(task: Task | undefined, calls: number): { ops: number; rme
 
 const fmtOps = (n: number) => Math.round(n).toLocaleString('en-US')
 const fmtRme = (n: number) => `±${n.toFixed(1)}%`
-
-function printTable(header: string[], rows: string[][], rightAlign: boolean[]): void {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)))
-  const line = (cells: string[]) =>
-    `| ${cells
-      .map((cell, c) =>
-        rightAlign[c] ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0),
-      )
-      .join(' | ')} |`
-  console.log(line(header))
-  console.log(
-    `|${widths.map((w, c) => (rightAlign[c] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
-  )
-  for (const row of rows) console.log(line(row))
-}
 
 // ---------------------------------------------------------------------------------------------
 // Scaling: ms per parse of a ~10 KB, ~100 KB and ~1 MB pattern. Linear time gives a 1MB/100KB

@@ -28,22 +28,6 @@ function rawTarget(c: Context): { path: string; search: string } {
     : { path: target.slice(0, query), search: target.slice(query) }
 }
 
-/** Custom-domain lookups, remembered for a minute so most requests do not touch the database. */
-function createDomainCache(app: AppContext) {
-  const known = new Map<string, { organisationId: string | undefined; until: number }>()
-  return {
-    async lookup(host: string): Promise<string | undefined> {
-      const now = Date.now()
-      const entry = known.get(host)
-      if (entry !== undefined && entry.until > now) return entry.organisationId
-      const organisation = host === '' ? undefined : await app.repo.findOrganisationByDomain(host)
-      if (known.size > 10_000) known.clear()
-      known.set(host, { organisationId: organisation?.id, until: now + 60_000 })
-      return organisation?.id
-    },
-  }
-}
-
 function hostOf(c: Context): string {
   return (c.req.header('host') ?? '').toLowerCase().replace(/:\d+$/, '')
 }
@@ -108,12 +92,13 @@ export function createApp(
   // A configured delivery (CDN) host is delivery whole, also in the version-less v1 form; a
   // registered custom domain is delivery whole for its organisation (no cloud name in the path).
   const ownHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname])
-  const domains = createDomainCache(app)
   hono.use(async (c, next) => {
     const host = hostOf(c)
     const isDeliveryHost = config.deliveryHosts.includes(host)
     const organisationId =
-      isDeliveryHost || ownHosts.has(host) ? undefined : await domains.lookup(host)
+      isDeliveryHost || ownHosts.has(host) || host === ''
+        ? undefined
+        : (await app.lookups.organisationByDomain(host))?.id
     if (!isDeliveryHost && organisationId === undefined) {
       await next()
       return

@@ -14,6 +14,8 @@ import type {
 export interface Lookups {
   organisationByCloudName(cloudName: string): Promise<Organisation | undefined>
   organisationById(id: string): Promise<Organisation | undefined>
+  /** The organisation a custom-domain host belongs to. */
+  organisationByDomain(host: string): Promise<Organisation | undefined>
   zone(organisationId: string, slug: string): Promise<Zone | undefined>
   file(organisationId: string, path: string): Promise<StoredFile | undefined>
   preset(organisationId: string, name: string): Promise<Preset | undefined>
@@ -32,6 +34,7 @@ export function createLookups(
   // `null` remembers that a row does not exist, so a scan of missing paths stays off the database.
   const organisations = createTtlCache<string, Organisation | null>(ttl)
   const organisationsById = createTtlCache<string, Organisation | null>(ttl)
+  const domains = createTtlCache<string, Organisation | null>(ttl)
   const zones = createTtlCache<string, Zone | null>(ttl)
   const files = createTtlCache<string, StoredFile | null>({ ...ttl, maxEntries: 50_000 })
   const presets = createTtlCache<string, Preset | null>(ttl)
@@ -54,6 +57,8 @@ export function createLookups(
     organisationByCloudName: (cloudName) =>
       remember(organisations, cloudName, () => repo.findOrganisationByCloudName(cloudName)),
     organisationById: (id) => remember(organisationsById, id, () => repo.findOrganisationById(id)),
+    organisationByDomain: (host) =>
+      remember(domains, host, () => repo.findOrganisationByDomain(host)),
     zone: (organisationId, slug) =>
       remember(zones, `${organisationId}\n${slug}`, () => repo.findZone(organisationId, slug)),
     file: (organisationId, path) =>
