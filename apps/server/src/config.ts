@@ -12,6 +12,14 @@ export class ConfigError extends Error {
 
 export const DEFAULT_PORT = 4201
 export const DEFAULT_HOST = '127.0.0.1'
+export const DEFAULT_FREE_PLAN_ID = -994
+/**
+ * The panel request-signing key when none is configured. Like Pixelbin's, the key is shipped to
+ * browsers in the runtime configuration: the signature proves a request was not altered or
+ * replayed, the session proves who sent it (DESIGN §6).
+ */
+export const DEFAULT_PANEL_SIGNING_KEY = 'tessera-panel-signing-key-v1'
+export const DEFAULT_GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -116,6 +124,28 @@ const ENV = z.object({
   LOOKUP_TTL_MS: integer(0, 3_600_000, 5_000, 'ms'),
   HOT_CACHE_MB: integer(0, 1_000_000, 64, 'MiB'),
   SEED_DEMO: flag(true),
+  PANEL_SIGNING_KEY: z.preprocess(
+    blankToUndefined,
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
+  SIGNATURE_MAX_AGE_S: integer(1, 86_400, 300, 'seconds'),
+  GOOGLE_CLIENT_ID: text,
+  GOOGLE_JWKS_URL: httpUrl,
+  PAYMENT_PROVIDER: z.preprocess(
+    blankToUndefined,
+    z.enum(['test', 'off'], { error: 'must be test or off' }).default('test'),
+  ),
+  FREE_PLAN_ID: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+$/, 'must be a whole number')
+      .transform(Number)
+      .optional()
+      .transform((n) => n ?? DEFAULT_FREE_PLAN_ID),
+  ),
+  FREE_PLAN_CREDITS: integer(0, 1_000_000_000, 50, 'credits'),
 })
 
 /** Server settings, read once from the environment at boot. */
@@ -160,6 +190,14 @@ export interface ServerConfig {
   /** Memory for the bytes of recently served derived images. */
   hotCacheBytes: number
   seedDemo: boolean
+  /** Request signing of panel calls (`x-ebg-param` / `x-ebg-signature`, SPEC §7.1). */
+  signing: { key: string; maxAgeSeconds: number }
+  /** Google one-tap sign-in; off when no client id is configured. */
+  google: { clientId: string | undefined; jwksUrl: string }
+  /** `test` completes checkouts locally without money; `off` refuses them. */
+  paymentProvider: 'test' | 'off'
+  /** The plan new organisations start on, and the credits it grants (SPEC §9). */
+  freePlan: { id: number; credits: number }
 }
 
 /**
@@ -223,5 +261,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     lookupTtlMs: e.LOOKUP_TTL_MS,
     hotCacheBytes: e.HOT_CACHE_MB * 1024 * 1024,
     seedDemo: e.SEED_DEMO,
+    signing: {
+      key: e.PANEL_SIGNING_KEY ?? DEFAULT_PANEL_SIGNING_KEY,
+      maxAgeSeconds: e.SIGNATURE_MAX_AGE_S,
+    },
+    google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL ?? DEFAULT_GOOGLE_JWKS_URL },
+    paymentProvider: e.PAYMENT_PROVIDER,
+    freePlan: { id: e.FREE_PLAN_ID, credits: e.FREE_PLAN_CREDITS },
   }
 }

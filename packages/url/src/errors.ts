@@ -61,6 +61,8 @@ export const MESSAGES = {
   signRequired: 'url, accessKey, token & expirySeconds are required for generating signed URL',
   signExpiry: (got: string) => `Expected expirySeconds to be a Number. Got ${got} instead`,
   signAlreadySigned: 'URL already has a signature',
+  signRequestNoUrl: 'No URL present in request config, unable to sign request',
+  signRequestNoKey: 'A signing key is required to sign a request',
   bytesInvalid: (got: string) => `Expected a finite number of bytes, received ${got}`,
 } as const
 

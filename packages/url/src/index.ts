@@ -100,6 +100,16 @@ export {
   type PresetVariable,
 } from './presets.ts'
 export {
+  formatSigningTime,
+  REQUEST_SIGNATURE_HEADERS,
+  type RequestSignature,
+  type RequestSignatureCheck,
+  type SignableRequest,
+  signRequest,
+  type VerifyRequestOptions,
+  verifyRequestSignature,
+} from './request-signing.ts'
+export {
   SIGNATURE_PARAMS,
   type SignatureCheck,
   type SignUrlOptions,

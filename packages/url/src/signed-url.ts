@@ -38,7 +38,8 @@ function nowInSeconds(now: number | undefined): number {
   return now ?? Math.floor(Date.now() / 1000)
 }
 
-async function hmacHex(key: string, message: string): Promise<string> {
+/** Hex HMAC-SHA256 of `message` keyed by `key` (Web Crypto). */
+export async function hmacHex(key: string, message: string): Promise<string> {
   const cryptoKey = await globalThis.crypto.subtle.importKey(
     'raw',
     encoder.encode(key),
