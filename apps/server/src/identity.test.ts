@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cloudNameFor, LOGIN_LIMITS, passwordProblem } from './identity.ts'
-import { hashPassword, verifyPassword } from './passwords.ts'
+import { hashPassword, needsRehash, verifyPassword } from './passwords.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
 
 const USERS = '/service/panel/users/v1.0'
@@ -29,11 +29,21 @@ describe('passwords', () => {
   it('hashes with a salt and verifies', async () => {
     const a = await hashPassword(PASSWORD)
     const b = await hashPassword(PASSWORD)
-    expect(a).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$/)
+    expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
     expect(a).not.toBe(b)
     expect(await verifyPassword(PASSWORD, a)).toBe(true)
     expect(await verifyPassword(`${PASSWORD}x`, a)).toBe(false)
     expect(await verifyPassword(PASSWORD, 'garbage')).toBe(false)
+    expect(await verifyPassword(PASSWORD, '$argon2id$broken')).toBe(false)
+    expect(await verifyPassword(PASSWORD, null)).toBe(false)
+    expect(needsRehash(a)).toBe(false)
+    expect(needsRehash('$argon2id$v=19$m=4096,t=3,p=1$c2FsdHNhbHQ$aGFzaA')).toBe(true)
+  })
+
+  it('treats canonically equal passwords as the same password', async () => {
+    const composed = `Caf\u00e9-${PASSWORD}`
+    const decomposed = `Cafe\u0301-${PASSWORD}`
+    expect(await verifyPassword(decomposed, await hashPassword(composed))).toBe(true)
   })
 
   it('states the password rules', () => {

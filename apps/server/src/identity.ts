@@ -1,24 +1,30 @@
 // Identity (DESIGN §6, SPEC §3, §6, §7.2): sign-up, login, logout, the session check, profile
 // meta and the user's organisations. A session is a random 32-byte token in the `bg.session`
 // cookie; the database keeps only its sha256, so a leaked sessions table opens no session.
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
-import { getCookie } from 'hono/cookie'
 import { z } from 'zod'
 import type { AppEnv } from './app.ts'
+
+export { SESSION_COOKIE, SESSION_TTL_SECONDS } from './auth.ts'
+
+import {
+  cookieToken,
+  createAuth,
+  randomToken,
+  SESSION_TTL_SECONDS,
+  sessionCookie,
+  sha256,
+} from './auth.ts'
 import type { AppContext } from './context.ts'
 import { isUniqueViolation, type User } from './db/index.ts'
 import { HttpError } from './http-error.ts'
+import { jsonLimit, parseBody, readJson } from './json-body.ts'
 import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts'
 
 export const USERS = '/service/panel/users/v1.0'
 export const ORGANIZATION = '/service/panel/organization/v1.0'
-export const SESSION_COOKIE = 'bg.session'
-/** Sessions last 30 days, in the cookie (Max-Age) and on the server (expires_at). */
-export const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60
-export const MAX_JSON_BYTES = 64 * 1024
 export const MAX_PROFILE_META_BYTES = 16 * 1024
 export const MAX_PROFILE_META_DEPTH = 32
 export const PASSWORD_MIN = 10
@@ -67,32 +73,6 @@ export function passwordProblem(candidate: string, forEmail: string): string | u
   return undefined
 }
 
-async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  const type = c.req.header('content-type') ?? ''
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new HttpError(415, 'unsupported_media_type', 'Send the body as application/json')
-  }
-  const text = await c.req.text()
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON')
-  }
-}
-
-function parseBody<T>(value: unknown, schema: z.ZodType<T>): T {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HttpError(400, 'invalid_body', 'The body must be a JSON object')
-  }
-  const parsed = schema.safeParse(value)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const field = issue?.path.join('.') || 'body'
-  const message =
-    issue?.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue?.message
-  throw new HttpError(400, 'invalid_body', `${field} ${message ?? 'is invalid'}`)
-}
-
 /** Checks what jsonb can store: well-formed strings without NUL, bounded nesting. */
 function checkMeta(value: unknown, depth = 0): void {
   if (depth > MAX_PROFILE_META_DEPTH) {
@@ -114,13 +94,6 @@ function checkMeta(value: unknown, depth = 0): void {
     }
   }
 }
-
-const jsonLimit = bodyLimit({
-  maxSize: MAX_JSON_BYTES,
-  onError: () => {
-    throw new HttpError(413, 'too_large', 'The JSON body is larger than 64 KB')
-  },
-})
 
 // ── login throttling ─────────────────────────────────────────────────────────────────────────
 
@@ -157,19 +130,6 @@ function clientAddress(c: Context<AppEnv>): string {
 
 // ── cookies and answers ──────────────────────────────────────────────────────────────────────
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
-const TOKEN = /^[A-Za-z0-9_-]{43}$/
-
-function isHttps(c: Context<AppEnv>, publicUrl: string): boolean {
-  const forwarded = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
-  return forwarded === 'https' || publicUrl.startsWith('https:') || c.req.url.startsWith('https:')
-}
-
-function sessionCookie(c: Context<AppEnv>, publicUrl: string, token: string, maxAge: number) {
-  const secure = isHttps(c, publicUrl) ? '; Secure' : ''
-  return `${SESSION_COOKIE}=${token}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax${secure}`
-}
-
 export function userJson(user: User) {
   return {
     _id: user.id,
@@ -205,16 +165,11 @@ export function registerIdentityApi(
   const byAccount = createFailureCounter(LOGIN_LIMITS.perAccount, LOGIN_LIMITS.windowMs)
   const byAddress = createFailureCounter(LOGIN_LIMITS.perAddress, LOGIN_LIMITS.windowMs)
 
-  const cookieToken = (c: Context<AppEnv>): string | undefined => {
-    const token = getCookie(c, SESSION_COOKIE)
-    return token !== undefined && TOKEN.test(token) ? token : undefined
-  }
-
   /** Starts a session (ending the one the request carried: rotation) and sets its cookie. */
   const startSession = async (c: Context<AppEnv>, user: User) => {
     const previous = cookieToken(c)
     if (previous !== undefined) await repo.deleteSession(sha256(previous))
-    const token = randomBytes(32).toString('base64url')
+    const token = randomToken()
     await repo.createSession(
       sha256(token),
       user.id,
@@ -224,17 +179,7 @@ export function registerIdentityApi(
     c.header('cache-control', 'no-store')
   }
 
-  /** The signed-in user, or a 401 that also clears a cookie that named no live session. */
-  const requireUser = async (c: Context<AppEnv>): Promise<User> => {
-    const given = getCookie(c, SESSION_COOKIE)
-    const token = cookieToken(c)
-    const live = token === undefined ? undefined : await repo.findLiveSession(sha256(token))
-    if (live !== undefined) return live.user
-    throw new HttpError(401, 'unauthenticated', 'Sign in to continue', {
-      headers:
-        given === undefined ? {} : { 'set-cookie': sessionCookie(c, config.publicUrl, '', 0) },
-    })
-  }
+  const { requireUser } = createAuth(app)
 
   hono.post(`${USERS}/auth/signup`, jsonLimit, async (c) => {
     c.set('route', 'identity')

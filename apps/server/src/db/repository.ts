@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { and, asc, count, eq, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
+import { createAccountQueries } from './account-queries.ts'
+import { createAssetQueries } from './asset-queries.ts'
+import { createBillingQueries } from './billing-queries.ts'
 import type { Db } from './database.ts'
 import {
   type Addon,
@@ -865,6 +868,9 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
   }
 
   return {
+    ...createAccountQueries(db),
+    ...createBillingQueries(db),
+    ...createAssetQueries(db),
     createUserWithOrganisation,
     findUserByEmail,
     findUserById,

@@ -37,10 +37,15 @@ export const organisations = pgTable(
     cloudName: text('cloud_name').notNull(),
     name: text('name').notNull(),
     requireSignedUrls: boolean('require_signed_urls').notNull().default(false),
+    /** The plan the organisation is on (the free plan, -994, until it subscribes). */
+    planId: integer('plan_id').notNull().default(-994),
+    /** The credit balance; always the sum of the organisation's ledger entries. */
+    credits: integer('credits').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex('organisations_cloud_name_key').on(table.cloudName),
+    check('organisations_credits_check', sql`${table.credits} >= 0`),
     check('organisations_cloud_name_check', sql`${table.cloudName} ~ '^[A-Za-z0-9_-]{3,}$'`),
   ],
 )
@@ -255,7 +260,10 @@ export const users = pgTable(
   {
     id: id(),
     email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /** Null for accounts created through Google one-tap that never set a password. */
+    passwordHash: text('password_hash'),
+    /** The Google account (`sub` of its ID tokens) linked to this user, if any. */
+    googleSub: text('google_sub'),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     profileMeta: jsonb('profile_meta').$type<Record<string, unknown>>().notNull().default({}),
@@ -263,6 +271,7 @@ export const users = pgTable(
   },
   (table) => [
     uniqueIndex('users_email_key').on(table.email),
+    uniqueIndex('users_google_sub_key').on(table.googleSub),
     check('users_email_check', sql`${table.email} = lower(btrim(${table.email}))`),
   ],
 )
@@ -304,6 +313,168 @@ export const memberships = pgTable(
   ],
 )
 
+/** API tokens: how a customer's servers call the API without a browser. Only the hash is kept. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    name: text('name').notNull(),
+    /** sha256 (hex) of the whole token. */
+    tokenHash: text('token_hash').notNull(),
+    /** The token's first characters, shown in lists so a user can tell tokens apart. */
+    prefix: text('prefix').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('api_tokens_token_hash_key').on(table.tokenHash),
+    index('api_tokens_organisation_idx').on(table.organisationId),
+    check('api_tokens_token_hash_check', sql`${table.tokenHash} ~ '^[0-9a-f]{64}$'`),
+  ],
+)
+
+/** Invitations by email to join an organisation; the emailed token is kept as a hash. */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    email: text('email').notNull(),
+    role: text('role', { enum: MEMBERSHIP_ROLES }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('invitations_token_hash_key').on(table.tokenHash),
+    index('invitations_organisation_idx').on(table.organisationId),
+    check('invitations_role_check', sql`${table.role} in ('owner', 'member')`),
+    check('invitations_email_check', sql`${table.email} = lower(btrim(${table.email}))`),
+  ],
+)
+
+/**
+ * Attempts counted against a limit (failed logins per account and per address, sign-ups per
+ * address), shared by every server process.
+ */
+export const rateLimitEvents = pgTable(
+  'rate_limit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('rate_limit_events_key_at_idx').on(table.key, table.at)],
+)
+
+/** Request signatures seen within their time window, so a captured request cannot be replayed. */
+export const usedSignatures = pgTable(
+  'used_signatures',
+  {
+    signature: text('signature').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('used_signatures_expires_at_idx').on(table.expiresAt)],
+)
+
+/** Every change of an organisation's credits: grants, purchases and what operations spent. */
+export const creditLedger = pgTable(
+  'credit_ledger',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    /** Credits added (positive) or spent (negative). */
+    delta: integer('delta').notNull(),
+    /** The balance after this entry. */
+    balance: integer('balance').notNull(),
+    reason: text('reason').notNull(),
+    /** What the entry is for (a payment, a job); with `reason` it makes a charge idempotent. */
+    reference: text('reference'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('credit_ledger_organisation_idx').on(table.organisationId, table.createdAt),
+    uniqueIndex('credit_ledger_reference_key').on(
+      table.organisationId,
+      table.reason,
+      table.reference,
+    ),
+    check('credit_ledger_balance_check', sql`${table.balance} >= 0`),
+  ],
+)
+
+/** The states of a checkout with the payment provider. */
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'canceled'] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+/** Checkouts: a subscription to a plan or a top-up addon, paid through the payment provider. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    kind: text('kind', { enum: ['subscription', 'topup'] }).notNull(),
+    /** The plan id (subscription) or addon id (top-up). */
+    itemId: integer('item_id').notNull(),
+    amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    credits: integer('credits').notNull(),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('pending'),
+    provider: text('provider').notNull(),
+    /** The provider's id of the checkout. */
+    providerRef: text('provider_ref').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('payments_provider_ref_key').on(table.provider, table.providerRef),
+    index('payments_organisation_idx').on(table.organisationId, table.createdAt),
+    check('payments_kind_check', sql`${table.kind} in ('subscription', 'topup')`),
+    check(
+      'payments_status_check',
+      sql`${table.status} in ('pending', 'paid', 'failed', 'canceled')`,
+    ),
+  ],
+)
+
+/** An organisation's subscription to a paid plan (none while on the free plan). */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    organisationId: uuid('organisation_id')
+      .primaryKey()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    planId: integer('plan_id').notNull(),
+    status: text('status', { enum: ['active', 'canceled'] }).notNull(),
+    provider: text('provider').notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [check('subscriptions_status_check', sql`${table.status} in ('active', 'canceled')`)],
+)
+
+/** Folders an organisation made explicitly (a folder also exists while a file path runs through it). */
+export const folders = pgTable(
+  'folders',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    /** The folder's whole path without leading or trailing slash, e.g. `products/shoes`. */
+    path: text('path').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('folders_organisation_path_key').on(table.organisationId, table.path)],
+)
+
 export type Organisation = typeof organisations.$inferSelect
 export type Zone = typeof zones.$inferSelect
 export type CustomDomain = typeof customDomains.$inferSelect
@@ -317,3 +488,9 @@ export type Addon = typeof addons.$inferSelect
 export type User = typeof users.$inferSelect
 export type Session = typeof sessions.$inferSelect
 export type Membership = typeof memberships.$inferSelect
+export type ApiToken = typeof apiTokens.$inferSelect
+export type Invitation = typeof invitations.$inferSelect
+export type CreditEntry = typeof creditLedger.$inferSelect
+export type Payment = typeof payments.$inferSelect
+export type Subscription = typeof subscriptions.$inferSelect
+export type Folder = typeof folders.$inferSelect
