@@ -10,6 +10,7 @@ import { errorImage, HttpError, wantsImage } from './http-error.ts'
 import { registerIdentityApi } from './identity.ts'
 import type { Logger } from './logger.ts'
 import { registerPublicApi } from './public-api.ts'
+import { registerWeb } from './web.ts'
 
 /** What every handler can read from the context (`c.get`). */
 export type AppEnv = { Variables: { requestId: string; log: Logger; route: string } }
@@ -161,6 +162,8 @@ export function createApp(
 
   // Identity: sign-up, login, logout, session, profile meta, organisations (identity.ts).
   registerIdentityApi(hono, app)
+
+  registerWeb(hono, app) // the website and console (web.ts): every remaining page path
 
   hono.notFound((c) =>
     c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),

@@ -146,6 +146,31 @@ const ENV = z.object({
       .transform((n) => n ?? DEFAULT_FREE_PLAN_ID),
   ),
   FREE_PLAN_CREDITS: integer(0, 1_000_000_000, 50, 'credits'),
+  // The website and console (apps/web): bases and browser-side keys of the runtime configuration.
+  WEB_MAIN_URL: httpUrl,
+  WEB_CONSOLE_URL: webUrl(),
+  WEB_API_URL: httpUrl,
+  WEB_DELIVERY_URL: httpUrl,
+  WEB_WEBHOOK_URL: httpUrl,
+  WEB_CMS_URL: webUrl(),
+  WEB_DOCS_URL: httpUrl,
+  WEB_BLOG_URL: httpUrl,
+  WEB_SCHEDULER_URL: webUrl(),
+  WEB_SUPPORT_URL: webUrl(),
+  WEB_AFFILIATE_URL: webUrl(),
+  WEB_ANALYTICS_ID: text,
+  WEB_CHAT_TOKEN: text,
+  WEB_ERROR_REPORTING_DSN: httpUrl,
+  WEB_CAPTCHA_SITE_KEY: text,
+  WEB_PAYMENTS_CLIENT_TOKEN: text,
+  WEB_PRODUCT_TAG: text,
+  WEB_TOOL_BACKGROUND_REMOVER_URL: webUrl(),
+  WEB_TOOL_UPSCALER_URL: webUrl(),
+  WEB_TOOL_WATERMARK_REMOVER_URL: webUrl(),
+  WEB_TOOL_COMPRESSOR_URL: webUrl(),
+  WEB_TOOL_CONVERTER_URL: webUrl(),
+  WEB_IOS_APP_URL: httpUrl,
+  WEB_ANDROID_APP_URL: httpUrl,
 })
 
 /** Server settings, read once from the environment at boot. */
@@ -198,6 +223,8 @@ export interface ServerConfig {
   paymentProvider: 'test' | 'off'
   /** The plan new organisations start on, and the credits it grants (SPEC §9). */
   freePlan: { id: number; credits: number }
+  /** The website and console: bases and browser-side keys (`WEB_*`); see `WebSettings`. */
+  web: WebSettings
 }
 
 /**
@@ -268,5 +295,86 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL ?? DEFAULT_GOOGLE_JWKS_URL },
     paymentProvider: e.PAYMENT_PROVIDER,
     freePlan: { id: e.FREE_PLAN_ID, credits: e.FREE_PLAN_CREDITS },
+    web: {
+      mainUrl: e.WEB_MAIN_URL,
+      consoleUrl: e.WEB_CONSOLE_URL ?? '/console',
+      apiUrl: e.WEB_API_URL,
+      deliveryUrl: e.WEB_DELIVERY_URL,
+      webhookUrl: e.WEB_WEBHOOK_URL,
+      cmsUrl: e.WEB_CMS_URL ?? '/cms',
+      docsUrl: e.WEB_DOCS_URL,
+      blogUrl: e.WEB_BLOG_URL,
+      schedulerUrl: e.WEB_SCHEDULER_URL,
+      supportUrl: e.WEB_SUPPORT_URL,
+      affiliateUrl: e.WEB_AFFILIATE_URL,
+      analyticsId: e.WEB_ANALYTICS_ID,
+      chatToken: e.WEB_CHAT_TOKEN,
+      errorReportingDsn: e.WEB_ERROR_REPORTING_DSN,
+      captchaSiteKey: e.WEB_CAPTCHA_SITE_KEY,
+      paymentsClientToken: e.WEB_PAYMENTS_CLIENT_TOKEN,
+      productTag: e.WEB_PRODUCT_TAG ?? 'tessera',
+      tools: {
+        backgroundRemover: e.WEB_TOOL_BACKGROUND_REMOVER_URL,
+        upscaler: e.WEB_TOOL_UPSCALER_URL,
+        watermarkRemover: e.WEB_TOOL_WATERMARK_REMOVER_URL,
+        compressor: e.WEB_TOOL_COMPRESSOR_URL,
+        converter: e.WEB_TOOL_CONVERTER_URL,
+      },
+      appStores: { ios: e.WEB_IOS_APP_URL, android: e.WEB_ANDROID_APP_URL },
+    },
   }
+}
+
+/**
+ * Settings of the website and console (`WEB_*`). Each is optional: an absent base means this
+ * origin, an absent key switches its integration off (DESIGN §1).
+ */
+export interface WebSettings {
+  /** Main domain of canonical links and share tags (`WEB_MAIN_URL`; default: the request's). */
+  mainUrl: string | undefined
+  /** Console base (`WEB_CONSOLE_URL`, default `/console` on this origin). */
+  consoleUrl: string
+  apiUrl: string | undefined
+  deliveryUrl: string | undefined
+  webhookUrl: string | undefined
+  /** CMS base (`WEB_CMS_URL`, default `/cms`: the built-in Strapi-shaped API). */
+  cmsUrl: string
+  docsUrl: string | undefined
+  blogUrl: string | undefined
+  /** Book a Demo's meeting scheduler (`WEB_SCHEDULER_URL`; default the contact page). */
+  schedulerUrl: string | undefined
+  supportUrl: string | undefined
+  affiliateUrl: string | undefined
+  analyticsId: string | undefined
+  chatToken: string | undefined
+  errorReportingDsn: string | undefined
+  captchaSiteKey: string | undefined
+  paymentsClientToken: string | undefined
+  /** Product tag sent to billing and the CMS (`WEB_PRODUCT_TAG`, default `tessera`). */
+  productTag: string
+  /** Sibling tools (`WEB_TOOL_*_URL`; default the website's own AI tool pages). */
+  tools: {
+    backgroundRemover: string | undefined
+    upscaler: string | undefined
+    watermarkRemover: string | undefined
+    compressor: string | undefined
+    converter: string | undefined
+  }
+  appStores: { ios: string | undefined; android: string | undefined }
+}
+
+/** An http(s) URL or a path on this origin (`/console`), without a trailing slash. */
+function webUrl() {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .refine(
+        (value) => /^\/(?!\/)/.test(value) || /^https?:\/\/[^\s/]+/i.test(value),
+        'must be an http(s) URL or a path starting with /',
+      )
+      .optional()
+      .transform((value) => (value === undefined ? undefined : value.replace(/\/+$/, '') || '/')),
+  )
 }

@@ -2,129 +2,44 @@
 // a typed object rather than a file so the compiler keeps it well-formed; a test checks that
 // every route the app registers under /service, /cms and /api is described here and answers.
 
-export type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null'
+import { ACCOUNT_API } from './openapi-accounts.ts'
+import { ASSET_API } from './openapi-assets.ts'
+import { BILLING_API } from './openapi-billing.ts'
+import {
+  arrayOf,
+  badQuery,
+  bool,
+  cached,
+  dateTime,
+  failure,
+  int,
+  type JsonSchema,
+  json,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type OpenApiParameter,
+  type OpenApiPart,
+  type OpenApiResponse,
+  object,
+  pageNo,
+  pageSize,
+  ref,
+  str,
+  withCookie,
+} from './openapi-kit.ts'
 
-/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), as far as this document needs. */
-export interface JsonSchema {
-  $ref?: string
-  type?: JsonType | readonly JsonType[]
-  description?: string
-  format?: string
-  enum?: readonly (string | number | boolean)[]
-  const?: string | number | boolean
-  default?: string | number | boolean
-  minimum?: number
-  maximum?: number
-  maxLength?: number
-  pattern?: string
-  properties?: Record<string, JsonSchema>
-  required?: readonly string[]
-  additionalProperties?: boolean | JsonSchema
-  maxProperties?: number
-  items?: JsonSchema
-  oneOf?: readonly JsonSchema[]
-  anyOf?: readonly JsonSchema[]
-  examples?: readonly unknown[]
-}
+export type {
+  HttpMethod,
+  JsonSchema,
+  JsonType,
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiPathItem,
+  OpenApiResponse,
+} from './openapi-kit.ts'
 
-export interface OpenApiParameter {
-  name: string
-  in: 'path' | 'query' | 'header'
-  description?: string
-  required?: boolean
-  schema: JsonSchema
-  /** Path parameters always carry one: the route test calls every path with its examples. */
-  example?: string | number | boolean
-  style?: 'form' | 'deepObject' | 'simple'
-  explode?: boolean
-}
-
-export interface OpenApiMediaType {
-  schema: JsonSchema
-  example?: unknown
-}
-
-export interface OpenApiResponse {
-  description: string
-  headers?: Record<string, { description?: string; schema: JsonSchema }>
-  content?: Record<string, OpenApiMediaType>
-}
-
-export interface OpenApiOperation {
-  operationId: string
-  summary: string
-  description?: string
-  tags: readonly string[]
-  parameters?: readonly OpenApiParameter[]
-  requestBody?: { required?: boolean; content: Record<string, OpenApiMediaType> }
-  responses: Record<string, OpenApiResponse>
-}
-
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
-
-export type OpenApiPathItem = Partial<Record<HttpMethod, OpenApiOperation>>
-
-export interface OpenApiDocument {
-  openapi: '3.1.0'
-  info: {
-    title: string
-    version: string
-    description: string
-    license: { name: string; identifier: string }
-  }
-  servers: readonly { url: string; description: string }[]
-  tags: readonly { name: string; description: string }[]
-  paths: Record<string, OpenApiPathItem>
-  components: { schemas: Record<string, JsonSchema> }
-}
-
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
-const str = (description?: string): JsonSchema =>
-  description === undefined ? { type: 'string' } : { type: 'string', description }
-const int = (description?: string): JsonSchema =>
-  description === undefined ? { type: 'integer' } : { type: 'integer', description }
-const bool: JsonSchema = { type: 'boolean' }
-const dateTime: JsonSchema = { type: 'string', format: 'date-time' }
-const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items })
-const object = (
-  properties: Record<string, JsonSchema>,
-  required: readonly string[] = Object.keys(properties),
-): JsonSchema => ({ type: 'object', properties, required })
-
-const json = (schema: JsonSchema, description: string): OpenApiResponse => ({
-  description,
-  content: { 'application/json': { schema } },
-})
-const cached = (response: OpenApiResponse): OpenApiResponse => ({
-  ...response,
-  headers: {
-    'Cache-Control': { description: 'public, max-age=60', schema: { type: 'string' } },
-  },
-})
-const withCookie = (response: OpenApiResponse): OpenApiResponse => ({
-  ...response,
-  headers: {
-    'Set-Cookie': {
-      description: 'bg.session=<token>; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax[; Secure]',
-      schema: { type: 'string' },
-    },
-  },
-})
-const failure = (description: string): OpenApiResponse => json(ref('Error'), description)
-const badQuery = failure('A query parameter is invalid, repeated, too long or out of range')
-
-const pageNo: OpenApiParameter = {
-  name: 'pageNo',
-  in: 'query',
-  description: 'Page to answer, from 1 (default 1)',
-  schema: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-}
-const pageSize = (fallback: number): OpenApiParameter => ({
-  name: 'pageSize',
-  in: 'query',
-  description: `Items per page (default ${fallback})`,
-  schema: { type: 'integer', minimum: 1, maximum: 100, default: fallback },
-})
+const PARTS: readonly OpenApiPart[] = [ACCOUNT_API, BILLING_API, ASSET_API]
 
 const SCHEMAS: Record<string, JsonSchema> = {
   User: object({
@@ -463,8 +378,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
       { name: 'assets', description: 'Uploads and the download proxy' },
       { name: 'delivery', description: 'Images by URL' },
       { name: 'operations', description: 'Health, readiness and metrics' },
+      ...PARTS.flatMap((part) => part.tags),
     ],
     paths: {
+      ...Object.assign({}, ...PARTS.map((part) => part.paths)),
       '/service/panel/billing/v1.0/plans': {
         get: {
           operationId: 'listPlans',
@@ -871,6 +788,8 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
         },
       },
     },
-    components: { schemas: SCHEMAS },
+    components: {
+      schemas: Object.assign({}, SCHEMAS, ...PARTS.map((part) => part.schemas)),
+    },
   }
 }
