@@ -1,0 +1,96 @@
+// Test support: calls the real server's JSON APIs the way the website does — a session cookie,
+// or an API token, and panel requests signed with `x-ebg-*` (SPEC §7.1).
+import { signRequest } from '@tessera/url'
+import type { TestServer } from './test-server.ts'
+
+export interface CallOptions {
+  body?: unknown
+  /** A raw body sent as is (with content-type application/json unless `headers` say otherwise). */
+  raw?: string
+  /** The `bg.session` cookie value. */
+  cookie?: string
+  /** An API token, sent as `Authorization: Bearer`. */
+  token?: string
+  headers?: Record<string, string>
+  /** Whether to sign the request (default: panel calls are signed). */
+  sign?: boolean
+  /** The signing time (ms), for stale-signature tests. */
+  signedAt?: number
+}
+
+export interface CallAnswer {
+  status: number
+  body: unknown
+  response: Response
+  setCookie: string
+  /** The session token a `Set-Cookie` gave, if any. */
+  cookie: string | undefined
+}
+
+export interface ApiError {
+  code: string
+  message: string
+}
+
+/** A client for one test server. */
+export function createTestClient(server: Pick<TestServer, 'url' | 'config'>) {
+  async function call(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<CallAnswer> {
+    const headers: Record<string, string> = { ...options.headers }
+    let body: string | undefined
+    if (options.raw !== undefined) body = options.raw
+    else if (options.body !== undefined) body = JSON.stringify(options.body)
+    if (body !== undefined) headers['content-type'] ??= 'application/json'
+    if (options.cookie !== undefined) headers.cookie = `bg.session=${options.cookie}`
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+    const url = `${server.url}${path}`
+    if (options.sign ?? path.startsWith('/service/panel/')) {
+      Object.assign(
+        headers,
+        await signRequest({ method, url, body }, server.config.signing.key, {
+          now: options.signedAt ?? Date.now(),
+        }),
+      )
+    }
+    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = text === '' ? undefined : (JSON.parse(text) as unknown)
+    } catch {
+      parsed = text
+    }
+    const setCookie = response.headers.get('set-cookie') ?? ''
+    const cookie = /bg\.session=([^;]*)/.exec(setCookie)?.[1]
+    return { status: response.status, body: parsed, response, setCookie, cookie }
+  }
+
+  let seq = 0
+  /** Signs up a new user; answers their session cookie, user and first organisation. */
+  async function signup(overrides: Record<string, unknown> = {}) {
+    const email = `user${++seq}.${Date.now().toString(36)}@example.com`
+    const answer = await call('POST', '/service/panel/users/v1.0/auth/signup', {
+      body: {
+        email,
+        password: 'correct horse battery',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        ...overrides,
+      },
+    })
+    if (answer.status !== 201 || answer.cookie === undefined) {
+      throw new Error(`sign-up failed: ${answer.status} ${JSON.stringify(answer.body)}`)
+    }
+    const cookie = answer.cookie
+    const organisations = await call('GET', '/service/panel/organization/v1.0/all', { cookie })
+    const [organisation] = organisations.body as { _id: string; cloudName: string }[]
+    if (organisation === undefined) throw new Error('sign-up made no organisation')
+    const user = (answer.body as { user: { _id: string; email: string } }).user
+    return { cookie, user, organisation, email: user.email }
+  }
+
+  return { call, signup }
+}
