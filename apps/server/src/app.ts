@@ -9,7 +9,9 @@ import { assertNoTraversal, type createDelivery } from './delivery.ts'
 import { errorImage, HttpError, wantsImage } from './http-error.ts'
 import { registerIdentityApi } from './identity.ts'
 import type { Logger } from './logger.ts'
+import { registerOrganizationApi } from './organization-api.ts'
 import { registerPublicApi } from './public-api.ts'
+import { signatureGuard } from './signature-guard.ts'
 import { registerWeb } from './web.ts'
 
 /** What every handler can read from the context (`c.get`). */
@@ -133,6 +135,9 @@ export function createApp(
   hono.get('/v1/*', (c) => deliver(c))
   hono.get('/v2/*', (c) => deliver(c))
 
+  // Panel calls: signatures checked when present, required with a session cookie on changes.
+  hono.use('/service/panel/*', signatureGuard(app))
+
   hono.post(`${ASSETS}/upload/direct`, (c) => {
     c.set('route', 'upload')
     return parts.assets.uploadDirect(c)
@@ -162,6 +167,8 @@ export function createApp(
 
   // Identity: sign-up, login, logout, session, profile meta, organisations (identity.ts).
   registerIdentityApi(hono, app)
+  // Organisation details, members, invitations and API tokens (organization-api.ts).
+  registerOrganizationApi(hono, app)
 
   registerWeb(hono, app) // the website and console (web.ts): every remaining page path
 

@@ -4,7 +4,10 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cloudNameFor, LOGIN_LIMITS, passwordProblem } from './identity.ts'
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts'
+import { createTestClient } from './test-client.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
+
+type TestClient = ReturnType<typeof createTestClient>
 
 const USERS = '/service/panel/users/v1.0'
 const ORGS = '/service/panel/organization/v1.0/all'
@@ -73,36 +76,8 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('identity on %s', (kind)
     await server?.stop()
   })
 
-  async function call(
-    method: string,
-    path: string,
-    options: {
-      body?: unknown
-      raw?: string
-      cookie?: string
-      headers?: Record<string, string>
-    } = {},
-  ) {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.body !== undefined || options.raw !== undefined) {
-      headers['content-type'] ??= 'application/json'
-    }
-    if (options.cookie !== undefined) headers.cookie = `bg.session=${options.cookie}`
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      ...(options.raw !== undefined
-        ? { body: options.raw }
-        : options.body !== undefined
-          ? { body: JSON.stringify(options.body) }
-          : {}),
-    })
-    const text = await response.text()
-    const body = text === '' ? undefined : (JSON.parse(text) as unknown)
-    const setCookie = response.headers.get('set-cookie') ?? ''
-    const cookie = /bg\.session=([^;]*)/.exec(setCookie)?.[1]
-    return { status: response.status, body, response, setCookie, cookie }
-  }
+  const call: TestClient['call'] = (method, path, options) =>
+    createTestClient(server).call(method, path, options)
 
   async function signup(overrides: Record<string, unknown> = {}) {
     const body = {

@@ -24,6 +24,8 @@ export interface Lookups {
   readonly bytes: ReturnType<typeof createByteCache>
   /** Forgets a file (after an upload or delete in this process). */
   forgetFile(organisationId: string, path: string): void
+  /** Forgets an organisation under its id and cloud name (after a change in this process). */
+  forgetOrganisation(organisation: Pick<Organisation, 'id' | 'cloudName'>): void
 }
 
 export function createLookups(
@@ -75,6 +77,10 @@ export function createLookups(
     bytes: createByteCache({ maxBytes: options.hotCacheBytes }),
     forgetFile(organisationId, path) {
       files.delete(`${organisationId}\n${path}`)
+    },
+    forgetOrganisation(organisation) {
+      organisations.delete(organisation.cloudName)
+      organisationsById.delete(organisation.id)
     },
   }
 }

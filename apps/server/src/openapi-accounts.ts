@@ -1,8 +1,251 @@
-import type { OpenApiPart } from './openapi-kit.ts'
+import {
+  arrayOf,
+  dateTime,
+  failure,
+  int,
+  json,
+  type OpenApiOperation,
+  type OpenApiParameter,
+  type OpenApiPart,
+  type OpenApiResponse,
+  object,
+  ref,
+  str,
+} from './openapi-kit.ts'
+
+const ORG = '/service/panel/organization/v1.0'
+const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000'
+
+const idParam = (name: string, description: string): OpenApiParameter => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string', format: 'uuid' },
+  example: EXAMPLE_ID,
+})
+const orgId = idParam('orgId', 'The organisation (`_id` from the organisation list)')
+
+const body = (schema: Parameters<typeof json>[0]) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+})
+
+const COMMON: Record<string, OpenApiResponse> = {
+  '400': failure('invalid_json, invalid_body, or a signature_* problem (see Request signing)'),
+  '401': failure('unauthenticated (no session) or invalid_token'),
+  '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+}
+const ownersOnly = failure('forbidden: only owners (and never API tokens) may do this')
+const noContent: OpenApiResponse = { description: 'Done' }
+
+const operation = (
+  operationId: string,
+  summary: string,
+  responses: Record<string, OpenApiResponse>,
+  extra: Partial<OpenApiOperation> = {},
+): OpenApiOperation => ({
+  operationId,
+  summary,
+  tags: ['organisations'],
+  parameters: [orgId],
+  ...extra,
+  responses: { ...COMMON, ...responses },
+})
 
 /** The OpenAPI description of API tokens, members and invitations, Google one-tap. */
 export const ACCOUNT_API: OpenApiPart = {
-  tags: [],
-  paths: {},
-  schemas: {},
+  tags: [
+    {
+      name: 'organisations',
+      description:
+        'An organisation, its members, invitations and API tokens. Members sign in; API tokens (Authorization: Bearer tsk_…) act for their own organisation.',
+    },
+  ],
+  schemas: {
+    Organisation: object({
+      _id: str(),
+      name: str(),
+      cloudName: str(),
+      role: { type: 'string', enum: ['owner', 'member', 'token'] },
+      planId: int('The plan (-994 is the free plan)'),
+      credits: int('Credit balance'),
+      requireSignedUrls: { type: 'boolean' },
+      createdAt: dateTime,
+    }),
+    OrganisationChanged: object({ _id: str(), name: str(), cloudName: str() }),
+    Member: object({
+      _id: str('The user id'),
+      email: str(),
+      firstName: str(),
+      lastName: str(),
+      role: { type: 'string', enum: ['owner', 'member'] },
+      joinedAt: dateTime,
+    }),
+    Invitation: object({
+      _id: str(),
+      email: str(),
+      role: { type: 'string', enum: ['owner', 'member'] },
+      createdAt: dateTime,
+      expiresAt: dateTime,
+    }),
+    NewInvitation: object({
+      _id: str(),
+      email: str(),
+      role: { type: 'string', enum: ['owner', 'member'] },
+      createdAt: dateTime,
+      expiresAt: dateTime,
+      token: str('Shown once: the invited user accepts with it'),
+      acceptUrl: str('A console link carrying the token, to send to the invited address'),
+    }),
+    ApiToken: object({
+      _id: str(),
+      name: str(),
+      prefix: str('The first characters, to tell tokens apart'),
+      createdAt: dateTime,
+      lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+    }),
+    NewApiToken: object({
+      _id: str(),
+      name: str(),
+      prefix: str(),
+      createdAt: dateTime,
+      lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+      token: str('Shown once; only its hash is stored'),
+    }),
+  },
+  paths: {
+    [`${ORG}/{orgId}`]: {
+      get: operation('getOrganisation', 'The organisation, your role, plan and credits', {
+        '200': json(ref('Organisation'), 'The organisation'),
+      }),
+      patch: operation(
+        'updateOrganisation',
+        'Rename the organisation or change its cloud name (owners)',
+        {
+          '200': json(ref('OrganisationChanged'), 'Changed'),
+          '403': ownersOnly,
+          '409': failure('cloud_name_taken'),
+        },
+        {
+          description:
+            'A new cloud name changes every delivery URL of the organisation: the old URLs stop working.',
+          requestBody: body({
+            type: 'object',
+            properties: { name: str(), cloudName: str('3–40 of a-z, 0-9 and -') },
+            additionalProperties: false,
+          }),
+        },
+      ),
+    },
+    [`${ORG}/{orgId}/members`]: {
+      get: operation('listMembers', 'The members and their roles (members; not tokens)', {
+        '200': json(arrayOf(ref('Member')), 'Oldest member first'),
+        '403': failure('forbidden: API tokens cannot list members'),
+      }),
+    },
+    [`${ORG}/{orgId}/members/{userId}`]: {
+      patch: operation(
+        'setMemberRole',
+        "Change a member's role (owners)",
+        {
+          '200': json(object({ _id: str(), role: str() }), 'Changed'),
+          '403': ownersOnly,
+          '409': failure('last_owner: the organisation would have no owner'),
+        },
+        {
+          parameters: [orgId, idParam('userId', 'The member (user id)')],
+          requestBody: body(object({ role: { type: 'string', enum: ['owner', 'member'] } })),
+        },
+      ),
+      delete: operation(
+        'removeMember',
+        'Remove a member (owners), or leave (yourself)',
+        {
+          '204': noContent,
+          '403': ownersOnly,
+          '409': failure('last_owner: the last owner cannot leave'),
+        },
+        { parameters: [orgId, idParam('userId', 'The member (user id)')] },
+      ),
+    },
+    [`${ORG}/{orgId}/invitations`]: {
+      post: operation(
+        'createInvitation',
+        'Invite an email address to join (owners); the token is shown once',
+        {
+          '201': json(ref('NewInvitation'), 'Invited; an earlier open invitation to it is revoked'),
+          '403': ownersOnly,
+          '409': failure('already_member'),
+        },
+        {
+          requestBody: body({
+            type: 'object',
+            properties: {
+              email: { type: 'string', format: 'email' },
+              role: { type: 'string', enum: ['owner', 'member'], default: 'member' },
+            },
+            required: ['email'],
+            additionalProperties: false,
+          }),
+        },
+      ),
+      get: operation('listInvitations', 'Open invitations (owners)', {
+        '200': json(arrayOf(ref('Invitation')), 'Newest first'),
+        '403': ownersOnly,
+      }),
+    },
+    [`${ORG}/{orgId}/invitations/{invitationId}`]: {
+      delete: operation(
+        'revokeInvitation',
+        'Revoke an open invitation (owners)',
+        { '204': noContent, '403': ownersOnly },
+        { parameters: [orgId, idParam('invitationId', 'The invitation')] },
+      ),
+    },
+    [`${ORG}/invitations/accept`]: {
+      post: {
+        operationId: 'acceptInvitation',
+        summary: 'Join an organisation with an invitation token (signed in as the invited email)',
+        tags: ['organisations'],
+        requestBody: body(object({ token: str() })),
+        responses: {
+          '200': json(
+            object({
+              organisation: object({ _id: str(), name: str(), cloudName: str(), role: str() }),
+            }),
+            'Joined',
+          ),
+          '400': COMMON['400'] as OpenApiResponse,
+          '401': failure('unauthenticated'),
+          '404': failure('invitation_not_found: unknown, used, revoked or expired'),
+          '409': failure('invitation_email_mismatch or already_member'),
+        },
+      },
+    },
+    [`${ORG}/{orgId}/tokens`]: {
+      post: operation(
+        'createApiToken',
+        'Create an API token (owners, signed in); the token is shown once',
+        {
+          '201': json(ref('NewApiToken'), 'Created'),
+          '403': ownersOnly,
+          '409': failure('too_many_tokens (50 live tokens at most)'),
+        },
+        { requestBody: body(object({ name: str('A label, 1–100 characters') })) },
+      ),
+      get: operation('listApiTokens', 'Live API tokens, without their secret (owners)', {
+        '200': json(arrayOf(ref('ApiToken')), 'Newest first'),
+        '403': ownersOnly,
+      }),
+    },
+    [`${ORG}/{orgId}/tokens/{tokenId}`]: {
+      delete: operation(
+        'revokeApiToken',
+        'Revoke an API token (owners); it stops working at once',
+        { '204': noContent, '403': ownersOnly },
+        { parameters: [orgId, idParam('tokenId', 'The token')] },
+      ),
+    },
+  },
 }

@@ -93,6 +93,31 @@ export function createAccountQueries(db: Db) {
     return organisation === undefined ? undefined : { token, organisation }
   }
 
+  // ── organisations ─────────────────────────────────────────────────────────────────────────
+
+  /** Renames an organisation and/or changes its cloud name; undefined when it does not exist. */
+  async function updateOrganisation(
+    organisationId: string,
+    changes: { name?: string | undefined; cloudName?: string | undefined },
+  ): Promise<Organisation | undefined> {
+    const set: { name?: string; cloudName?: string } = {}
+    if (changes.name !== undefined) set.name = changes.name
+    if (changes.cloudName !== undefined) set.cloudName = changes.cloudName
+    if (Object.keys(set).length === 0) {
+      const [row] = await db
+        .select()
+        .from(organisations)
+        .where(eq(organisations.id, organisationId))
+      return row
+    }
+    const [row] = await db
+      .update(organisations)
+      .set(set)
+      .where(eq(organisations.id, organisationId))
+      .returning()
+    return row
+  }
+
   // ── members and invitations ───────────────────────────────────────────────────────────────
 
   async function findMembership(
@@ -300,6 +325,7 @@ export function createAccountQueries(db: Db) {
   }
 
   return {
+    updateOrganisation,
     createApiToken,
     listApiTokens,
     revokeApiToken,
