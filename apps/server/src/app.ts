@@ -4,12 +4,14 @@ import { isUrlError } from '@tessera/url'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { createAssets } from './assets.ts'
+import { registerBillingApi } from './billing-api.ts'
 import type { AppContext } from './context.ts'
 import { assertNoTraversal, type createDelivery } from './delivery.ts'
 import { errorImage, HttpError, wantsImage } from './http-error.ts'
 import { registerIdentityApi } from './identity.ts'
 import type { Logger } from './logger.ts'
 import { registerOrganizationApi } from './organization-api.ts'
+import { registerPredictionsApi } from './predictions-api.ts'
 import { registerPublicApi } from './public-api.ts'
 import { signatureGuard } from './signature-guard.ts'
 import { registerWeb } from './web.ts'
@@ -167,6 +169,8 @@ export function createApp(
 
   // Identity: sign-up, login, logout, session, profile meta, organisations (identity.ts).
   registerIdentityApi(hono, app)
+  registerBillingApi(hono, app) // credits, checkouts, payment webhooks (billing-api.ts)
+  registerPredictionsApi(hono, app) // prediction jobs (predictions-api.ts)
   // Organisation details, members, invitations and API tokens (organization-api.ts).
   registerOrganizationApi(hono, app)
 

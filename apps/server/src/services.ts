@@ -11,6 +11,7 @@ import { createJobRunner, type JobRunner } from './jobs.ts'
 import type { Logger } from './logger.ts'
 import { createLookups } from './lookups.ts'
 import { createMetrics } from './metrics.ts'
+import { createPredictionJobHandler, PREDICTION_JOB } from './predictions-api.ts'
 import { seedDemo } from './seed.ts'
 import { createLocalStorage, createS3Storage, type Storage } from './storage/index.ts'
 
@@ -78,7 +79,10 @@ export async function createServices(
     const assets = createAssets(context)
     jobs = createJobRunner(
       context,
-      { [delivery.DERIVE_JOB]: (payload) => delivery.runDeriveJob(payload as never) },
+      {
+        [delivery.DERIVE_JOB]: (payload) => delivery.runDeriveJob(payload as never),
+        [PREDICTION_JOB]: createPredictionJobHandler(context),
+      },
       { pollMs: config.jobPollMs },
     )
     await seedBilling(repo, content)

@@ -1,9 +1,422 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
+import {
+  type Addon,
+  addons,
+  type CreditEntry,
+  creditLedger,
+  type Job,
+  jobs,
+  type Organisation,
+  organisations,
+  type Payment,
+  type PaymentStatus,
+  type Plan,
+  payments,
+  plans,
+  type Subscription,
+  subscriptions,
+} from './schema.ts'
+
+/** What a change of credits did. */
+export type CreditChange =
+  /** The entry was written; `balance` is the balance after it. */
+  | { status: 'applied'; entry: CreditEntry; balance: number }
+  /** An entry with the same reason and reference exists: nothing changed. */
+  | { status: 'duplicate'; entry: CreditEntry | undefined; balance: number }
+  /** Spending would take the balance below 0: nothing changed. */
+  | { status: 'insufficient'; balance: number; needed: number }
+
+/** A checkout about to be recorded (the provider has already made its side of it). */
+export interface NewPayment {
+  id: string
+  kind: 'subscription' | 'topup'
+  itemId: number
+  amount: number
+  currency: string
+  credits: number
+  provider: string
+  providerRef: string
+  createdBy: string | null
+}
+
+/** What settling a checkout did. */
+export interface SettledPayment {
+  payment: Payment
+  /** False when the payment was not pending any more (a replayed or late event). */
+  changed: boolean
+}
+
+/** A job whose credits are taken in the same transaction that queues it. */
+export interface NewPaidJob {
+  kind: string
+  payload: Record<string, unknown>
+  maxAttempts?: number
+}
+
+/** The organisation's plan, subscription and balance, read together. */
+export interface CreditSummary {
+  organisation: Organisation
+  plan: Plan | undefined
+  subscription: Subscription | undefined
+}
+
+export interface ListLedgerOptions {
+  limit: number
+  offset: number
+}
+
+// Thrown inside a transaction to undo it when a concurrent call wrote the same ledger entry.
+class DuplicateEntry extends Error {}
 
 /**
  * The billing queries (see createRepository). Everything here is read and written through an
  * organisation's id.
+ *
+ * Every change of credits is one transaction: a guarded `UPDATE organisations SET credits =
+ * credits + delta WHERE credits + delta >= 0` (which also locks the organisation's row, so
+ * concurrent changes in any number of processes queue behind it and each sees the balance the
+ * previous one left), then the ledger row with the balance after it. A reference makes the entry
+ * idempotent: the unique (organisation, reason, reference) index refuses a second one, and the
+ * balance change is rolled back with it.
  */
-export function createBillingQueries(_db: Db) {
-  return {}
+export function createBillingQueries(db: Db) {
+  async function balanceOf(organisationId: string): Promise<number> {
+    const [row] = await db
+      .select({ credits: organisations.credits })
+      .from(organisations)
+      .where(eq(organisations.id, organisationId))
+    return row?.credits ?? 0
+  }
+
+  async function findCreditEntry(
+    organisationId: string,
+    reason: string,
+    reference: string,
+  ): Promise<CreditEntry | undefined> {
+    const [row] = await db
+      .select()
+      .from(creditLedger)
+      .where(
+        and(
+          eq(creditLedger.organisationId, organisationId),
+          eq(creditLedger.reason, reason),
+          eq(creditLedger.reference, reference),
+        ),
+      )
+    return row
+  }
+
+  /** Adds `delta` (positive or negative) to the balance inside `tx`, with its ledger entry. */
+  async function changeIn(
+    tx: Db,
+    organisationId: string,
+    delta: number,
+    reason: string,
+    reference: string | null,
+  ): Promise<CreditChange> {
+    if (!Number.isSafeInteger(delta) || Math.abs(delta) > 2_000_000_000) {
+      throw new RangeError(`A credit change must be a whole number, got ${delta}`)
+    }
+    const [updated] = await tx
+      .update(organisations)
+      .set({ credits: sql`${organisations.credits} + ${delta}` })
+      .where(
+        and(eq(organisations.id, organisationId), sql`${organisations.credits} + ${delta} >= 0`),
+      )
+      .returning({ credits: organisations.credits })
+    if (updated === undefined) {
+      const [row] = await tx
+        .select({ credits: organisations.credits })
+        .from(organisations)
+        .where(eq(organisations.id, organisationId))
+      if (row === undefined) throw new Error(`No organisation ${organisationId}`)
+      return { status: 'insufficient', balance: row.credits, needed: -delta }
+    }
+    const [entry] = await tx
+      .insert(creditLedger)
+      .values({ organisationId, delta, balance: updated.credits, reason, reference })
+      .onConflictDoNothing()
+      .returning()
+    if (entry === undefined) throw new DuplicateEntry()
+    return { status: 'applied', entry, balance: updated.credits }
+  }
+
+  /** Runs `change` in a transaction; an entry that already exists answers `duplicate`. */
+  async function changeOnce(
+    organisationId: string,
+    reason: string,
+    reference: string | null,
+    change: (tx: Db) => Promise<CreditChange>,
+  ): Promise<CreditChange> {
+    if (reference !== null) {
+      const existing = await findCreditEntry(organisationId, reason, reference)
+      if (existing !== undefined) {
+        return { status: 'duplicate', entry: existing, balance: await balanceOf(organisationId) }
+      }
+    }
+    try {
+      return await db.transaction((tx) => change(tx as Db))
+    } catch (error) {
+      if (!(error instanceof DuplicateEntry) || reference === null) throw error
+      return {
+        status: 'duplicate',
+        entry: await findCreditEntry(organisationId, reason, reference),
+        balance: await balanceOf(organisationId),
+      }
+    }
+  }
+
+  /**
+   * Adds credits (a purchase, the free plan, a refund). With a `reference`, granting again for
+   * the same reason and reference changes nothing (`duplicate`).
+   */
+  async function grantCredits(
+    organisationId: string,
+    credits: number,
+    reason: string,
+    reference: string | null = null,
+  ): Promise<CreditChange> {
+    if (!Number.isSafeInteger(credits) || credits < 0) {
+      throw new RangeError(`Credits to grant must be a whole number ≥ 0, got ${credits}`)
+    }
+    return changeOnce(organisationId, reason, reference, (tx) =>
+      changeIn(tx, organisationId, credits, reason, reference),
+    )
+  }
+
+  /**
+   * Takes credits unless the balance would go below 0 (`insufficient`, nothing changed). With a
+   * `reference`, spending again for the same reason and reference changes nothing.
+   */
+  async function spendCredits(
+    organisationId: string,
+    credits: number,
+    reason: string,
+    reference: string | null = null,
+  ): Promise<CreditChange> {
+    if (!Number.isSafeInteger(credits) || credits < 0) {
+      throw new RangeError(`Credits to spend must be a whole number ≥ 0, got ${credits}`)
+    }
+    return changeOnce(organisationId, reason, reference, (tx) =>
+      changeIn(tx, organisationId, -credits, reason, reference),
+    )
+  }
+
+  /**
+   * Queues a job and takes its credits in one transaction (the ledger entry references the job),
+   * so there is never a job that was not paid for nor a charge without its job.
+   */
+  async function enqueuePaidJob(
+    organisationId: string,
+    credits: number,
+    reason: string,
+    input: NewPaidJob,
+  ): Promise<{ job: Job; change: CreditChange & { status: 'applied' } } | CreditChange> {
+    if (!Number.isSafeInteger(credits) || credits < 0) {
+      throw new RangeError(`Credits to spend must be a whole number ≥ 0, got ${credits}`)
+    }
+    let insufficient: CreditChange | undefined
+    const done = await db
+      .transaction(async (tx) => {
+        const [job] = await tx
+          .insert(jobs)
+          .values({
+            kind: input.kind,
+            organisationId,
+            payload: input.payload,
+            ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
+          })
+          .returning()
+        if (job === undefined) throw new Error('The database returned no job')
+        const change = await changeIn(tx as Db, organisationId, -credits, reason, job.id)
+        if (change.status !== 'applied') {
+          insufficient = change
+          tx.rollback()
+        }
+        return { job, change: change as CreditChange & { status: 'applied' } }
+      })
+      .catch((error: unknown) => {
+        if (insufficient !== undefined) return undefined
+        throw error
+      })
+    return done ?? (insufficient as CreditChange)
+  }
+
+  /** The organisation's ledger, newest first. */
+  async function listCreditLedger(
+    organisationId: string,
+    { limit, offset }: ListLedgerOptions,
+  ): Promise<{ items: CreditEntry[]; total: number }> {
+    const where = eq(creditLedger.organisationId, organisationId)
+    const [items, [total]] = await Promise.all([
+      db
+        .select()
+        .from(creditLedger)
+        .where(where)
+        .orderBy(desc(creditLedger.createdAt), desc(creditLedger.balance), desc(creditLedger.id))
+        .limit(limit)
+        .offset(offset),
+      db.select({ value: count() }).from(creditLedger).where(where),
+    ])
+    return { items, total: total?.value ?? 0 }
+  }
+
+  /** The sum of the organisation's ledger entries (equal to its balance). */
+  async function sumCreditLedger(organisationId: string): Promise<number> {
+    const [row] = await db
+      .select({ value: sql<string | null>`sum(${creditLedger.delta})` })
+      .from(creditLedger)
+      .where(eq(creditLedger.organisationId, organisationId))
+    return Number(row?.value ?? 0)
+  }
+
+  async function creditSummary(organisationId: string): Promise<CreditSummary | undefined> {
+    const [row] = await db
+      .select({ organisation: organisations, plan: plans, subscription: subscriptions })
+      .from(organisations)
+      .leftJoin(plans, eq(plans.id, organisations.planId))
+      .leftJoin(subscriptions, eq(subscriptions.organisationId, organisations.id))
+      .where(eq(organisations.id, organisationId))
+    if (row === undefined) return undefined
+    return {
+      organisation: row.organisation,
+      plan: row.plan ?? undefined,
+      subscription: row.subscription ?? undefined,
+    }
+  }
+
+  /** An active plan by id (inactive ones cannot be bought). */
+  async function findActivePlan(id: number): Promise<Plan | undefined> {
+    const [row] = await db
+      .select()
+      .from(plans)
+      .where(and(eq(plans.id, id), eq(plans.active, true)))
+    return row
+  }
+
+  /** An active addon by id. */
+  async function findActiveAddon(id: number): Promise<Addon | undefined> {
+    const [row] = await db
+      .select()
+      .from(addons)
+      .where(and(eq(addons.id, id), eq(addons.active, true)))
+    return row
+  }
+
+  async function createPayment(organisationId: string, input: NewPayment): Promise<Payment> {
+    const [row] = await db
+      .insert(payments)
+      .values({ ...input, organisationId })
+      .returning()
+    if (row === undefined) throw new Error('The database returned no payment')
+    return row
+  }
+
+  async function findPayment(organisationId: string, id: string): Promise<Payment | undefined> {
+    const [row] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.organisationId, organisationId), eq(payments.id, id)))
+    return row
+  }
+
+  async function findPaymentByProviderRef(
+    provider: string,
+    providerRef: string,
+  ): Promise<Payment | undefined> {
+    const [row] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, provider), eq(payments.providerRef, providerRef)))
+    return row
+  }
+
+  /**
+   * Records the provider's outcome of a checkout, once: a pending payment becomes paid, failed
+   * or canceled; a payment that is not pending is answered as it is (`changed: false`). Paid
+   * grants the credits (referenced by the payment, so never twice) and, for a subscription,
+   * moves the organisation to the plan with a period of the plan's interval — all in one
+   * transaction with the status change.
+   */
+  async function settlePayment(
+    provider: string,
+    providerRef: string,
+    outcome: Exclude<PaymentStatus, 'pending'>,
+  ): Promise<SettledPayment | undefined> {
+    return db.transaction(async (tx) => {
+      const [payment] = await tx
+        .select()
+        .from(payments)
+        .where(and(eq(payments.provider, provider), eq(payments.providerRef, providerRef)))
+        .for('update')
+      if (payment === undefined) return undefined
+      if (payment.status !== 'pending') return { payment, changed: false }
+      const [updated] = await tx
+        .update(payments)
+        .set({ status: outcome, completedAt: sql`now()` })
+        .where(eq(payments.id, payment.id))
+        .returning()
+      if (updated === undefined) throw new Error('The payment vanished while it was settled')
+      if (outcome !== 'paid') return { payment: updated, changed: true }
+
+      const organisationId = payment.organisationId
+      if (payment.kind === 'subscription') {
+        const [plan] = await tx.select().from(plans).where(eq(plans.id, payment.itemId))
+        const length = plan?.interval.startsWith('yearly')
+          ? sql`interval '1 year'`
+          : sql`interval '1 month'`
+        await tx
+          .update(organisations)
+          .set({ planId: payment.itemId })
+          .where(eq(organisations.id, organisationId))
+        await tx
+          .insert(subscriptions)
+          .values({
+            organisationId,
+            planId: payment.itemId,
+            status: 'active',
+            provider,
+            currentPeriodStart: sql`now()`,
+            currentPeriodEnd: sql`now() + ${length}`,
+          })
+          .onConflictDoUpdate({
+            target: subscriptions.organisationId,
+            set: {
+              planId: payment.itemId,
+              status: 'active',
+              provider,
+              currentPeriodStart: sql`now()`,
+              currentPeriodEnd: sql`now() + ${length}`,
+              updatedAt: sql`now()`,
+            },
+          })
+      }
+      const change = await changeIn(
+        tx as Db,
+        organisationId,
+        payment.credits,
+        payment.kind,
+        payment.id,
+      )
+      if (change.status !== 'applied') throw new Error('Granting the credits of a payment failed')
+      return { payment: updated, changed: true }
+    })
+  }
+
+  return {
+    grantCredits,
+    spendCredits,
+    enqueuePaidJob,
+    findCreditEntry,
+    listCreditLedger,
+    sumCreditLedger,
+    creditSummary,
+    findActivePlan,
+    findActiveAddon,
+    createPayment,
+    findPayment,
+    findPaymentByProviderRef,
+    settlePayment,
+  }
 }

@@ -783,6 +783,16 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
       await tx
         .insert(memberships)
         .values({ userId: user.id, organisationId: created.id, role: 'owner' })
+      // A new organisation starts on the free plan with that plan's credits, as a ledger entry.
+      const [plan] = await tx.select().from(plans).where(eq(plans.id, created.planId))
+      if (plan !== undefined && plan.credits > 0) {
+        await createBillingQueries(tx).grantCredits(
+          created.id,
+          plan.credits,
+          'free_plan',
+          created.id,
+        )
+      }
       return { user, organisation: created }
     })
   }
