@@ -4,6 +4,7 @@ import { isUrlError } from '@tessera/url'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { createAssets } from './assets.ts'
+import { registerAssetApi } from './assets-api.ts'
 import { registerBillingApi } from './billing-api.ts'
 import type { AppContext } from './context.ts'
 import { assertNoTraversal, type createDelivery } from './delivery.ts'
@@ -171,6 +172,7 @@ export function createApp(
   registerIdentityApi(hono, app)
   registerBillingApi(hono, app) // credits, checkouts, payment webhooks (billing-api.ts)
   registerPredictionsApi(hono, app) // prediction jobs (predictions-api.ts)
+  registerAssetApi(hono, app) // files, folders and presets of an organisation (assets-api.ts)
   // Organisation details, members, invitations and API tokens (organization-api.ts).
   registerOrganizationApi(hono, app)
 

@@ -24,6 +24,8 @@ export interface Lookups {
   readonly bytes: ReturnType<typeof createByteCache>
   /** Forgets a file (after an upload or delete in this process). */
   forgetFile(organisationId: string, path: string): void
+  /** Forgets a preset (after it is created, changed or deleted in this process). */
+  forgetPreset(organisationId: string, name: string): void
   /** Forgets an organisation under its id and cloud name (after a change in this process). */
   forgetOrganisation(organisation: Pick<Organisation, 'id' | 'cloudName'>): void
 }
@@ -77,6 +79,9 @@ export function createLookups(
     bytes: createByteCache({ maxBytes: options.hotCacheBytes }),
     forgetFile(organisationId, path) {
       files.delete(`${organisationId}\n${path}`)
+    },
+    forgetPreset(organisationId, name) {
+      presets.delete(`${organisationId}\n${name}`)
     },
     forgetOrganisation(organisation) {
       organisations.delete(organisation.cloudName)

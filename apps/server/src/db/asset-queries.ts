@@ -1,9 +1,419 @@
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
+import {
+  derivedImages,
+  type Folder,
+  files,
+  folders,
+  type Preset,
+  presets,
+  type StoredFile,
+} from './schema.ts'
+
+/** One level of a folder: its sub-folders (by name) and files, one page of them. */
+export interface FolderLevel {
+  /** Sub-folders on this page, ordered by name; `folder` is the explicit row, if one exists. */
+  folders: { name: string; path: string; folder: Folder | undefined }[]
+  files: StoredFile[]
+  /** Sub-folders and files on all pages. */
+  total: number
+}
+
+export interface FolderLevelOptions {
+  /** The folder (`products/shoes`), or `''` for the top level. */
+  folder: string
+  /** Only entries whose name contains this text (case-insensitive, compared literally). */
+  name?: string | undefined
+  limit: number
+  offset: number
+}
+
+/** What a delete took away: the caller removes the stored objects and forgets cached rows. */
+export interface RemovedFiles {
+  files: StoredFile[]
+  /** Storage keys of the originals and of their derived images. */
+  storageKeys: string[]
+}
+
+export interface MovedFile {
+  id: string
+  from: string
+  to: string
+}
+
+export interface NewPreset {
+  name: string
+  transformation: string
+  params: Record<string, unknown>
+  archived: boolean
+}
+
+export interface PresetChanges {
+  transformation?: string | undefined
+  params?: Record<string, unknown> | undefined
+  archived?: boolean | undefined
+}
+
+export interface ListPresetsOptions {
+  /** Only archived (`true`) or only usable (`false`) presets; both when absent. */
+  archived?: boolean | undefined
+  limit: number
+  offset: number
+}
+
+// `files.path` and `folders.path` are whole paths without leading or trailing slash. A folder
+// exists when it was made explicitly (a `folders` row) or while a file or folder lies under it.
+// Every prefix is compared with starts_with, never LIKE, so `%` and `_` in names are plain text.
+
+/** The rows of a raw query on PGlite (`{ rows }`) and node-postgres (`QueryResult`) alike. */
+function rowsOf<T>(result: unknown): T[] {
+  const rows = (result as { rows?: unknown } | null)?.rows
+  if (!Array.isArray(rows)) throw new Error('The database answered a query without rows')
+  return rows as T[]
+}
+
+const containsText = (column: SQL, text: string | undefined): SQL | undefined =>
+  text === undefined ? undefined : sql`strpos(lower(${column}), lower(${text}::text)) > 0`
 
 /**
- * The asset queries (see createRepository). Everything here is read and written through an
- * organisation's id.
+ * The file, folder and preset queries (see createRepository). Everything here is read and
+ * written through an organisation's id.
  */
-export function createAssetQueries(_db: Db) {
-  return {}
+export function createAssetQueries(db: Db) {
+  /** Distinct names of the folders directly inside `prefix` (`''` or `a/b/`), as a subquery. */
+  function childFolderNames(organisationId: string, prefix: string): SQL {
+    const start = sql`char_length(${prefix}::text) + 1`
+    return sql`
+      select split_part(substr(f.path, ${start}), '/', 1) as name
+        from files f
+       where f.organisation_id = ${organisationId}
+         and starts_with(f.path, ${prefix}::text)
+         and strpos(substr(f.path, ${start}), '/') > 0
+      union
+      select split_part(substr(d.path, ${start}), '/', 1) as name
+        from folders d
+       where d.organisation_id = ${organisationId}
+         and starts_with(d.path, ${prefix}::text)
+         and char_length(d.path) >= ${start}`
+  }
+
+  async function listFolderLevel(
+    organisationId: string,
+    options: FolderLevelOptions,
+  ): Promise<FolderLevel> {
+    const prefix = options.folder === '' ? '' : `${options.folder}/`
+    const names = childFolderNames(organisationId, prefix)
+    const nameFilter =
+      options.name === undefined ? sql`true` : containsText(sql`n.name`, options.name)
+    const order = sql`order by lower(n.name) collate "C", n.name collate "C"`
+    const fileWhere = and(
+      eq(files.organisationId, organisationId),
+      sql`starts_with(${files.path}, ${prefix}::text)`,
+      sql`strpos(substr(${files.path}, char_length(${prefix}::text) + 1), '/') = 0`,
+      containsText(sql`${files.name}`, options.name),
+    )
+    const [folderCountRows, fileCount] = await Promise.all([
+      db.execute(sql`select count(*)::int as total from (${names}) n where ${nameFilter}`),
+      db.select({ value: count() }).from(files).where(fileWhere),
+    ])
+    const folderTotal = rowsOf<{ total: number }>(folderCountRows)[0]?.total ?? 0
+    const fileTotal = fileCount[0]?.value ?? 0
+
+    // Folders come first, then files: the page is cut from that one ordered list.
+    const { limit, offset } = options
+    let pageNames: string[] = []
+    if (offset < folderTotal) {
+      const result = await db.execute(
+        sql`select n.name from (${names}) n where ${nameFilter} ${order} limit ${limit} offset ${offset}`,
+      )
+      pageNames = rowsOf<{ name: string }>(result).map((row) => row.name)
+    }
+    const fileLimit = limit - pageNames.length
+    const pageFiles =
+      fileLimit > 0 && offset + pageNames.length - folderTotal < fileTotal
+        ? await db
+            .select()
+            .from(files)
+            .where(fileWhere)
+            .orderBy(sql`lower(${files.name}) collate "C"`, sql`${files.name} collate "C"`)
+            .limit(fileLimit)
+            .offset(Math.max(0, offset - folderTotal))
+        : []
+    const paths = pageNames.map((name) => `${prefix}${name}`)
+    const explicit =
+      paths.length === 0
+        ? []
+        : await db
+            .select()
+            .from(folders)
+            .where(and(eq(folders.organisationId, organisationId), inArray(folders.path, paths)))
+    const byPath = new Map(explicit.map((row) => [row.path, row]))
+    return {
+      folders: paths.map((path, index) => ({
+        name: pageNames[index] as string,
+        path,
+        folder: byPath.get(path),
+      })),
+      files: pageFiles,
+      total: folderTotal + fileTotal,
+    }
+  }
+
+  /** The explicit folder row at `path`, if one was made. */
+  async function findFolder(organisationId: string, path: string): Promise<Folder | undefined> {
+    const [row] = await db
+      .select()
+      .from(folders)
+      .where(and(eq(folders.organisationId, organisationId), eq(folders.path, path)))
+    return row
+  }
+
+  /** What occupies `path`: a file, a folder (made, or implied by what lies under it), or nothing. */
+  async function pathKind(
+    organisationId: string,
+    path: string,
+  ): Promise<'file' | 'folder' | undefined> {
+    const under = `${path}/`
+    const result = await db.execute(sql`
+      select
+        exists (select 1 from files where organisation_id = ${organisationId} and path = ${path}::text) as file,
+        exists (select 1 from folders where organisation_id = ${organisationId}
+                  and (path = ${path}::text or starts_with(path, ${under}::text))) as made,
+        exists (select 1 from files where organisation_id = ${organisationId}
+                  and starts_with(path, ${under}::text)) as implied`)
+    const row = rowsOf<{ file: boolean; made: boolean; implied: boolean }>(result)[0]
+    if (row?.file === true) return 'file'
+    if (row?.made === true || row?.implied === true) return 'folder'
+    return undefined
+  }
+
+  /** Folder rows for `path` and each of its ancestors that has none (`mkdir -p`). */
+  async function makeFolders(tx: Db, organisationId: string, path: string): Promise<void> {
+    const segments = path.split('/')
+    const paths = segments.map((_, index) => segments.slice(0, index + 1).join('/'))
+    await tx
+      .insert(folders)
+      .values(paths.map((each) => ({ organisationId, path: each })))
+      .onConflictDoNothing({ target: [folders.organisationId, folders.path] })
+  }
+
+  /**
+   * Makes the folder at `path` and any missing ancestors; `undefined` when its row already
+   * existed (the caller answers 409).
+   */
+  async function createFolder(organisationId: string, path: string): Promise<Folder | undefined> {
+    return db.transaction(async (tx) => {
+      const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : ''
+      if (parent !== '') await makeFolders(tx, organisationId, parent)
+      const [row] = await tx
+        .insert(folders)
+        .values({ organisationId, path })
+        .onConflictDoNothing({ target: [folders.organisationId, folders.path] })
+        .returning()
+      return row
+    })
+  }
+
+  /** Removes derived rows and file rows of `fileRows` in `tx`; returns every storage key. */
+  async function removeFiles(tx: Db, fileRows: StoredFile[]): Promise<RemovedFiles> {
+    if (fileRows.length === 0) return { files: [], storageKeys: [] }
+    const ids = fileRows.map((file) => file.id)
+    // The foreign key would cascade to these rows too, but would not say which objects to delete.
+    const derived = await tx
+      .delete(derivedImages)
+      .where(inArray(derivedImages.fileId, ids))
+      .returning({ storageKey: derivedImages.storageKey })
+    await tx.delete(files).where(inArray(files.id, ids))
+    return {
+      files: fileRows,
+      storageKeys: [
+        ...fileRows.map((file) => file.storageKey),
+        ...derived.map((d) => d.storageKey),
+      ],
+    }
+  }
+
+  /** Deletes a file of the organisation by id with its derived rows; undefined when none. */
+  async function deleteFileById(
+    organisationId: string,
+    id: string,
+  ): Promise<RemovedFiles | undefined> {
+    return db.transaction(async (tx) => {
+      const [file] = await tx
+        .select()
+        .from(files)
+        .where(and(eq(files.organisationId, organisationId), eq(files.id, id)))
+        .for('update')
+      return file === undefined ? undefined : removeFiles(tx, [file])
+    })
+  }
+
+  /**
+   * Gives a file a new path and name (the bytes, id and version stay, so its derived images
+   * stay valid). Undefined when there is no such file.
+   * @throws a unique violation (`files_organisation_path_key`) when the path is taken.
+   */
+  async function moveFile(
+    organisationId: string,
+    id: string,
+    to: { path: string; name: string },
+  ): Promise<StoredFile | undefined> {
+    const [row] = await db
+      .update(files)
+      .set({ path: to.path, name: to.name, updatedAt: sql`now()` })
+      .where(and(eq(files.organisationId, organisationId), eq(files.id, id)))
+      .returning()
+    return row
+  }
+
+  /**
+   * Moves the folder `from` (its row, sub-folders and every file under it) to `to`, making
+   * `to`'s ancestors. Answers the files that moved.
+   * @throws a unique violation when something at the destination is in the way.
+   */
+  async function moveFolder(organisationId: string, from: string, to: string) {
+    return db.transaction(async (tx) => {
+      const under = `${from}/`
+      const rest = (column: SQL) => sql`substr(${column}, char_length(${from}::text) + 1)`
+      const moved = await tx
+        .update(files)
+        .set({ path: sql`${to}::text || ${rest(sql`${files.path}`)}`, updatedAt: sql`now()` })
+        .where(
+          and(eq(files.organisationId, organisationId), sql`starts_with(${files.path}, ${under})`),
+        )
+        .returning({ id: files.id, path: files.path })
+      await tx
+        .update(folders)
+        .set({ path: sql`${to}::text || ${rest(sql`${folders.path}`)}` })
+        .where(
+          and(
+            eq(folders.organisationId, organisationId),
+            sql`(${folders.path} = ${from}::text or starts_with(${folders.path}, ${under}))`,
+          ),
+        )
+      await makeFolders(tx, organisationId, to)
+      return moved.map(
+        (file): MovedFile => ({
+          id: file.id,
+          from: `${from}${file.path.slice(to.length)}`,
+          to: file.path,
+        }),
+      )
+    })
+  }
+
+  /**
+   * Deletes the folder at `path`. Without `recursive`, only an empty folder goes ('not_empty'
+   * otherwise); with it, every file and folder under it goes too. 'not_found' when nothing is
+   * there.
+   */
+  async function deleteFolder(
+    organisationId: string,
+    path: string,
+    recursive: boolean,
+  ): Promise<(RemovedFiles & { folders: number }) | 'not_found' | 'not_empty'> {
+    return db.transaction(async (tx) => {
+      const under = `${path}/`
+      const inside = await tx
+        .select()
+        .from(files)
+        .where(
+          and(eq(files.organisationId, organisationId), sql`starts_with(${files.path}, ${under})`),
+        )
+        .orderBy(asc(files.path))
+        .for('update')
+      const folderRows = await tx
+        .select({ path: folders.path })
+        .from(folders)
+        .where(
+          and(
+            eq(folders.organisationId, organisationId),
+            sql`(${folders.path} = ${path}::text or starts_with(${folders.path}, ${under}))`,
+          ),
+        )
+      if (inside.length === 0 && folderRows.length === 0) return 'not_found'
+      const empty = inside.length === 0 && folderRows.every((row) => row.path === path)
+      if (!recursive && !empty) return 'not_empty'
+      const removed = await removeFiles(tx, inside)
+      const gone = await tx
+        .delete(folders)
+        .where(
+          and(
+            eq(folders.organisationId, organisationId),
+            sql`(${folders.path} = ${path}::text or starts_with(${folders.path}, ${under}))`,
+          ),
+        )
+        .returning({ id: folders.id })
+      return { ...removed, folders: gone.length }
+    })
+  }
+
+  // ── presets ───────────────────────────────────────────────────────────────────────────────
+
+  /** Creates a preset; undefined when the organisation has one of that name. */
+  async function createPreset(
+    organisationId: string,
+    input: NewPreset,
+  ): Promise<Preset | undefined> {
+    const [row] = await db
+      .insert(presets)
+      .values({ organisationId, ...input })
+      .onConflictDoNothing({ target: [presets.organisationId, presets.name] })
+      .returning()
+    return row
+  }
+
+  async function listPresetPage(organisationId: string, options: ListPresetsOptions) {
+    const where = and(
+      eq(presets.organisationId, organisationId),
+      options.archived === undefined ? undefined : eq(presets.archived, options.archived),
+    )
+    const [items, [total]] = await Promise.all([
+      db
+        .select()
+        .from(presets)
+        .where(where)
+        .orderBy(sql`${presets.name} collate "C"`)
+        .limit(options.limit)
+        .offset(options.offset),
+      db.select({ value: count() }).from(presets).where(where),
+    ])
+    return { items, total: total?.value ?? 0 }
+  }
+
+  async function updatePreset(
+    organisationId: string,
+    name: string,
+    changes: PresetChanges,
+  ): Promise<Preset | undefined> {
+    const [row] = await db
+      .update(presets)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(and(eq(presets.organisationId, organisationId), eq(presets.name, name)))
+      .returning()
+    return row
+  }
+
+  async function deletePreset(organisationId: string, name: string): Promise<Preset | undefined> {
+    const [row] = await db
+      .delete(presets)
+      .where(and(eq(presets.organisationId, organisationId), eq(presets.name, name)))
+      .returning()
+    return row
+  }
+
+  return {
+    listFolderLevel,
+    findFolder,
+    pathKind,
+    createFolder,
+    deleteFileById,
+    moveFile,
+    moveFolder,
+    deleteFolder,
+    createPreset,
+    listPresetPage,
+    updatePreset,
+    deletePreset,
+  }
 }
