@@ -21,7 +21,8 @@ import type { AppContext } from './context.ts'
 import { isUniqueViolation, type User } from './db/index.ts'
 import { HttpError } from './http-error.ts'
 import { jsonLimit, parseBody, readJson } from './json-body.ts'
-import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts'
+import { hashPassword, needsRehash, verifyNothing, verifyPassword } from './passwords.ts'
+import { createRateLimiter } from './rate-limit.ts'
 
 export const USERS = '/service/panel/users/v1.0'
 export const ORGANIZATION = '/service/panel/organization/v1.0'
@@ -97,32 +98,6 @@ function checkMeta(value: unknown, depth = 0): void {
 
 // ── login throttling ─────────────────────────────────────────────────────────────────────────
 
-/**
- * Failed logins per key in a sliding window. In memory: per process, forgotten on restart; with
- * several processes each counts alone (a shared table is the next step).
- */
-export function createFailureCounter(limit: number, windowMs: number) {
-  const failures = new Map<string, number[]>()
-  const recent = (key: string, now: number) =>
-    (failures.get(key) ?? []).filter((at) => at > now - windowMs)
-  return {
-    /** Seconds until the key may try again, or 0 when it may now. */
-    retryAfter(key: string, now = Date.now()): number {
-      const times = recent(key, now)
-      if (times.length < limit) return 0
-      const oldest = times[times.length - limit] ?? now
-      return Math.max(1, Math.ceil((oldest + windowMs - now) / 1000))
-    },
-    fail(key: string, now = Date.now()): void {
-      if (failures.size > 100_000) failures.clear()
-      failures.set(key, [...recent(key, now), now].slice(-limit))
-    },
-    reset(key: string): void {
-      failures.delete(key)
-    },
-  }
-}
-
 function clientAddress(c: Context<AppEnv>): string {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   return incoming?.socket.remoteAddress ?? 'unknown'
@@ -162,8 +137,18 @@ export function registerIdentityApi(
   app: Pick<AppContext, 'repo' | 'config'>,
 ): void {
   const { repo, config } = app
-  const byAccount = createFailureCounter(LOGIN_LIMITS.perAccount, LOGIN_LIMITS.windowMs)
-  const byAddress = createFailureCounter(LOGIN_LIMITS.perAddress, LOGIN_LIMITS.windowMs)
+  const byAccount = createRateLimiter(repo, {
+    limit: LOGIN_LIMITS.perAccount,
+    windowMs: LOGIN_LIMITS.windowMs,
+  })
+  const byAddress = createRateLimiter(repo, {
+    limit: LOGIN_LIMITS.perAddress,
+    windowMs: LOGIN_LIMITS.windowMs,
+  })
+  const signups = createRateLimiter(repo, {
+    limit: config.signupLimitPerHour,
+    windowMs: 60 * 60_000,
+  })
 
   /** Starts a session (ending the one the request carried: rotation) and sets its cookie. */
   const startSession = async (c: Context<AppEnv>, user: User) => {
@@ -186,6 +171,13 @@ export function registerIdentityApi(
     const input = parseBody(await readJson(c), signupBody)
     const problem = passwordProblem(input.password, input.email)
     if (problem !== undefined) throw new HttpError(400, 'weak_password', problem)
+    const signupKey = `signup:address:${clientAddress(c)}`
+    const wait = await signups.retryAfter(signupKey)
+    if (wait > 0) {
+      throw new HttpError(429, 'too_many_signups', 'Too many sign-ups from here: try again later', {
+        headers: { 'retry-after': String(wait) },
+      })
+    }
     if ((await repo.findUserByEmail(input.email)) !== undefined) {
       throw new HttpError(409, 'email_taken', 'An account with this email exists: sign in instead')
     }
@@ -201,6 +193,7 @@ export function registerIdentityApi(
           },
           { cloudName: cloudNameFor(input.firstName), name: `${input.firstName}'s organisation` },
         )
+        await signups.hit(signupKey)
         await startSession(c, user)
         return c.json({ user: userJson(user) }, 201)
       } catch (error) {
@@ -219,9 +212,12 @@ export function registerIdentityApi(
   hono.post(`${USERS}/auth/login`, jsonLimit, async (c) => {
     c.set('route', 'identity')
     const input = parseBody(await readJson(c), loginBody)
-    const accountKey = input.email
-    const addressKey = clientAddress(c)
-    const wait = Math.max(byAccount.retryAfter(accountKey), byAddress.retryAfter(addressKey))
+    const accountKey = `login:account:${input.email}`
+    const addressKey = `login:address:${clientAddress(c)}`
+    const wait = Math.max(
+      await byAccount.retryAfter(accountKey),
+      await byAddress.retryAfter(addressKey),
+    )
     if (wait > 0) {
       throw new HttpError(429, 'too_many_attempts', 'Too many failed logins: try again later', {
         headers: { 'retry-after': String(wait) },
@@ -233,11 +229,14 @@ export function registerIdentityApi(
         ? await verifyNothing(input.password)
         : await verifyPassword(input.password, user.passwordHash)
     if (user === undefined || !ok) {
-      byAccount.fail(accountKey)
-      byAddress.fail(addressKey)
+      await byAccount.hit(accountKey)
+      await byAddress.hit(addressKey)
       throw new HttpError(401, 'invalid_credentials', 'The email or password is wrong')
     }
-    byAccount.reset(accountKey)
+    await byAccount.reset(accountKey)
+    if (user.passwordHash !== null && needsRehash(user.passwordHash)) {
+      await repo.setPasswordHash(user.id, await hashPassword(input.password))
+    }
     await startSession(c, user)
     return c.json({ user: userJson(user) })
   })

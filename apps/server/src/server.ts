@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
+import { type Housekeeping, startHousekeeping } from './housekeeping.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -11,6 +12,8 @@ export interface RunningServer {
   url: string
   port: number
   services: Services
+  /** The periodic clean-up of expired sessions, rate-limit events and signatures. */
+  housekeeping: Housekeeping
   /** Stops accepting connections, waits for open ones and the running job, closes the database. */
   close(): Promise<void>
 }
@@ -62,6 +65,7 @@ export async function startServer(
     logger.debug({ err: error }, 'unparseable request')
   })
   if (options.runJobs !== false) services.jobs.start()
+  const housekeeping = startHousekeeping(services.context.repo, logger)
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
@@ -69,7 +73,9 @@ export async function startServer(
     url: `http://${host}:${port}`,
     port,
     services,
+    housekeeping,
     close: async () => {
+      await housekeeping.stop()
       await new Promise<void>((done, fail) => {
         server.close((error) => (error ? fail(error) : done()))
         if ('closeIdleConnections' in server) server.closeIdleConnections()

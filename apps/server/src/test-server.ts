@@ -30,6 +30,8 @@ export async function startTestServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       JOB_POLL_MS: '50',
+      // Test files sign up many users from one address; the limit itself has its own test.
+      SIGNUP_LIMIT_PER_HOUR: '1000000',
       ...(database === undefined ? {} : { DATABASE_URL: database.url }),
       ...env,
     }),

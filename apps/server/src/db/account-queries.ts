@@ -93,6 +93,12 @@ export function createAccountQueries(db: Db) {
     return organisation === undefined ? undefined : { token, organisation }
   }
 
+  // ── users ─────────────────────────────────────────────────────────────────────────────────
+
+  async function setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await db.update(users).set({ passwordHash }).where(eq(users.id, userId))
+  }
+
   // ── organisations ─────────────────────────────────────────────────────────────────────────
 
   /** Renames an organisation and/or changes its cloud name; undefined when it does not exist. */
@@ -325,6 +331,7 @@ export function createAccountQueries(db: Db) {
   }
 
   return {
+    setPasswordHash,
     updateOrganisation,
     createApiToken,
     listApiTokens,
