@@ -146,6 +146,7 @@ const ENV = z.object({
       .transform((n) => n ?? DEFAULT_FREE_PLAN_ID),
   ),
   FREE_PLAN_CREDITS: integer(0, 1_000_000_000, 50, 'credits'),
+  SIGNUP_LIMIT_PER_HOUR: integer(1, 1_000_000, 10, 'sign-ups per address'),
   // The website and console (apps/web): bases and browser-side keys of the runtime configuration.
   WEB_MAIN_URL: httpUrl,
   WEB_CONSOLE_URL: webUrl(),
@@ -223,6 +224,8 @@ export interface ServerConfig {
   paymentProvider: 'test' | 'off'
   /** The plan new organisations start on, and the credits it grants (SPEC §9). */
   freePlan: { id: number; credits: number }
+  /** Sign-ups allowed per client address per hour. */
+  signupLimitPerHour: number
   /** The website and console: bases and browser-side keys (`WEB_*`); see `WebSettings`. */
   web: WebSettings
 }
@@ -295,6 +298,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL ?? DEFAULT_GOOGLE_JWKS_URL },
     paymentProvider: e.PAYMENT_PROVIDER,
     freePlan: { id: e.FREE_PLAN_ID, credits: e.FREE_PLAN_CREDITS },
+    signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
     web: {
       mainUrl: e.WEB_MAIN_URL,
       consoleUrl: e.WEB_CONSOLE_URL ?? '/console',
