@@ -1,0 +1,26 @@
+import { Link } from 'react-router'
+import type { DynamicApp } from '../lib/api.ts'
+
+/** A dynamic app (AI tool) as a card; its page is /ai-tools/{slug}. */
+export function AppCard({ app }: { app: DynamicApp }) {
+  return (
+    <article className="card has-media" data-testid="app-card">
+      <img
+        className="card-media"
+        src={app.config.thumbnailURL}
+        alt=""
+        width={480}
+        height={320}
+        loading="lazy"
+        decoding="async"
+      />
+      <div className="card-body">
+        <h3>{app.config.title}</h3>
+        <p>{app.config.description}</p>
+        <Link className="card-link" to={`/ai-tools/${app.slug}`}>
+          Open {app.config.title}
+        </Link>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,61 @@
+import type { ProductSection } from '../lib/api.ts'
+import { useConfig } from '../lib/app-context.tsx'
+import { cmsImage } from '../lib/images.ts'
+import { docsHome } from '../lib/nav.ts'
+import { SmartLink } from './nav-link.tsx'
+
+/** One use-case section of SPEC §2.7: its header and 2–3 cards linking into the docs. */
+export function UseCaseSection({
+  section,
+  alt = false,
+  headingLevel = 2,
+}: {
+  section: ProductSection
+  alt?: boolean
+  headingLevel?: 1 | 2
+}) {
+  const config = useConfig()
+  const Heading = headingLevel === 1 ? 'h1' : 'h2'
+  return (
+    <section
+      id={section.sectionId}
+      className={`section${alt ? ' is-alt' : ''}`}
+      data-testid={`usecase-${section.sectionId}`}
+    >
+      <div className="container">
+        <div className="section-header">
+          <Heading>{section.header.title}</Heading>
+          <p>{section.header.description}</p>
+        </div>
+        <div className={`grid ${section.cards.length === 2 ? 'cols-2' : 'cols-3'}`}>
+          {section.cards.map((card) => {
+            const image = cmsImage(card.image, 640)
+            return (
+              <article key={card.title} className="card has-media">
+                <img
+                  className="card-media"
+                  src={image.src}
+                  {...(image.srcSet === undefined
+                    ? {}
+                    : { srcSet: image.srcSet, sizes: '(max-width: 767px) 100vw, 400px' })}
+                  alt=""
+                  width={640}
+                  height={400}
+                  loading="lazy"
+                  decoding="async"
+                />
+                <div className="card-body">
+                  <h3>{card.title}</h3>
+                  <p>{card.description}</p>
+                  <SmartLink className="card-link" href={docsHome(config, card.link)}>
+                    Learn how
+                  </SmartLink>
+                </div>
+              </article>
+            )
+          })}
+        </div>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,39 @@
+import { isbot } from 'isbot'
+import { renderToReadableStream } from 'react-dom/server'
+import type { EntryContext } from 'react-router'
+import { ServerRouter } from 'react-router'
+
+// The server sets the web context under this very key (see src/index.ts).
+export { webContext } from './lib/context.ts'
+
+export const streamTimeout = 5_000
+
+export default async function handleRequest(
+  request: Request,
+  status: number,
+  headers: Headers,
+  routerContext: EntryContext,
+) {
+  if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status, headers })
+  let responseStatus = status
+  let shellRendered = false
+  const body = await renderToReadableStream(
+    <ServerRouter context={routerContext} url={request.url} />,
+    {
+      signal: AbortSignal.timeout(streamTimeout + 1000),
+      onError(error: unknown) {
+        responseStatus = 500
+        // Errors before the shell reject and are logged by React Router itself.
+        if (shellRendered) console.error(error)
+      },
+    },
+  )
+  shellRendered = true
+  // Crawlers get the whole page at once.
+  const agent = request.headers.get('user-agent')
+  if ((agent !== null && isbot(agent)) || routerContext.isSpaMode) await body.allReady
+  headers.set('content-type', 'text/html; charset=utf-8')
+  headers.set('x-content-type-options', 'nosniff')
+  headers.set('referrer-policy', 'strict-origin-when-cross-origin')
+  return new Response(body, { headers, status: responseStatus })
+}

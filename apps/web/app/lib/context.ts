@@ -1,0 +1,18 @@
+import { createContext } from 'react-router'
+import type { ContactMessage } from './contact.ts'
+import type { RuntimeConfig } from './runtime-config.ts'
+
+/** What the server hands every loader and action. */
+export interface WebContext {
+  config: RuntimeConfig
+  /**
+   * Answers a request to this origin's API without a network hop (the server's own router).
+   * Calls to an API on another host use the global `fetch`.
+   */
+  localFetch: (request: Request) => Promise<Response>
+  /** Keeps a contact-form message on the server. */
+  saveContact: (message: ContactMessage & { receivedAt: string }) => Promise<void>
+}
+
+// Exported through entry.server.tsx: the server must set the very key the built routes read.
+export const webContext = createContext<WebContext>()

@@ -1,0 +1,52 @@
+// Page images come from our own delivery, resized per width for srcset (DESIGN §7).
+import { joinUrl } from './runtime-config.ts'
+
+/** The widths offered in srcset. */
+export const IMAGE_WIDTHS = [320, 480, 640, 960, 1280] as const
+
+/** A delivery URL of a demo sample resized to `width` (and `height` when given), f_auto. */
+export function sampleUrl(
+  deliveryUrl: string,
+  file: string,
+  width: number,
+  height?: number,
+  extra = '',
+): string {
+  const size = height === undefined ? `w:${width}` : `w:${width},h:${height}`
+  return joinUrl(deliveryUrl, `/v2/demo/t.resize(${size})${extra}/samples/${file}?f_auto=true`)
+}
+
+/** `src`, `srcSet` and `sizes` for a sample shown at most `maxWidth` CSS pixels wide. */
+export function sampleImage(
+  deliveryUrl: string,
+  file: string,
+  options: { maxWidth: number; aspect?: number; extra?: string; sizes?: string },
+) {
+  const heightFor = (width: number) =>
+    options.aspect === undefined ? undefined : Math.round(width / options.aspect)
+  const widths = IMAGE_WIDTHS.filter((width) => width <= options.maxWidth * 2)
+  return {
+    src: sampleUrl(deliveryUrl, file, options.maxWidth, heightFor(options.maxWidth), options.extra),
+    srcSet: widths
+      .map(
+        (width) =>
+          `${sampleUrl(deliveryUrl, file, width, heightFor(width), options.extra)} ${width}w`,
+      )
+      .join(', '),
+    sizes: options.sizes ?? `(max-width: 767px) 100vw, ${options.maxWidth}px`,
+  }
+}
+
+/** A CMS image given as a delivery path keeps its chain; other URLs are used as they are. */
+export function cmsImage(url: string, width: number): { src: string; srcSet?: string } {
+  const match = /^(.*\/v2\/demo\/)t\.resize\([^)]*\)(\/samples\/.+)$/.exec(url)
+  if (match === null) return { src: url }
+  const [, head, tail] = match
+  const at = (w: number) => `${head}t.resize(w:${w})${tail}?f_auto=true`
+  return {
+    src: at(width),
+    srcSet: IMAGE_WIDTHS.filter((w) => w <= width * 2)
+      .map((w) => `${at(w)} ${w}w`)
+      .join(', '),
+  }
+}

@@ -1,0 +1,158 @@
+import { useReducer } from 'react'
+import { Form } from 'react-router'
+import { AppCard } from '../components/app-card.tsx'
+import { PageHero } from '../components/page-hero.tsx'
+import { RouteErrorBoundary } from '../components/route-error.tsx'
+import { serverApi } from '../lib/api.server.ts'
+import { getDynamicApps } from '../lib/api.ts'
+import { useConfig, useSession } from '../lib/app-context.tsx'
+import {
+  AI_TOOLS_PAGE_SIZE,
+  appListReducer,
+  INITIAL_APP_LIST,
+  parsePageParam,
+  parseSearchParam,
+} from '../lib/app-list.ts'
+import { metaFor } from '../lib/seo.ts'
+import type { Route } from './+types/ai-tools.ts'
+
+export const meta: Route.MetaFunction = (args) =>
+  metaFor(args, {
+    title: 'AI tools',
+    description:
+      'Remove backgrounds, upscale, erase watermarks and crop smartly: free AI image tools powered by Tessera.',
+  })
+
+// SPEC §7: page, page size, search text, newest first.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const api = serverApi(request, context)
+  const url = new URL(request.url)
+  const page = parsePageParam(url.searchParams.get('page'))
+  const q = parseSearchParam(url.searchParams.get('q'))
+  const answer = await getDynamicApps(api.client, api.config, {
+    tags: 'ai-tools',
+    pageNo: page,
+    pageSize: AI_TOOLS_PAGE_SIZE,
+    sortBy: 'createdAt',
+    sortOrder: 'desc',
+    searchQuery: q,
+  }).catch(() => null)
+  return {
+    q,
+    items: answer?.items ?? [],
+    pagination: {
+      currentPage: page,
+      pageSize: AI_TOOLS_PAGE_SIZE,
+      hasNext: answer?.page.hasNext ?? false,
+      total: answer?.page.itemTotal ?? 0,
+    },
+  }
+}
+
+type LoaderData = Route.ComponentProps['loaderData']
+
+export default function AiTools({ loaderData }: Route.ComponentProps) {
+  // A new search or page starts a new list.
+  return (
+    <AiToolsPage key={`${loaderData.q}|${loaderData.pagination.currentPage}`} data={loaderData} />
+  )
+}
+
+function AiToolsPage({ data }: { data: LoaderData }) {
+  const config = useConfig()
+  const { client } = useSession()
+  const [state, dispatch] = useReducer(appListReducer, data, (initial) => ({
+    ...INITIAL_APP_LIST,
+    appList: initial.items,
+    pagination: initial.pagination,
+    search: { query: initial.q, isSearching: false },
+  }))
+  const list = state.appList
+  const pagination = state.pagination
+  const loaderData = data
+
+  const loadMore = async () => {
+    dispatch({ type: 'load_more_requested' })
+    try {
+      const next = pagination.currentPage + 1
+      const answer = await getDynamicApps(client, config, {
+        tags: 'ai-tools',
+        pageNo: next,
+        pageSize: AI_TOOLS_PAGE_SIZE,
+        sortBy: 'createdAt',
+        sortOrder: 'desc',
+        searchQuery: state.search.query,
+      })
+      dispatch({
+        type: 'load_more_succeeded',
+        items: answer.items,
+        pagination: {
+          currentPage: next,
+          pageSize: AI_TOOLS_PAGE_SIZE,
+          hasNext: answer.page.hasNext,
+          total: answer.page.itemTotal ?? pagination.total,
+        },
+      })
+    } catch {
+      dispatch({ type: 'load_more_failed' })
+    }
+  }
+
+  return (
+    <>
+      <PageHero
+        flush
+        eyebrow="AI tools"
+        title="AI image tools, free to try"
+        lead="Each tool is a delivery URL underneath: try it here, then use the same operation in your own pipeline."
+      >
+        <Form method="get" role="search" className="search-form">
+          <label htmlFor="q" className="visually-hidden">
+            Search AI tools
+          </label>
+          <input
+            id="q"
+            name="q"
+            type="search"
+            placeholder="Search tools"
+            defaultValue={loaderData.q}
+          />
+          <button type="submit" className="button is-primary">
+            Search
+          </button>
+        </Form>
+      </PageHero>
+      <section className="section" style={{ paddingTop: 0 }}>
+        <div className="container">
+          {list.length === 0 ? (
+            <p className="lead" data-testid="no-tools">
+              {loaderData.q === ''
+                ? 'No AI tools are listed right now.'
+                : `No tools match “${loaderData.q}”.`}
+            </p>
+          ) : (
+            <div className="grid cols-3" data-testid="tool-list">
+              {list.map((app) => (
+                <AppCard key={app.slug} app={app} />
+              ))}
+            </div>
+          )}
+          {pagination.hasNext ? (
+            <p style={{ textAlign: 'center', marginTop: 'var(--space-6)' }}>
+              <button
+                type="button"
+                className="button is-secondary"
+                onClick={loadMore}
+                disabled={state.loading.loadMore}
+              >
+                {state.loading.loadMore ? 'Loading…' : 'Load more'}
+              </button>
+            </p>
+          ) : null}
+        </div>
+      </section>
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteErrorBoundary

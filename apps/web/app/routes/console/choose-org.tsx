@@ -1,0 +1,53 @@
+import { useLocation } from 'react-router'
+import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { useConfig } from '../../lib/app-context.tsx'
+import { afterChoosingOrg, readAuthFlow } from '../../lib/auth-redirect.ts'
+import { metaFor } from '../../lib/seo.ts'
+import type { Route } from './+types/choose-org.ts'
+import { requireConsoleUser } from './console.server.ts'
+
+export const meta: Route.MetaFunction = (args) =>
+  metaFor(args, { title: 'Choose an organisation', noIndex: true })
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { organizations } = await requireConsoleUser(request, context)
+  return { organizations }
+}
+
+export default function ChooseOrg({ loaderData }: Route.ComponentProps) {
+  const config = useConfig()
+  const location = useLocation()
+  const flow = readAuthFlow(location.search)
+  const { organizations } = loaderData
+  return (
+    <div className="auth-card" style={{ maxWidth: 560 }}>
+      <h1>Choose an organisation</h1>
+      <p className="subtitle">Files, presets and credits belong to an organisation.</p>
+      {organizations.length === 0 ? (
+        <p>You are not a member of any organisation yet.</p>
+      ) : (
+        <ul className="org-list" data-testid="org-list">
+          {organizations.map((org, index) => (
+            <li key={org._id}>
+              <a
+                className="org-button"
+                href={afterChoosingOrg(flow, org._id, { consoleBase: config.consoleUrl })}
+              >
+                <span>
+                  <strong>{org.name ?? org.cloudName ?? org._id}</strong>
+                  <small>
+                    {org.cloudName === undefined ? '' : `Cloud name ${org.cloudName}`}
+                    {org.role === undefined ? '' : ` · ${org.role}`}
+                  </small>
+                </span>
+                {index === 0 ? <span className="pill">Active</span> : null}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+export const ErrorBoundary = RouteErrorBoundary

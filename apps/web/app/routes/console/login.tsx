@@ -1,0 +1,13 @@
+import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { metaFor } from '../../lib/seo.ts'
+import type { Route } from './+types/login.ts'
+import { AuthForm } from './auth-form.tsx'
+
+export const meta: Route.MetaFunction = (args) =>
+  metaFor(args, { title: 'Log in', description: 'Log in to the Tessera console.', noIndex: true })
+
+export default function Login() {
+  return <AuthForm mode="login" />
+}
+
+export const ErrorBoundary = RouteErrorBoundary

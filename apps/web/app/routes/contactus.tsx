@@ -1,0 +1,138 @@
+import { Form, useActionData, useLocation, useNavigation } from 'react-router'
+import { PageHero } from '../components/page-hero.tsx'
+import { RouteErrorBoundary } from '../components/route-error.tsx'
+import { CONTACT_TOPICS, parseContact, topicFromSearch } from '../lib/contact.ts'
+import { webContext } from '../lib/context.ts'
+import { metaFor } from '../lib/seo.ts'
+import type { Route } from './+types/contactus.ts'
+
+export const meta: Route.MetaFunction = (args) =>
+  metaFor(args, {
+    title: 'Contact us',
+    description: 'Talk to the Tessera team about sales, a demo, support or partnerships.',
+  })
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = parseContact(await request.formData())
+  if (!parsed.ok) return { ok: false as const, errors: parsed.errors }
+  await context
+    .get(webContext)
+    .saveContact({ ...parsed.value, receivedAt: new Date().toISOString() })
+  return { ok: true as const, errors: {} }
+}
+
+export default function ContactUs() {
+  const result = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const location = useLocation()
+  const errors: Partial<Record<string, string>> = result?.errors ?? {}
+  const sending = navigation.state === 'submitting'
+  const describedBy = (name: string) => (errors[name] === undefined ? undefined : `${name}-error`)
+  const fieldError = (name: string) =>
+    errors[name] === undefined ? null : (
+      <span className="field-error" id={`${name}-error`}>
+        {errors[name]}
+      </span>
+    )
+  return (
+    <>
+      <PageHero
+        eyebrow="Contact us"
+        title="Talk to the team"
+        lead="Questions about pricing, a demo, self-hosting or a ticket: write to us and a person will answer within one working day."
+      />
+      <section className="section" style={{ paddingTop: 0 }}>
+        <div className="container contact-grid">
+          <div className="card contact-card">
+            {result?.ok === true ? (
+              <div className="form-alert is-success" role="status" data-testid="contact-success">
+                Thank you. Your message is with us and we will reply by email.
+              </div>
+            ) : null}
+            {result?.ok === false ? (
+              <div className="form-alert is-error" role="alert">
+                Please correct the fields marked below.
+              </div>
+            ) : null}
+            <Form method="post" noValidate>
+              <div className="grid cols-2" style={{ gap: '0 var(--space-4)' }}>
+                <div className="field">
+                  <label htmlFor="name">Name</label>
+                  <input
+                    id="name"
+                    name="name"
+                    autoComplete="name"
+                    required
+                    aria-invalid={errors.name !== undefined}
+                    aria-describedby={describedBy('name')}
+                  />
+                  {fieldError('name')}
+                </div>
+                <div className="field">
+                  <label htmlFor="email">Work email</label>
+                  <input
+                    id="email"
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    required
+                    aria-invalid={errors.email !== undefined}
+                    aria-describedby={describedBy('email')}
+                  />
+                  {fieldError('email')}
+                </div>
+                <div className="field">
+                  <label htmlFor="company">Company (optional)</label>
+                  <input id="company" name="company" autoComplete="organization" />
+                  {fieldError('company')}
+                </div>
+                <div className="field">
+                  <label htmlFor="topic">Topic</label>
+                  <select id="topic" name="topic" defaultValue={topicFromSearch(location.search)}>
+                    {Object.entries(CONTACT_TOPICS).map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                  {fieldError('topic')}
+                </div>
+              </div>
+              <div className="field">
+                <label htmlFor="message">Message</label>
+                <textarea
+                  id="message"
+                  name="message"
+                  required
+                  aria-invalid={errors.message !== undefined}
+                  aria-describedby={describedBy('message')}
+                />
+                {fieldError('message')}
+              </div>
+              <button type="submit" className="button is-primary" disabled={sending}>
+                {sending ? 'Sending…' : 'Send message'}
+              </button>
+            </Form>
+          </div>
+          <aside className="contact-aside">
+            <h2>Other ways to reach us</h2>
+            <p>
+              <strong>Self-hosting help.</strong> The README and docs cover installation and every
+              setting.
+            </p>
+            <p>
+              <strong>Security.</strong> Report a vulnerability with the topic “Support ticket”; we
+              answer those first.
+            </p>
+            <p>
+              <strong>Partners.</strong> Agencies and platforms can resell hosted plans or embed the
+              URL library.
+            </p>
+          </aside>
+        </div>
+      </section>
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteErrorBoundary

@@ -1,0 +1,51 @@
+import { AppCard } from '../components/app-card.tsx'
+import { PageHero } from '../components/page-hero.tsx'
+import { RouteErrorBoundary } from '../components/route-error.tsx'
+import { serverApi } from '../lib/api.server.ts'
+import { getDynamicApps } from '../lib/api.ts'
+import { metaFor } from '../lib/seo.ts'
+import type { Route } from './+types/tools.ts'
+
+export const meta: Route.MetaFunction = (args) =>
+  metaFor(args, {
+    title: 'Free image tools',
+    description: 'Compress, convert, resize and filter images in the browser, powered by Tessera.',
+  })
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const api = serverApi(request, context)
+  const answer = await getDynamicApps(api.client, api.config, {
+    tags: 'tools',
+    pageNo: 1,
+    pageSize: 24,
+    sortBy: 'title',
+  }).catch(() => ({ items: [] }))
+  return { apps: answer.items }
+}
+
+export default function Tools({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <PageHero
+        eyebrow="Tools"
+        title="Free image tools"
+        lead="Everyday fixes, done by the same engine that powers our delivery: compress, convert, resize and recolour."
+      />
+      <section className="section" style={{ paddingTop: 0 }}>
+        <div className="container">
+          {loaderData.apps.length === 0 ? (
+            <p className="lead">No tools are listed right now.</p>
+          ) : (
+            <div className="grid cols-3">
+              {loaderData.apps.map((app) => (
+                <AppCard key={app.slug} app={app} />
+              ))}
+            </div>
+          )}
+        </div>
+      </section>
+    </>
+  )
+}
+
+export const ErrorBoundary = RouteErrorBoundary

@@ -1,0 +1,60 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { extname, join, normalize, sep } from 'node:path'
+import { Readable } from 'node:stream'
+
+/** SPEC §9: static assets live under this prefix. */
+export const STATIC_PREFIX = '/static/'
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json; charset=utf-8',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.map': 'application/json; charset=utf-8',
+}
+
+const notFound = () =>
+  new Response(JSON.stringify({ code: 'not_found', message: 'No such static file' }), {
+    status: 404,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  })
+
+/**
+ * Serves files of `root` for `/static/<name>`. Every file there is content-hashed by the build,
+ * so a name never changes meaning: cache it for a year and never revalidate.
+ */
+export function createStaticHandler(root: string): (request: Request) => Promise<Response> {
+  const base = normalize(root.endsWith(sep) ? root : `${root}${sep}`)
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } })
+    }
+    let name: string
+    try {
+      name = decodeURIComponent(new URL(request.url).pathname.slice(STATIC_PREFIX.length))
+    } catch {
+      return notFound()
+    }
+    const file = normalize(join(base, name))
+    if (!file.startsWith(base) || name.includes('\0')) return notFound()
+    const info = await stat(file).catch(() => undefined)
+    if (info === undefined || !info.isFile()) return notFound()
+    const headers = {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': String(info.size),
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+    }
+    if (request.method === 'HEAD') return new Response(null, { headers })
+    return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream, { headers })
+  }
+}
