@@ -18,7 +18,8 @@ import {
   sha256,
 } from './auth.ts'
 import type { AppContext } from './context.ts'
-import { isUniqueViolation, type User } from './db/index.ts'
+import { isUniqueViolation, type NewUser, type User } from './db/index.ts'
+import { createGoogleVerifier } from './google.ts'
 import { HttpError } from './http-error.ts'
 import { jsonLimit, parseBody, readJson } from './json-body.ts'
 import { hashPassword, needsRehash, verifyNothing, verifyPassword } from './passwords.ts'
@@ -62,6 +63,12 @@ const personName = z
 const password = z.string({ error: 'must be a string' }).min(1, 'is required')
 
 const signupBody = z.object({ email, password, firstName: personName, lastName: personName })
+const googleBody = z.object({
+  credential: z
+    .string({ error: 'must be a string' })
+    .min(1, 'is required')
+    .max(8192, 'is too long'),
+})
 const loginBody = z.object({ email, password: password.max(1024, 'is too long') })
 
 /** The reason `candidate` is not an acceptable password for `forEmail`, or undefined. */
@@ -166,36 +173,15 @@ export function registerIdentityApi(
 
   const { requireUser } = createAuth(app)
 
-  hono.post(`${USERS}/auth/signup`, jsonLimit, async (c) => {
-    c.set('route', 'identity')
-    const input = parseBody(await readJson(c), signupBody)
-    const problem = passwordProblem(input.password, input.email)
-    if (problem !== undefined) throw new HttpError(400, 'weak_password', problem)
-    const signupKey = `signup:address:${clientAddress(c)}`
-    const wait = await signups.retryAfter(signupKey)
-    if (wait > 0) {
-      throw new HttpError(429, 'too_many_signups', 'Too many sign-ups from here: try again later', {
-        headers: { 'retry-after': String(wait) },
-      })
-    }
-    if ((await repo.findUserByEmail(input.email)) !== undefined) {
-      throw new HttpError(409, 'email_taken', 'An account with this email exists: sign in instead')
-    }
-    const passwordHash = await hashPassword(input.password)
+  /** Creates a user with their own organisation, retrying if the random cloud name is taken. */
+  const createAccount = async (input: NewUser): Promise<User> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const { user } = await repo.createUserWithOrganisation(
-          {
-            email: input.email,
-            passwordHash,
-            firstName: input.firstName,
-            lastName: input.lastName,
-          },
-          { cloudName: cloudNameFor(input.firstName), name: `${input.firstName}'s organisation` },
-        )
-        await signups.hit(signupKey)
-        await startSession(c, user)
-        return c.json({ user: userJson(user) }, 201)
+        const { user } = await repo.createUserWithOrganisation(input, {
+          cloudName: cloudNameFor(input.firstName),
+          name: `${input.firstName}'s organisation`,
+        })
+        return user
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_key')) {
           throw new HttpError(
@@ -207,6 +193,91 @@ export function registerIdentityApi(
         if (!isUniqueViolation(error, 'organisations_cloud_name_key') || attempt >= 5) throw error
       }
     }
+  }
+
+  /** Refuses a sign-up from an address that made too many this hour. */
+  const checkSignupRate = async (key: string) => {
+    const wait = await signups.retryAfter(key)
+    if (wait > 0) {
+      throw new HttpError(429, 'too_many_signups', 'Too many sign-ups from here: try again later', {
+        headers: { 'retry-after': String(wait) },
+      })
+    }
+  }
+
+  const verifyGoogle =
+    config.google.clientId === undefined
+      ? undefined
+      : createGoogleVerifier({ clientId: config.google.clientId, jwksUrl: config.google.jwksUrl })
+
+  // Google one-tap: the ID token names the account; a known Google account signs in, a verified
+  // email of an existing account is linked to it, anyone else gets a new account (201).
+  hono.post(`${USERS}/auth/google`, jsonLimit, async (c) => {
+    c.set('route', 'identity')
+    if (verifyGoogle === undefined) {
+      throw new HttpError(
+        404,
+        'google_sign_in_off',
+        'Google sign-in is not configured on this server',
+      )
+    }
+    const { credential } = parseBody(await readJson(c), googleBody)
+    const identity = await verifyGoogle(credential)
+    let user = await repo.findUserByGoogleSub(identity.sub)
+    if (user === undefined) {
+      if (!identity.emailVerified) {
+        throw new HttpError(403, 'email_not_verified', 'Google has not verified this email address')
+      }
+      const existing = await repo.findUserByEmail(identity.email)
+      if (existing !== undefined) {
+        if (!(await repo.linkGoogleAccount(existing.id, identity.sub))) {
+          throw new HttpError(
+            409,
+            'google_account_conflict',
+            'This account is linked to another Google account',
+          )
+        }
+        user = existing
+      }
+    }
+    if (user !== undefined) {
+      await startSession(c, user)
+      return c.json({ user: userJson(user), isNewUser: false })
+    }
+    const signupKey = `signup:address:${clientAddress(c)}`
+    await checkSignupRate(signupKey)
+    const firstName = identity.givenName ?? identity.email.split('@')[0] ?? 'User'
+    const created = await createAccount({
+      email: identity.email,
+      passwordHash: null,
+      googleSub: identity.sub,
+      firstName: firstName.slice(0, 100),
+      lastName: (identity.familyName ?? '').slice(0, 100),
+    })
+    await signups.hit(signupKey)
+    await startSession(c, created)
+    return c.json({ user: userJson(created), isNewUser: true }, 201)
+  })
+
+  hono.post(`${USERS}/auth/signup`, jsonLimit, async (c) => {
+    c.set('route', 'identity')
+    const input = parseBody(await readJson(c), signupBody)
+    const problem = passwordProblem(input.password, input.email)
+    if (problem !== undefined) throw new HttpError(400, 'weak_password', problem)
+    const signupKey = `signup:address:${clientAddress(c)}`
+    await checkSignupRate(signupKey)
+    if ((await repo.findUserByEmail(input.email)) !== undefined) {
+      throw new HttpError(409, 'email_taken', 'An account with this email exists: sign in instead')
+    }
+    const user = await createAccount({
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      firstName: input.firstName,
+      lastName: input.lastName,
+    })
+    await signups.hit(signupKey)
+    await startSession(c, user)
+    return c.json({ user: userJson(user) }, 201)
   })
 
   hono.post(`${USERS}/auth/login`, jsonLimit, async (c) => {

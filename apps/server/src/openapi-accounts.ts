@@ -115,6 +115,33 @@ export const ACCOUNT_API: OpenApiPart = {
     }),
   },
   paths: {
+    '/service/panel/users/v1.0/auth/google': {
+      post: {
+        operationId: 'googleOneTap',
+        summary: 'Sign in or up with a Google one-tap ID token',
+        description:
+          "Verifies the ID token against Google's keys, issuer and our client id (GOOGLE_CLIENT_ID). A known Google account signs in; a verified email of an existing account is linked; anyone else gets a new account and organisation (201). Sets the bg.session cookie.",
+        tags: ['identity'],
+        requestBody: body(object({ credential: str('The ID token (JWT) Google gave the page') })),
+        responses: {
+          '200': json(
+            object({ user: ref('User'), isNewUser: { type: 'boolean', const: false } }),
+            'Signed in',
+          ),
+          '201': json(
+            object({ user: ref('User'), isNewUser: { type: 'boolean', const: true } }),
+            'Account created and signed in',
+          ),
+          '400': failure('invalid_json or invalid_body'),
+          '401': failure('invalid_google_token: bad signature, issuer, audience or expired'),
+          '403': failure('email_not_verified'),
+          '404': failure('google_sign_in_off: no GOOGLE_CLIENT_ID configured'),
+          '409': failure('google_account_conflict'),
+          '429': failure('too_many_signups'),
+          '503': failure("google_unavailable: Google's keys could not be fetched"),
+        },
+      },
+    },
     [`${ORG}/{orgId}`]: {
       get: operation('getOrganisation', 'The organisation, your role, plan and credits', {
         '200': json(ref('Organisation'), 'The organisation'),

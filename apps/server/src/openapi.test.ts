@@ -107,7 +107,10 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the OpenAPI document on
   let document: OpenApiDocument
 
   beforeAll(async () => {
-    server = await startTestServer(kind)
+    server = await startTestServer(kind, {
+      // Google sign-in is described, so it is switched on (its keys are never fetched here).
+      GOOGLE_CLIENT_ID: 'openapi-test.apps.googleusercontent.com',
+    })
     const response = await fetch(`${server.url}/service/openapi.json`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')

@@ -95,6 +95,21 @@ export function createAccountQueries(db: Db) {
 
   // ── users ─────────────────────────────────────────────────────────────────────────────────
 
+  async function findUserByGoogleSub(sub: string): Promise<User | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.googleSub, sub))
+    return row
+  }
+
+  /** Links a Google account to a user who has none linked yet; false otherwise. */
+  async function linkGoogleAccount(userId: string, sub: string): Promise<boolean> {
+    const rows = await db
+      .update(users)
+      .set({ googleSub: sub })
+      .where(and(eq(users.id, userId), isNull(users.googleSub)))
+      .returning({ id: users.id })
+    return rows.length > 0
+  }
+
   async function setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await db.update(users).set({ passwordHash }).where(eq(users.id, userId))
   }
@@ -331,6 +346,8 @@ export function createAccountQueries(db: Db) {
   }
 
   return {
+    findUserByGoogleSub,
+    linkGoogleAccount,
     setPasswordHash,
     updateOrganisation,
     createApiToken,
