@@ -127,7 +127,10 @@ export interface NewJob {
 export interface NewUser {
   /** Stored as given: the caller trims and lower-cases it. */
   email: string
-  passwordHash: string
+  /** Null for an account made through Google one-tap. */
+  passwordHash: string | null
+  /** The Google account's `sub`, for accounts made through Google one-tap. */
+  googleSub?: string | null
   firstName: string
   lastName: string
 }
