@@ -2,8 +2,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { crc32, deflateSync } from 'node:zlib'
+import { signRequest } from '@tessera/url'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestClient } from './test-client.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
@@ -54,8 +56,13 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('asset APIs on %s', (kin
   let sourceBase: string
   let bomb: Buffer
 
+  let token: string
   const upload = (body: FormData | string, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${ASSETS}/upload/direct`, { method: 'POST', body, headers })
+    fetch(`${server.url}${ASSETS}/upload/direct`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${token}`, ...headers },
+    })
 
   beforeAll(async () => {
     bomb = decompressionBomb(20000, 20000)
@@ -87,10 +94,90 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('asset APIs on %s', (kin
       UPLOAD_MAX_BYTES: String(MAX_BYTES),
       REMOTE_ALLOW_HOSTS: '127.0.0.1',
     })
+    token = await server.createToken()
   }, 60_000)
   afterAll(async () => {
     await server?.stop()
     await new Promise((resolve) => source.close(resolve))
+  })
+
+  describe('who may upload, and where to', () => {
+    it('refuses an upload without a session or token with 401, storing nothing', async () => {
+      const before = await server.services.context.repo.listFiles(
+        (await server.services.context.repo.findOrganisationByCloudName('demo'))?.id ?? '',
+        { limit: 1000 },
+      )
+      for (const path of ['upload/direct', 'upload/url']) {
+        const response = await fetch(`${server.url}${ASSETS}/${path}`, {
+          method: 'POST',
+          body: form(new Blob([await png(8, 8)]), { name: 'anonymous' }),
+        })
+        expect(response.status).toBe(401)
+        expect(await response.json()).toMatchObject({ code: 'unauthenticated' })
+      }
+      const after = await server.services.context.repo.listFiles(
+        (await server.services.context.repo.findOrganisationByCloudName('demo'))?.id ?? '',
+        { limit: 1000 },
+      )
+      expect(after.length).toBe(before.length)
+    })
+
+    it("stores a signed-in member's upload in their organisation, or the one named by orgId", async () => {
+      const client = createTestClient(server)
+      const owner = await client.signup()
+      const second = await client.signup()
+      // `second` invites `owner`, so owner belongs to two organisations.
+      const invited = await client.call(
+        'POST',
+        `/service/panel/organization/v1.0/${second.organisation._id}/invitations`,
+        { cookie: second.cookie, body: { email: owner.email } },
+      )
+      await client.call('POST', '/service/panel/organization/v1.0/invitations/accept', {
+        cookie: owner.cookie,
+        body: { token: (invited.body as { token: string }).token },
+      })
+      const sendAs = async (query: string) => {
+        const url = `${server.url}${ASSETS}/upload/direct${query}`
+        // Multipart bodies are not covered by the signature, but a cookie call must be signed.
+        const signature = await signRequest({ method: 'POST', url }, server.config.signing.key)
+        return fetch(url, {
+          method: 'POST',
+          body: form(new Blob([await png(12, 10)]), { name: `mine-${query.length}` }),
+          headers: { cookie: `bg.session=${owner.cookie}`, ...signature },
+        })
+      }
+      const toOwn = await sendAs('')
+      expect(toOwn.status).toBe(200)
+      expect(await toOwn.json()).toMatchObject({ orgId: owner.organisation._id })
+      const toSecond = await sendAs(`?orgId=${second.organisation._id}`)
+      expect(toSecond.status).toBe(200)
+      expect(await toSecond.json()).toMatchObject({ orgId: second.organisation._id })
+      const delivered = await fetch(
+        `${server.url}/v2/${second.organisation.cloudName}/original/mine-${`?orgId=${second.organisation._id}`.length}.png`,
+      )
+      expect(delivered.status).toBe(200)
+      // An organisation they do not belong to is as good as missing.
+      const stranger = await client.signup()
+      const refused = await sendAs(`?orgId=${stranger.organisation._id}`)
+      expect(refused.status).toBe(404)
+      expect(await refused.json()).toMatchObject({ code: 'organisation_not_found' })
+    })
+
+    it("stores a token's upload in the token's organisation only", async () => {
+      const client = createTestClient(server)
+      const user = await client.signup()
+      const other = await server.createToken(user.organisation.cloudName)
+      const response = await upload(form(new Blob([await png(10, 10)]), { name: 'by-token' }), {
+        authorization: `Bearer ${other}`,
+      })
+      expect(response.status).toBe(200)
+      expect(await response.json()).toMatchObject({ orgId: user.organisation._id })
+      expect((await fetch(`${server.url}/v2/demo/original/by-token.png`)).status).toBe(404)
+      expect(
+        (await fetch(`${server.url}/v2/${user.organisation.cloudName}/original/by-token.png`))
+          .status,
+      ).toBe(200)
+    })
   })
 
   describe('direct upload', () => {
@@ -243,7 +330,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('asset APIs on %s', (kin
     const byUrl = (body: unknown) =>
       fetch(`${server.url}${ASSETS}/upload/url`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify(body),
       })
 
@@ -285,6 +372,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('asset APIs on %s', (kin
     it('refuses a body that is not JSON', async () => {
       const response = await fetch(`${server.url}${ASSETS}/upload/url`, {
         method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
         body: 'url=x',
       })
       expect(await response.json()).toMatchObject({ code: 'invalid_json' })

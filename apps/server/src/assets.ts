@@ -1,21 +1,18 @@
 // The asset APIs: direct upload (multipart, streamed to storage), upload by URL, and the
-// download proxy. Until accounts exist, uploads go to the demo organisation, from loopback only.
+// download proxy. Uploads go to the caller's organisation: an API token's own, or for a signed-in
+// member the `orgId` query parameter's (default: their active, first organisation).
 import { createHash, randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { PassThrough } from 'node:stream'
 import busboy from 'busboy'
 import type { Context } from 'hono'
+import { createAuth } from './auth.ts'
 import type { AppContext } from './context.ts'
 import type { StoredFile } from './db/index.ts'
 import { engineErrorToHttp } from './engine-errors.ts'
 import { assertValidFilePath, type SniffedType, sniffType } from './files.ts'
 import { HttpError } from './http-error.ts'
 import { fetchRemote, RemoteError } from './remote.ts'
-
-/** The organisation uploads go to until accounts and API tokens exist. */
-export const UPLOAD_CLOUD_NAME = 'demo'
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 
 interface UploadFields {
   /** Folder, e.g. `products/shoes` (no leading or trailing slash). */
@@ -27,17 +24,6 @@ interface UploadFields {
 
 function incoming(c: Context): IncomingMessage | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-}
-
-function assertLoopback(c: Context): void {
-  const address = incoming(c)?.socket.remoteAddress
-  if (address === undefined || !LOOPBACK.has(address)) {
-    throw new HttpError(
-      403,
-      'forbidden',
-      'Uploads are accepted from this machine only until accounts exist',
-    )
-  }
 }
 
 function readFlag(value: unknown, name: string): boolean {
@@ -115,17 +101,7 @@ function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImag
 export function createAssets(app: AppContext) {
   const { repo, storage, engine, config } = app
 
-  async function uploadOrganisation() {
-    const organisation = await repo.findOrganisationByCloudName(UPLOAD_CLOUD_NAME)
-    if (organisation === undefined) {
-      throw new HttpError(
-        404,
-        'not_found',
-        `The '${UPLOAD_CLOUD_NAME}' organisation does not exist`,
-      )
-    }
-    return organisation
-  }
+  const auth = createAuth(app)
 
   /** Checks the stored bytes, then records the file; removes the blob when anything fails. */
   async function finish(
@@ -188,13 +164,12 @@ export function createAssets(app: AppContext) {
 
   /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
   async function uploadDirect(c: Context): Promise<Response> {
-    assertLoopback(c)
+    const { organisation } = await auth.requireAnyOrganisation(c)
     const request = incoming(c)
     const contentType = c.req.header('content-type') ?? ''
     if (request === undefined || !contentType.toLowerCase().startsWith('multipart/form-data')) {
       throw new HttpError(415, 'unsupported_media_type', 'Send the file as multipart/form-data')
     }
-    const organisation = await uploadOrganisation()
     const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`
     const raw: Record<string, string> = {}
     let stored: Promise<{ size: number; hash: string }> | undefined
@@ -331,7 +306,7 @@ export function createAssets(app: AppContext) {
 
   /** POST …/upload/url: JSON `{ url, path?, name?, overwrite? }`. */
   async function uploadFromUrl(c: Context): Promise<Response> {
-    assertLoopback(c)
+    const { organisation } = await auth.requireAnyOrganisation(c)
     let body: Record<string, unknown>
     try {
       body = (await c.req.json()) as Record<string, unknown>
@@ -346,7 +321,6 @@ export function createAssets(app: AppContext) {
       name: readName(body.name),
       overwrite: readFlag(body.overwrite, 'overwrite'),
     }
-    const organisation = await uploadOrganisation()
     const source = await fetchSource(body.url)
     const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`
     await storage.put(storageKey, source.data)

@@ -72,6 +72,7 @@ describe('delivery on S3-compatible storage', () => {
     const response = await fetch(`${server.url}/service/panel/assets/v1.0/upload/direct`, {
       method: 'POST',
       body,
+      headers: { authorization: `Bearer ${await server.createToken()}` },
     })
     expect(response.status).toBe(200)
     const delivered = await fetch(`${server.url}/v2/demo/original/green.png`)

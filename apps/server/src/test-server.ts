@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { API_TOKEN_PREFIX, randomToken, sha256 } from './auth.ts'
 import { loadConfig, type ServerConfig } from './config.ts'
 import { createThrowawayDatabase } from './db/test-database.ts'
 import { createLogger } from './logger.ts'
@@ -13,6 +14,8 @@ export type TestDatabaseKind = 'pglite' | 'postgres'
 export interface TestServer extends RunningServer {
   config: ServerConfig
   dataDir: string
+  /** A new API token of the organisation with this cloud name (default: the demo one). */
+  createToken(cloudName?: string): Promise<string>
   stop(): Promise<void>
 }
 
@@ -43,10 +46,23 @@ export async function startTestServer(
       databaseDir: options.persistDatabase === true ? join(dataDir, 'db') : 'memory://',
       ...(options.runJobs === undefined ? {} : { runJobs: options.runJobs }),
     })
+    const repo = server.services.context.repo
     return {
       ...server,
       config,
       dataDir,
+      async createToken(cloudName = 'demo') {
+        const organisation = await repo.findOrganisationByCloudName(cloudName)
+        if (organisation === undefined) throw new Error(`no organisation ${cloudName}`)
+        const token = `${API_TOKEN_PREFIX}${randomToken()}`
+        await repo.createApiToken(organisation.id, {
+          name: 'test',
+          tokenHash: sha256(token),
+          prefix: token.slice(0, 10),
+          createdBy: null,
+        })
+        return token
+      },
       stop: async () => {
         await server.close()
         await database?.drop()
