@@ -16,6 +16,7 @@ import {
   type UrlOptions,
   verifySignedUrl,
 } from '@tessera/url'
+import { aiCreditsOf, chargeCredits } from './billing-api.ts'
 import type { AppContext } from './context.ts'
 import { engineErrorToHttp } from './engine-errors.ts'
 import { HttpError } from './http-error.ts'
@@ -46,6 +47,8 @@ export interface DeliveryRequest {
 }
 
 const DERIVE_JOB = 'derive'
+/** The ledger reason of credits spent on a slow (AI) delivery transformation. */
+const AI_REASON = 'ai_transformation'
 
 function toWebStream(body: Readable): ReadableStream<Uint8Array> {
   return Readable.toWeb(body) as ReadableStream<Uint8Array>
@@ -450,6 +453,12 @@ export function createDelivery(app: AppContext) {
           'transformation_failed',
           existing.error ?? 'The transformation failed',
         )
+      }
+      // AI operations spend the organisation's credits, once per derived image (its cache key).
+      // A job that exists was paid for when it was queued.
+      if (existing === undefined) {
+        const credits = aiCreditsOf(operations)
+        await chargeCredits(repo, resolved.organisationId, credits, AI_REASON, cacheKey)
       }
       const job = await repo.enqueueJob({
         kind: DERIVE_JOB,

@@ -48,7 +48,7 @@ interface PredictionPayload {
 const invalidInput = (message: string) => new HttpError(400, 'invalid_input', message)
 
 /** Checks one parameter value against its field of the input schema. */
-function checkField(name: string, field: InputField, value: unknown): string {
+function checkField(name: string, field: InputField, value: unknown, maxNumber: number): string {
   switch (field.type) {
     case 'boolean':
       if (typeof value !== 'boolean') throw invalidInput(`${name} must be true or false`)
@@ -61,12 +61,11 @@ function checkField(name: string, field: InputField, value: unknown): string {
       if (field.type === 'integer' && !Number.isInteger(value)) {
         throw invalidInput(`${name} must be a whole number`)
       }
-      if (field.minimum !== undefined && value < field.minimum) {
-        throw invalidInput(`${name} must be at least ${field.minimum}`)
-      }
-      if (field.maximum !== undefined && value > field.maximum) {
-        throw invalidInput(`${name} must be at most ${field.maximum}`)
-      }
+      // A parameter without bounds of its own (sizes, paddings) is kept to the output limit.
+      const minimum = field.minimum ?? 0
+      const maximum = field.maximum ?? maxNumber
+      if (value < minimum) throw invalidInput(`${name} must be at least ${minimum}`)
+      if (value > maximum) throw invalidInput(`${name} must be at most ${maximum}`)
       return String(value)
     }
     case 'string': {
@@ -87,10 +86,15 @@ function checkField(name: string, field: InputField, value: unknown): string {
 
 /**
  * The delivery pattern a prediction's input asks for, e.g. `ic.crop(w:200,h:200,g:face)`.
+ * Numbers the catalogue gives no bounds are kept from 0 to `maxNumber`.
  *
  * @throws {HttpError} 400 `invalid_input` naming the first bad field.
  */
-export function patternOf(prediction: Prediction, input: Record<string, unknown>): string {
+export function patternOf(
+  prediction: Prediction,
+  input: Record<string, unknown>,
+  maxNumber: number,
+): string {
   const { properties } = prediction.inputSchema
   const operation: OperationSpec = prediction.operation
   const values: string[] = []
@@ -109,7 +113,7 @@ export function patternOf(prediction: Prediction, input: Record<string, unknown>
       )
     }
     if (value === null || value === undefined) continue
-    values.push(`${field['x-param']}:${checkField(name, field, value)}`)
+    values.push(`${field['x-param']}:${checkField(name, field, value, maxNumber)}`)
   }
   const pattern = `${operation.key}(${values.join(',')})`
   const issue = parsePattern(pattern).issues[0]
@@ -241,7 +245,7 @@ export function registerPredictionsApi(hono: Hono<AppEnv>, app: AppContext): voi
       throw new HttpError(400, 'invalid_body', 'The body must be a JSON object')
     }
     const record = input as Record<string, unknown>
-    const pattern = patternOf(prediction, record)
+    const pattern = patternOf(prediction, record, config.engine.maxOutputDimension)
     const source = await sourceOf(caller.organisation, readSourceText(record))
     const payload: PredictionPayload = {
       organisationId: caller.organisation.id,

@@ -28,12 +28,18 @@ export const DEMO_PRESETS = [
   { name: 'retired', transformation: 't.flip()', archived: true },
 ] as const
 
+/** Credits the demo organisation gets each month (granted at the first start in the month). */
+export const DEMO_MONTHLY_CREDITS = 1000
+
 /** Creates the demo organisation, its files and presets when they are missing. */
 export async function seedDemo(app: Pick<AppContext, 'repo' | 'storage' | 'engine' | 'logger'>) {
   const { repo, storage, engine, logger } = app
   const organisation =
     (await repo.findOrganisationByCloudName(DEMO_CLOUD_NAME)) ??
     (await repo.createOrganisation({ cloudName: DEMO_CLOUD_NAME, name: 'Demo' }))
+  // The demo's AI operations spend credits like any organisation's: an allowance each month.
+  const month = new Date().toISOString().slice(0, 7)
+  await repo.grantCredits(organisation.id, DEMO_MONTHLY_CREDITS, 'demo_allowance', month)
   let added = 0
   for (const name of (await readdir(SAMPLES_DIR)).sort()) {
     const extension = extname(name).toLowerCase()
