@@ -7,6 +7,7 @@ import { loadContent } from './content.ts'
 import type { AppContext } from './context.ts'
 import { createDatabase, createRepository } from './db/index.ts'
 import { createDelivery } from './delivery.ts'
+import { ensureDemoToken } from './demo-token.ts'
 import { createJobRunner, type JobRunner } from './jobs.ts'
 import type { Logger } from './logger.ts'
 import { createLookups } from './lookups.ts'
@@ -86,7 +87,10 @@ export async function createServices(
       { pollMs: config.jobPollMs },
     )
     await seedBilling(repo, content)
-    if (config.seedDemo) await seedDemo(context)
+    if (config.seedDemo) {
+      await seedDemo(context)
+      await ensureDemoToken(context)
+    }
     const runner = jobs
     return {
       context,
