@@ -314,37 +314,40 @@ export function createAssetQueries(db: Db) {
   ): Promise<(RemovedFiles & { folders: number }) | 'not_found' | 'not_empty'> {
     return db.transaction(async (tx) => {
       const under = `${path}/`
-      const inside = await tx
-        .select()
-        .from(files)
-        .where(
-          and(eq(files.organisationId, organisationId), sql`starts_with(${files.path}, ${under})`),
-        )
-        .orderBy(asc(files.path))
-        .for('update')
+      // Conditions rather than lists of ids: a folder may hold more files than a query can
+      // carry parameters.
+      const filesUnder = and(
+        eq(files.organisationId, organisationId),
+        sql`starts_with(${files.path}, ${under}::text)`,
+      )
+      const foldersHere = and(
+        eq(folders.organisationId, organisationId),
+        sql`(${folders.path} = ${path}::text or starts_with(${folders.path}, ${under}::text))`,
+      )
+      const [anyFile] = await tx.select({ id: files.id }).from(files).where(filesUnder).limit(1)
       const folderRows = await tx
         .select({ path: folders.path })
         .from(folders)
-        .where(
-          and(
-            eq(folders.organisationId, organisationId),
-            sql`(${folders.path} = ${path}::text or starts_with(${folders.path}, ${under}))`,
-          ),
-        )
-      if (inside.length === 0 && folderRows.length === 0) return 'not_found'
-      const empty = inside.length === 0 && folderRows.every((row) => row.path === path)
+        .where(foldersHere)
+        .orderBy(asc(folders.path))
+        .limit(2)
+      if (anyFile === undefined && folderRows.length === 0) return 'not_found'
+      const empty = anyFile === undefined && folderRows.every((row) => row.path === path)
       if (!recursive && !empty) return 'not_empty'
-      const removed = await removeFiles(tx, inside)
-      const gone = await tx
-        .delete(folders)
+      // The foreign key would cascade to these rows too, but would not say which objects to delete.
+      const derived = await tx
+        .delete(derivedImages)
         .where(
-          and(
-            eq(folders.organisationId, organisationId),
-            sql`(${folders.path} = ${path}::text or starts_with(${folders.path}, ${under}))`,
-          ),
+          inArray(derivedImages.fileId, tx.select({ id: files.id }).from(files).where(filesUnder)),
         )
-        .returning({ id: folders.id })
-      return { ...removed, folders: gone.length }
+        .returning({ storageKey: derivedImages.storageKey })
+      const gone = await tx.delete(files).where(filesUnder).returning()
+      const goneFolders = await tx.delete(folders).where(foldersHere).returning({ id: folders.id })
+      return {
+        files: gone,
+        storageKeys: [...gone.map((file) => file.storageKey), ...derived.map((d) => d.storageKey)],
+        folders: goneFolders.length,
+      }
     })
   }
 
