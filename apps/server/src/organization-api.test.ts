@@ -388,6 +388,55 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
     })
   })
 
+  describe('hostile bodies', () => {
+    it('answers malformed, oversized and mistyped JSON with clear 4xx and changes nothing', async () => {
+      const owner = await client.signup()
+      const org = `${ORG}/${owner.organisation._id}`
+      for (const path of [org, `${org}/tokens`, `${org}/invitations`]) {
+        const method = path === org ? 'PATCH' : 'POST'
+        expectError(
+          await call(method, path, { cookie: owner.cookie, raw: '{"name":' }),
+          400,
+          'invalid_json',
+        )
+        expectError(
+          await call(method, path, { cookie: owner.cookie, raw: '[1,2]' }),
+          400,
+          'invalid_body',
+        )
+        expectError(
+          await call(method, path, {
+            cookie: owner.cookie,
+            raw: JSON.stringify({ name: 'x'.repeat(70_000) }),
+          }),
+          413,
+          'too_large',
+        )
+        expectError(
+          await call(method, path, {
+            cookie: owner.cookie,
+            raw: '{}',
+            headers: { 'content-type': 'text/plain' },
+          }),
+          415,
+          'unsupported_media_type',
+        )
+      }
+      for (const email of HOSTILE) {
+        expectError(
+          await call('POST', `${org}/invitations`, { cookie: owner.cookie, body: { email } }),
+          400,
+          'invalid_body',
+        )
+      }
+      const after = await call('GET', org, { cookie: owner.cookie })
+      expect(after.body).toMatchObject({ name: "Ada's organisation" })
+      expect((await call('GET', `${org}/tokens`, { cookie: owner.cookie })).body).toEqual([])
+      expect((await call('GET', `${org}/invitations`, { cookie: owner.cookie })).body).toEqual([])
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    })
+  })
+
   describe('another organisation', () => {
     it('cannot read or change anything of it, by session or by token', async () => {
       const victim = await client.signup()
