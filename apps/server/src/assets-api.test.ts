@@ -232,6 +232,19 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       )
     const local = (url: string) => url.replace(server.config.publicUrl, server.url)
 
+    /** Storage keys of a file's derived images once `count` are indexed (they are stored after the answer). */
+    async function derivedKeys(fileId: string, count = 0): Promise<string[]> {
+      const { db } = server.services.context.database
+      for (let attempt = 0; ; attempt++) {
+        const rows = await db
+          .select({ storageKey: schema.derivedImages.storageKey })
+          .from(schema.derivedImages)
+          .where(eq(schema.derivedImages.fileId, fileId))
+        if (rows.length >= count || attempt >= 100) return rows.map((row) => row.storageKey)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+
     beforeAll(async () => {
       server = await startTestServer(kind)
       client = createTestClient(server)
@@ -396,8 +409,12 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       })
 
       it('renames a file: the old delivery URL answers 404 at once and the new one the image', async () => {
+        const { storage } = server.services.context
         const file = await addFile(ada.orgId, 'rename/old.png', 24)
         expect((await deliver(ada.cloudName, 'original', 'rename/old.png')).status).toBe(200)
+        expect((await deliver(ada.cloudName, 't.resize(w:12)', 'rename/old.png')).status).toBe(200)
+        const [derivedKey] = await derivedKeys(file.id, 1)
+        if (derivedKey === undefined) throw new Error('the derived image was not indexed')
         // Ask for the new path first, so this process remembers it as missing.
         expect((await deliver(ada.cloudName, 'original', 'rename/new name.png')).status).toBe(404)
         const answer = await call(ada, 'PATCH', `${API}/${ada.orgId}/files/${file.id}`, {
@@ -409,10 +426,14 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
           name: 'new name.png',
           path: 'rename',
           fullPath: 'rename/new name.png',
-          version: 1,
+          version: 2,
           url: `${server.config.publicUrl}/v2/${ada.cloudName}/original/rename/new%20name.png`,
         })
+        // The derived images of the old version went with the move.
+        expect(await derivedKeys(file.id)).toEqual([])
+        expect(await storage.get(derivedKey)).toBeUndefined()
         expect((await deliver(ada.cloudName, 'original', 'rename/old.png')).status).toBe(404)
+        expect((await deliver(ada.cloudName, 't.resize(w:12)', 'rename/old.png')).status).toBe(404)
         const moved = await deliver(ada.cloudName, 't.resize(w:12)', 'rename/new name.png')
         expect(moved.status).toBe(200)
         expect(await widthOf(moved)).toBe(12)
@@ -519,20 +540,11 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       })
 
       it('deletes a file with its stored original and derived images; delivery answers 404', async () => {
-        const { storage, database } = server.services.context
+        const { storage } = server.services.context
         const file = await addFile(ada.orgId, 'gone/soon.png', 32)
         expect((await deliver(ada.cloudName, 't.resize(w:16)', 'gone/soon.png')).status).toBe(200)
-        // The derived image is stored after it is answered: wait until it is indexed.
-        let derived: { storageKey: string }[] = []
-        for (let i = 0; i < 100 && derived.length === 0; i++) {
-          derived = await database.db
-            .select({ storageKey: schema.derivedImages.storageKey })
-            .from(schema.derivedImages)
-            .where(eq(schema.derivedImages.fileId, file.id))
-          if (derived.length === 0) await new Promise((resolve) => setTimeout(resolve, 50))
-        }
-        expect(derived).toHaveLength(1)
-        const derivedKey = (derived[0] as { storageKey: string }).storageKey
+        const [derivedKey] = await derivedKeys(file.id, 1)
+        if (derivedKey === undefined) throw new Error('the derived image was not indexed')
         expect(await storage.get(derivedKey)).toBeDefined()
 
         const answer = await call(ada, 'DELETE', `${API}/${ada.orgId}/files/${file.id}`)
@@ -540,11 +552,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
         expect(answer.body).toMatchObject({ _id: file.id, fullPath: 'gone/soon.png' })
         expect(await storage.get(file.storageKey)).toBeUndefined()
         expect(await storage.get(derivedKey)).toBeUndefined()
-        const rows = await database.db
-          .select()
-          .from(schema.derivedImages)
-          .where(eq(schema.derivedImages.fileId, file.id))
-        expect(rows).toEqual([])
+        expect(await derivedKeys(file.id)).toEqual([])
         expect((await deliver(ada.cloudName, 'original', 'gone/soon.png')).status).toBe(404)
         expect((await deliver(ada.cloudName, 't.resize(w:16)', 'gone/soon.png')).status).toBe(404)
         const again = await call(
@@ -712,8 +720,12 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       })
 
       it('moves a folder with everything in it: old URLs answer 404, new ones the images', async () => {
-        await addFile(ada.orgId, 'albums/2024/one.png', 20)
+        const { storage } = server.services.context
+        const one = await addFile(ada.orgId, 'albums/2024/one.png', 20)
         await addFile(ada.orgId, 'albums/2024/sub/two.png', 20)
+        expect((await deliver(ada.cloudName, 't.flip()', one.path)).status).toBe(200)
+        const [derivedKey] = await derivedKeys(one.id, 1)
+        if (derivedKey === undefined) throw new Error('the derived image was not indexed')
         await call(ada, 'POST', `${API}/${ada.orgId}/folders`, {
           body: { name: 'empty', path: 'albums/2024' },
         })
@@ -729,6 +741,10 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
           name: 'old-2024',
           path: 'archive',
         })
+        expect(await derivedKeys(one.id)).toEqual([])
+        expect(await storage.get(derivedKey)).toBeUndefined()
+        const file = await call(ada, 'GET', `${API}/${ada.orgId}/files/${one.id}`)
+        expect(file.body).toMatchObject({ fullPath: 'archive/old-2024/one.png', version: 2 })
         for (const path of ['one.png', 'sub/two.png']) {
           expect((await deliver(ada.cloudName, 'original', `albums/2024/${path}`)).status).toBe(404)
           expect(

@@ -4,6 +4,9 @@
 // them all, anyone else gets 404 as if the organisation did not exist. Every query is scoped by
 // the caller's organisation id.
 //
+// A move gives a file a new version, so its derived images are made again (db/asset-queries.ts
+// says why); a delete takes the file's row, stored original and derived images.
+//
 // A folder exists when it was made (`POST …/folders`) or while a file or folder lies under it
 // (uploads make folders that way). Folders are addressed by their path in the query string
 // (`?path=a/b`): an encoded `/` in a URL path is refused before routing.
@@ -297,17 +300,21 @@ export function registerAssetApi(hono: Hono<AppEnv>, app: AppContext): void {
   }
 
   /** Deletes stored objects after their rows are gone; a failure leaves an orphan, logged. */
-  async function removeObjects(removed: RemovedFiles): Promise<void> {
-    for (const file of removed.files) lookups.forgetFile(file.organisationId, file.path)
-    for (const key of removed.storageKeys) lookups.bytes.delete(key)
-    const results = await Promise.allSettled(removed.storageKeys.map((key) => storage.delete(key)))
+  async function deleteObjects(storageKeys: readonly string[]): Promise<void> {
+    for (const key of storageKeys) lookups.bytes.delete(key)
+    const results = await Promise.allSettled(storageKeys.map((key) => storage.delete(key)))
     const failed = results.filter((result) => result.status === 'rejected')
     if (failed.length > 0) {
       logger.warn(
         { failed: failed.length, err: (failed[0] as PromiseRejectedResult).reason },
-        'stored objects of deleted files could not be removed',
+        'stored objects of deleted or moved files could not be removed',
       )
     }
+  }
+
+  async function removeObjects(removed: RemovedFiles): Promise<void> {
+    for (const file of removed.files) lookups.forgetFile(file.organisationId, file.path)
+    await deleteObjects(removed.storageKeys)
   }
 
   // ── files ──────────────────────────────────────────────────────────────────────────────────
@@ -358,7 +365,7 @@ export function registerAssetApi(hono: Hono<AppEnv>, app: AppContext): void {
     if (taken !== undefined) {
       throw new HttpError(409, 'already_exists', `A ${taken} already exists at ${shown(target)}`)
     }
-    let moved: StoredFile | undefined
+    let moved: Awaited<ReturnType<typeof repo.moveFile>>
     try {
       moved = await repo.moveFile(organisationId, file.id, { path: target, name })
     } catch (error) {
@@ -369,7 +376,8 @@ export function registerAssetApi(hono: Hono<AppEnv>, app: AppContext): void {
     // This process forgets both paths at once (the new one may be remembered as missing).
     lookups.forgetFile(organisationId, file.path)
     lookups.forgetFile(organisationId, target)
-    return c.json(fileJson(app, caller.organisation.cloudName, moved))
+    await deleteObjects(moved.derivedStorageKeys)
+    return c.json(fileJson(app, caller.organisation.cloudName, moved.file))
   })
 
   hono.delete(`${BASE}/files/:fileId`, async (c) => {
@@ -431,10 +439,11 @@ export function registerAssetApi(hono: Hono<AppEnv>, app: AppContext): void {
         if (!isUniqueViolation(error)) throw error
         throw new HttpError(409, 'already_exists', `Something already exists under ${shown(to)}`)
       }
-      for (const file of moved) {
+      for (const file of moved.files) {
         lookups.forgetFile(organisationId, file.from)
         lookups.forgetFile(organisationId, file.to)
       }
+      await deleteObjects(moved.derivedStorageKeys)
     }
     return c.json(folderJson(organisationId, to, await repo.findFolder(organisationId, to)))
   })

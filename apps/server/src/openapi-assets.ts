@@ -157,7 +157,7 @@ export const ASSET_API: OpenApiPart = {
       size: int('Bytes'),
       width: nullableInt,
       height: nullableInt,
-      version: int('Bumped when the file is overwritten'),
+      version: int('Bumped when the file is overwritten or moved'),
       url: str('Delivery URL of the original: {PUBLIC_URL}/v2/{cloudName}/original/{fullPath}'),
       createdAt: dateTime,
       updatedAt: dateTime,
@@ -243,7 +243,7 @@ export const ASSET_API: OpenApiPart = {
         },
         {
           description:
-            'The delivery URL changes with the path: the old one answers 404 at once. Derived images stay (they are keyed by the file, not its path).',
+            'The delivery URL changes with the path: the old one answers 404 at once. The file gets a new version; its derived images are deleted and made again on request.',
           parameters: [fileId],
           requestBody: body(move),
         },

@@ -248,27 +248,45 @@ export function createAssetQueries(db: Db) {
     })
   }
 
+  // A move bumps the version and forgets the derived images: their pixels would still be right,
+  // but a queued derive job names the file by its old path and would fail, and a failed job
+  // answers for its cache key (file id and version) for good.
+
   /**
-   * Gives a file a new path and name (the bytes, id and version stay, so its derived images
-   * stay valid). Undefined when there is no such file.
+   * Gives a file a new path and name and a new version, and forgets its derived images (the
+   * caller deletes their objects). Undefined when there is no such file.
    * @throws a unique violation (`files_organisation_path_key`) when the path is taken.
    */
   async function moveFile(
     organisationId: string,
     id: string,
     to: { path: string; name: string },
-  ): Promise<StoredFile | undefined> {
-    const [row] = await db
-      .update(files)
-      .set({ path: to.path, name: to.name, updatedAt: sql`now()` })
-      .where(and(eq(files.organisationId, organisationId), eq(files.id, id)))
-      .returning()
-    return row
+  ): Promise<{ file: StoredFile; derivedStorageKeys: string[] } | undefined> {
+    return db.transaction(async (tx) => {
+      const [file] = await tx
+        .update(files)
+        .set({
+          path: to.path,
+          name: to.name,
+          version: sql`${files.version} + 1`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(files.organisationId, organisationId), eq(files.id, id)))
+        .returning()
+      if (file === undefined) return undefined
+      const derived = await tx
+        .delete(derivedImages)
+        .where(eq(derivedImages.fileId, file.id))
+        .returning({ storageKey: derivedImages.storageKey })
+      return { file, derivedStorageKeys: derived.map((row) => row.storageKey) }
+    })
   }
 
   /**
    * Moves the folder `from` (its row, sub-folders and every file under it) to `to`, making
-   * `to`'s ancestors. Answers the files that moved.
+   * `to`'s ancestors; each file gets a new version and loses its derived images (the caller
+   * deletes their objects). Answers the files that moved. The caller checked that nothing is at
+   * `to`.
    * @throws a unique violation when something at the destination is in the way.
    */
   async function moveFolder(organisationId: string, from: string, to: string) {
@@ -277,28 +295,55 @@ export function createAssetQueries(db: Db) {
       const rest = (column: SQL) => sql`substr(${column}, char_length(${from}::text) + 1)`
       const moved = await tx
         .update(files)
-        .set({ path: sql`${to}::text || ${rest(sql`${files.path}`)}`, updatedAt: sql`now()` })
+        .set({
+          path: sql`${to}::text || ${rest(sql`${files.path}`)}`,
+          version: sql`${files.version} + 1`,
+          updatedAt: sql`now()`,
+        })
         .where(
-          and(eq(files.organisationId, organisationId), sql`starts_with(${files.path}, ${under})`),
+          and(
+            eq(files.organisationId, organisationId),
+            sql`starts_with(${files.path}, ${under}::text)`,
+          ),
         )
         .returning({ id: files.id, path: files.path })
+      const derived = await tx
+        .delete(derivedImages)
+        .where(
+          inArray(
+            derivedImages.fileId,
+            tx
+              .select({ id: files.id })
+              .from(files)
+              .where(
+                and(
+                  eq(files.organisationId, organisationId),
+                  sql`starts_with(${files.path}, ${`${to}/`}::text)`,
+                ),
+              ),
+          ),
+        )
+        .returning({ storageKey: derivedImages.storageKey })
       await tx
         .update(folders)
         .set({ path: sql`${to}::text || ${rest(sql`${folders.path}`)}` })
         .where(
           and(
             eq(folders.organisationId, organisationId),
-            sql`(${folders.path} = ${from}::text or starts_with(${folders.path}, ${under}))`,
+            sql`(${folders.path} = ${from}::text or starts_with(${folders.path}, ${under}::text))`,
           ),
         )
       await makeFolders(tx, organisationId, to)
-      return moved.map(
-        (file): MovedFile => ({
-          id: file.id,
-          from: `${from}${file.path.slice(to.length)}`,
-          to: file.path,
-        }),
-      )
+      return {
+        files: moved.map(
+          (file): MovedFile => ({
+            id: file.id,
+            from: `${from}${file.path.slice(to.length)}`,
+            to: file.path,
+          }),
+        ),
+        derivedStorageKeys: derived.map((row) => row.storageKey),
+      }
     })
   }
 
