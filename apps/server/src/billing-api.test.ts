@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CREDITS_PER_AI_OPERATION } from './billing-api.ts'
+import { createThrowawayDatabase } from './db/test-database.ts'
 import { signTestWebhook, TEST_WEBHOOK_SIGNATURE_HEADER, testWebhookSecret } from './payments.ts'
 import { type ApiError, type CallAnswer, createTestClient } from './test-client.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
@@ -634,11 +635,47 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on
     })
   })
 
+  describe('the OpenAPI document', () => {
+    it('describes every answer these calls give', async () => {
+      const response = await fetch(`${server.url}/service/openapi.json`)
+      const document = (await response.json()) as {
+        paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
+      }
+      const org = '/service/panel/billing/v1.0/org/{orgId}'
+      const jobs = '/service/panel/transformation/v1.0/org/{orgId}/predictions'
+      const checkoutPage = '/service/payments/v1.0/test-checkout/{ref}'
+      const answers: [string, string, string[]][] = [
+        [`${org}/credits`, 'get', ['200', '401', '404']],
+        [`${org}/credits/ledger`, 'get', ['200', '400', '401', '404']],
+        [
+          `${org}/checkout`,
+          'post',
+          ['201', '400', '401', '403', '404', '409', '413', '415', '503'],
+        ],
+        [`${org}/payments/{paymentId}`, 'get', ['200', '401', '404']],
+        ['/service/webhooks/payments/{provider}', 'post', ['200', '400', '404', '413']],
+        [checkoutPage, 'get', ['200', '400', '404']],
+        [`${checkoutPage}/pay`, 'post', ['303', '400', '404', '409']],
+        [`${checkoutPage}/cancel`, 'post', ['303', '400', '404', '409']],
+        [`${jobs}/{predictionId}`, 'post', ['202', '400', '401', '402', '404', '413', '501']],
+        [`${jobs}/jobs/{jobId}`, 'get', ['200', '401', '404']],
+      ]
+      for (const [path, method, statuses] of answers) {
+        const operation = document.paths[path]?.[method]
+        expect(operation, `${method} ${path}`).toBeDefined()
+        for (const status of statuses) {
+          expect(operation?.responses[status], `${method} ${path} ${status}`).toBeDefined()
+        }
+      }
+    })
+  })
+
   describe('another organisation', () => {
     it('can neither read nor buy nor see payments of an organisation it is not in', async () => {
       const a = await client.signup()
       const b = await client.signup()
       const tokenA = await tokenFor(a)
+      const tokenB = await tokenFor(b)
       const paymentB = await checkout(b, { kind: 'topup', addonId: 101 })
       const paymentA = await checkout(a, { kind: 'topup', addonId: 101 })
       const calls: [string, string, unknown][] = [
@@ -670,6 +707,16 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on
         404,
         'payment_not_found',
       )
+      // And B's token on A's organisation.
+      for (const path of [orgPath(a, '/credits'), orgPath(a, '/credits/ledger')]) {
+        expectError(await call('GET', path, { token: tokenB }), 404, 'organisation_not_found')
+      }
+      expectError(
+        await call('GET', orgPath(a, `/payments/${paymentA.paymentId}`), { token: tokenB }),
+        404,
+        'organisation_not_found',
+      )
+      expect((await credits(a)).balance).toBe(50)
       // Nothing of B's changed.
       expect((await credits(b)).balance).toBe(50)
       const payments = await call('GET', orgPath(b, `/payments/${paymentB.paymentId}`), {
@@ -713,19 +760,19 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('payments turned off on 
 })
 
 describe('credits shared by two server processes on PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof createThrowawayDatabase>>
   let first: TestServer
   let second: TestServer
 
   beforeAll(async () => {
-    first = await startTestServer('postgres')
-    second = await startTestServer('pglite', {
-      DATABASE_URL: first.config.databaseUrl as string,
-      SEED_DEMO: 'false',
-    })
+    database = await createThrowawayDatabase()
+    first = await startTestServer('pglite', { DATABASE_URL: database.url })
+    second = await startTestServer('pglite', { DATABASE_URL: database.url })
   })
   afterAll(async () => {
-    await second?.stop()
     await first?.stop()
+    await second?.stop()
+    await database?.drop()
   })
 
   it('never goes below 0 when both spend at once, and the ledger sums to the balance', async () => {
