@@ -377,7 +377,13 @@ export function createPredictionJobHandler(app: AppContext) {
     const payload = raw as PredictionPayload
     try {
       return await run(payload, job)
-    } catch (error) {
+    } catch (caught) {
+      // The job's error is shown to the caller: only messages meant for people, never internals.
+      let error = caught
+      if (!(caught instanceof HttpError) && !(caught instanceof RemoteError)) {
+        app.logger.error({ err: caught, jobId: job.id }, 'prediction failed')
+        error = new Error('The prediction could not be run on this server')
+      }
       const final =
         (error instanceof HttpError && error.status >= 400 && error.status < 500) ||
         job.attempts >= job.maxAttempts
