@@ -507,6 +507,7 @@ export function createDelivery(app: AppContext) {
   /** Runs one derive job (the slow path): same work as a request, stored for the next one. */
   async function runDeriveJob(payload: {
     organisationId: string
+    fileId?: string
     path: string
     pattern: string
     options: UrlOptions
@@ -515,7 +516,11 @@ export function createDelivery(app: AppContext) {
     cacheKey: string
     format: string
   }): Promise<void> {
-    const file = await repo.findFile(payload.organisationId, payload.path)
+    // By id: a file renamed or moved while its job waited is still the same file.
+    const file =
+      payload.fileId === undefined
+        ? await repo.findFile(payload.organisationId, payload.path)
+        : await repo.findFileById(payload.organisationId, payload.fileId)
     if (file === undefined) throw new HttpError(404, 'not_found', 'The file no longer exists')
     const { value } = parsePattern(payload.pattern, { format: file.format })
     const derived = await deriveOnce(

@@ -177,10 +177,11 @@ export function registerIdentityApi(
   const createAccount = async (input: NewUser): Promise<User> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const { user } = await repo.createUserWithOrganisation(input, {
-          cloudName: cloudNameFor(input.firstName),
-          name: `${input.firstName}'s organisation`,
-        })
+        const { user } = await repo.createUserWithOrganisation(
+          input,
+          { cloudName: cloudNameFor(input.firstName), name: `${input.firstName}'s organisation` },
+          config.freePlan,
+        )
         return user
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_key')) {

@@ -16,6 +16,14 @@ const logger = createLogger(config)
 try {
   const server = await startServer(config, { logger })
   logger.info({ url: server.url }, `Tessera listening on ${server.url}`)
+  if (
+    config.paymentProvider === 'test' &&
+    !/^https?:\/\/(localhost|127\.0\.0\.1)(:|\/|$)/.test(config.publicUrl)
+  ) {
+    logger.warn(
+      'PAYMENT_PROVIDER is test: anyone can pay checkouts on the test page and get credits. Set PAYMENT_PROVIDER=off (or a real provider) on a public server.',
+    )
+  }
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return

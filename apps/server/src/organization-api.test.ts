@@ -50,6 +50,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
         cloudName: owner.organisation.cloudName,
         role: 'owner',
         planId: -994,
+        credits: 50,
       })
       expect(answer.response.headers.get('cache-control')).toBe('no-store')
     })
@@ -560,5 +561,29 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
       // Tokens may not rename (owners only), but the refusal is about the role, not a signature.
       expectError(answer, 403, 'forbidden')
     })
+  })
+})
+
+describe('the plan a new organisation starts on', () => {
+  it('follows FREE_PLAN_ID and FREE_PLAN_CREDITS', async () => {
+    const server = await startTestServer('pglite', { FREE_PLAN_CREDITS: '7' })
+    try {
+      const client = createTestClient(server)
+      const owner = await client.signup()
+      const answer = await client.call('GET', `${ORG}/${owner.organisation._id}`, {
+        cookie: owner.cookie,
+      })
+      expect(answer.body).toMatchObject({ planId: -994, credits: 7 })
+      const ledger = await client.call(
+        'GET',
+        `/service/panel/billing/v1.0/org/${owner.organisation._id}/credits/ledger`,
+        { cookie: owner.cookie },
+      )
+      expect((ledger.body as { items: { delta: number; reason: string }[] }).items).toMatchObject([
+        { delta: 7, reason: 'free_plan' },
+      ])
+    } finally {
+      await server.stop()
+    }
   })
 })

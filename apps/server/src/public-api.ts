@@ -166,7 +166,8 @@ function predictionSchemaJson(
     ...predictionJson(prediction, absolute),
     schema: prediction.inputSchema,
     apiDetails: {
-      // Until prediction jobs exist (they need a signed-in user), a model runs through delivery.
+      // Anyone can run a model through delivery; members and API tokens can also queue a
+      // prediction job (POST …/transformation/v1.0/org/{orgId}/predictions/{id}, docs/api.md).
       method: 'GET',
       urlTemplate: `${publicUrl}/v2/{cloudName}/${operation.key}(${params})/{filePath}`,
       ...(prediction.sampleFile === undefined

@@ -772,6 +772,8 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
   async function createUserWithOrganisation(
     input: NewUser,
     organisation: NewOrganisation,
+    /** The plan the organisation starts on and the credits it grants (default: the plan row's). */
+    startPlan?: { id: number; credits: number },
   ): Promise<{ user: User; organisation: Organisation }> {
     return db.transaction(async (tx) => {
       const user = returned((await tx.insert(users).values(input).returning())[0])
@@ -779,22 +781,24 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
         (
           await tx
             .insert(organisations)
-            .values({ cloudName: organisation.cloudName, name: organisation.name })
+            .values({
+              cloudName: organisation.cloudName,
+              name: organisation.name,
+              ...(startPlan === undefined ? {} : { planId: startPlan.id }),
+            })
             .returning()
         )[0],
       )
       await tx
         .insert(memberships)
         .values({ userId: user.id, organisationId: created.id, role: 'owner' })
-      // A new organisation starts on the free plan with that plan's credits, as a ledger entry.
-      const [plan] = await tx.select().from(plans).where(eq(plans.id, created.planId))
-      if (plan !== undefined && plan.credits > 0) {
-        await createBillingQueries(tx).grantCredits(
-          created.id,
-          plan.credits,
-          'free_plan',
-          created.id,
-        )
+      // A new organisation starts on the free plan with its credits, as a ledger entry.
+      const credits =
+        startPlan?.credits ??
+        (await tx.select().from(plans).where(eq(plans.id, created.planId)))[0]?.credits ??
+        0
+      if (credits > 0) {
+        await createBillingQueries(tx).grantCredits(created.id, credits, 'free_plan', created.id)
       }
       return { user, organisation: created }
     })
