@@ -12,10 +12,6 @@ import { SmartLink } from './nav-link.tsx'
 import { usePageLocation } from './use-page-location.ts'
 import './header.css'
 
-function canHover(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia('(hover: hover)').matches
-}
-
 export function Header() {
   const config = useConfig()
   const session = useSession()
@@ -23,6 +19,10 @@ export function Header() {
   const location = useLocation()
   const [state, dispatch] = useReducer(headerReducer, INITIAL_HEADER)
   const navRef = useRef<HTMLElement>(null)
+  // With a mouse, hovering opens a dropdown, so a click only keeps it open; touch and keyboard
+  // clicks toggle it. (The pointer type, not the hover media query: headless and some hybrid
+  // devices report no hover for a real mouse.)
+  const mouseDown = useRef(false)
   const nav = headerNav(config)
 
   // Closes the sidebar and dropdowns on every route change.
@@ -93,11 +93,11 @@ export function Header() {
         key={item.identifier}
         className={`site-nav-item has-dropdown${open ? ' is-open' : ''}`}
         onPointerEnter={(event) => {
-          if (event.pointerType === 'mouse' && canHover())
+          if (event.pointerType === 'mouse')
             dispatch({ type: 'dropdown_opened', id: item.identifier })
         }}
         onPointerLeave={(event) => {
-          if (event.pointerType === 'mouse' && canHover()) dispatch({ type: 'dropdowns_closed' })
+          if (event.pointerType === 'mouse') dispatch({ type: 'dropdowns_closed' })
         }}
       >
         <button
@@ -106,7 +106,17 @@ export function Header() {
           aria-expanded={open}
           aria-controls={`dropdown-${item.identifier}`}
           data-testid={`nav-${item.identifier}`}
-          onClick={() => dispatch({ type: 'dropdown_toggled', id: item.identifier })}
+          onPointerDown={(event) => {
+            mouseDown.current = event.pointerType === 'mouse'
+          }}
+          onClick={() => {
+            const byMouse = mouseDown.current
+            mouseDown.current = false
+            dispatch({
+              type: byMouse ? 'dropdown_opened' : 'dropdown_toggled',
+              id: item.identifier,
+            })
+          }}
         >
           {item.display}
           <ChevronDown size={16} />

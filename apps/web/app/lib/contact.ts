@@ -42,7 +42,7 @@ export function parseContact(
   if (email === '') errors.email = 'Enter your email address.'
   else if (email.length > 254 || !EMAIL.test(email)) errors.email = 'Enter a valid email address.'
   if (company.length > 100) errors.company = 'Use at most 100 characters.'
-  if (!(topic in CONTACT_TOPICS)) errors.topic = 'Choose a topic.'
+  if (!Object.hasOwn(CONTACT_TOPICS, topic)) errors.topic = 'Choose a topic.'
   if (message.length < 10) errors.message = 'Tell us a little more (at least 10 characters).'
   else if (message.length > 5000) errors.message = 'Use at most 5000 characters.'
   if (Object.keys(errors).length > 0) return { ok: false, errors }
@@ -52,5 +52,5 @@ export function parseContact(
 /** The topic preselected by `?topic=` (Book a Demo links to `?topic=demo`). */
 export function topicFromSearch(search: string): ContactTopic {
   const topic = new URLSearchParams(search).get('topic') ?? ''
-  return topic in CONTACT_TOPICS ? (topic as ContactTopic) : 'sales'
+  return Object.hasOwn(CONTACT_TOPICS, topic) ? (topic as ContactTopic) : 'sales'
 }

@@ -1,5 +1,5 @@
 import { CATALOGUE } from '@tessera/url'
-import { Link, redirect } from 'react-router'
+import { Link } from 'react-router'
 import { PageHero } from '../components/page-hero.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { metaFor } from '../lib/seo.ts'
@@ -7,16 +7,23 @@ import type { Route } from './+types/api-plugin.ts'
 
 export const meta: Route.MetaFunction = (args) =>
   metaFor(args, {
-    title: args.loaderData === undefined ? 'API' : `${args.loaderData.plugin.name} API`,
-    ...(args.loaderData === undefined ? {} : { description: args.loaderData.plugin.description }),
+    title: args.loaderData?.plugin == null ? 'API plugins' : `${args.loaderData.plugin.name} API`,
+    ...(args.loaderData?.plugin == null ? {} : { description: args.loaderData.plugin.description }),
   })
 
 // The plugin named by ?plugin= and its schema (operations and parameters) from the catalogue.
 export function loader({ request }: Route.LoaderArgs) {
   const id = new URL(request.url).searchParams.get('plugin') ?? ''
   const plugin = CATALOGUE.getPlugin(id)
-  if (plugin === undefined) throw redirect('/api')
+  if (plugin === undefined) {
+    // No or an unknown plugin: the choice of plugins.
+    return {
+      plugin: null,
+      plugins: CATALOGUE.plugins.map((entry) => ({ id: entry.id, name: entry.name })),
+    }
+  }
   return {
+    plugins: [],
     plugin: {
       id: plugin.id,
       name: plugin.name,
@@ -40,7 +47,29 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function ApiPlugin({ loaderData }: Route.ComponentProps) {
-  const { plugin } = loaderData
+  const { plugin, plugins } = loaderData
+  if (plugin === null) {
+    return (
+      <PageHero
+        flush
+        eyebrow="API"
+        title="Choose a plugin"
+        lead="Each plugin groups related operations."
+      >
+        <nav className="chip-nav" aria-label="Plugins">
+          {plugins.map((entry) => (
+            <Link
+              key={entry.id}
+              className="pill"
+              to={`/api/plugin?plugin=${encodeURIComponent(entry.id)}`}
+            >
+              {entry.name}
+            </Link>
+          ))}
+        </nav>
+      </PageHero>
+    )
+  }
   return (
     <>
       <PageHero flush eyebrow={`Plugin ${plugin.id}`} title={plugin.name} lead={plugin.description}>

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { collectPages, type Plan, splitPlans } from './api.ts'
+
+const plan = (id: number, amount: number, interval?: string): Plan => ({
+  _id: id,
+  name: `Plan ${id}`,
+  amount,
+  ...(interval === undefined ? {} : { interval }),
+  features: {},
+})
+
+describe('plans (SPEC §7.2)', () => {
+  it('splits free, monthly and yearly plans, each by amount', () => {
+    const split = splitPlans(
+      [
+        plan(3, 90, 'yearly'),
+        plan(2, 20, 'monthly'),
+        plan(-994, 0, 'monthly'),
+        plan(1, 9, 'monthly'),
+        plan(4, 30, 'yearly-discounted'),
+      ],
+      -994,
+    )
+    expect(split.freePlan?._id).toBe(-994)
+    expect(split.monthlyPlans.map((p) => p._id)).toEqual([1, 2])
+    expect(split.yearlyPlans.map((p) => p._id)).toEqual([4, 3])
+  })
+
+  it('has no free plan when the configured id is missing', () => {
+    expect(splitPlans([plan(1, 9, 'monthly')], -994).freePlan).toBeNull()
+  })
+
+  it('follows page.hasNext from page 1 and collects every item', async () => {
+    const asked: number[] = []
+    const items = await collectPages(async (pageNo) => {
+      asked.push(pageNo)
+      return { items: [pageNo * 10, pageNo * 10 + 1], page: { hasNext: pageNo < 3 } }
+    })
+    expect(asked).toEqual([1, 2, 3])
+    expect(items).toEqual([10, 11, 20, 21, 30, 31])
+  })
+})

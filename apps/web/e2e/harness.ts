@@ -1,0 +1,132 @@
+// Browser-test support: a real Tessera server (PGlite in memory, its own data folder) on a free
+// port, and Debian's Chromium driven by playwright-core. A missing browser fails the suite.
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+
+export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+export const CHROME_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export const VIEWPORTS = {
+  desktop: { width: 1440, height: 900 },
+  mobile: { width: 390, height: 844 },
+} as const
+
+export type ViewportName = keyof typeof VIEWPORTS
+
+export interface WebServer {
+  url: string
+  dataDir: string
+  stop(): Promise<void>
+}
+
+// The server is loaded by path at run time: its sources are type-checked by its own workspace
+// (Node types), not under this app's DOM types, where Node's Buffer and fetch's BodyInit clash.
+interface ServerModules {
+  loadConfig: (env: Record<string, string>) => unknown
+  startServer: (
+    config: unknown,
+    options: { databaseDir: string },
+  ) => Promise<{ close(): Promise<void> }>
+}
+
+async function serverModules(): Promise<ServerModules> {
+  const at = (file: string) => new URL(`../../server/src/${file}`, import.meta.url).href
+  const [config, server] = await Promise.all([import(at('config.ts')), import(at('server.ts'))])
+  return { loadConfig: config.loadConfig, startServer: server.startServer }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts the whole server with the demo data. The port is known before start so that PUBLIC_URL
+ * (and the image URLs the API answers with) point at this very server.
+ */
+export async function startWebServer(env: Record<string, string> = {}): Promise<WebServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tessera-web-'))
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const { loadConfig, startServer } = await serverModules()
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    ...env,
+  })
+  try {
+    const server = await startServer(config, { databaseDir: 'memory://' })
+    return {
+      url,
+      dataDir,
+      stop: async () => {
+        await server.close()
+        await rm(dataDir, { recursive: true, force: true })
+      },
+    }
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/** Launches Chromium; throws (never skips) when it is not installed. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROME_PATH)) {
+    throw new Error(
+      `Chromium is missing at ${CHROME_PATH}: install it (apt-get install -y chromium) or set CHROME_PATH`,
+    )
+  }
+  return chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS })
+}
+
+/** A fresh browser context (own cookies and storage) at one of the two test widths. */
+export async function openPage(
+  browser: Browser,
+  viewport: ViewportName,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: VIEWPORTS[viewport],
+    baseURL,
+    ...(viewport === 'mobile' ? { hasTouch: true, isMobile: true } : {}),
+  })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  return { context, page, errors }
+}
+
+/** Waits until React has hydrated the page (the session check then settles the header). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle')
+}
+
+let counter = 0
+/** A unique email for a sign-up. */
+export function uniqueEmail(): string {
+  counter += 1
+  return `web-${Date.now().toString(36)}-${counter}@example.com`
+}
