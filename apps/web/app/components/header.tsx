@@ -18,7 +18,7 @@ export function Header() {
   const page = usePageLocation()
   const location = useLocation()
   const [state, dispatch] = useReducer(headerReducer, INITIAL_HEADER)
-  const navRef = useRef<HTMLElement>(null)
+  const headerRef = useRef<HTMLElement>(null)
   // With a mouse, hovering opens a dropdown, so a click only keeps it open; touch and keyboard
   // clicks toggle it. (The pointer type, not the hover media query: headless and some hybrid
   // devices report no hover for a real mouse.)
@@ -41,7 +41,7 @@ export function Header() {
   useEffect(() => {
     if (state.openDropdown === null) return
     const onDown = (event: PointerEvent) => {
-      if (!navRef.current?.contains(event.target as Node)) dispatch({ type: 'dropdowns_closed' })
+      if (!headerRef.current?.contains(event.target as Node)) dispatch({ type: 'dropdowns_closed' })
     }
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') dispatch({ type: 'dropdowns_closed' })
@@ -195,6 +195,7 @@ export function Header() {
 
   return (
     <header
+      ref={headerRef}
       className={`site-header${state.scrolled ? ' is-scrolled' : ''}${state.menuOpen ? ' is-menu-open' : ''}`}
       data-testid="site-header"
     >
@@ -206,7 +207,7 @@ export function Header() {
           <Logo />
           <span>Tessera</span>
         </Link>
-        <nav className="site-nav" aria-label="Main" ref={navRef}>
+        <nav className="site-nav" aria-label="Main">
           <ul className="site-nav-list">{nav.map(renderItem)}</ul>
         </nav>
         <div className="site-header-actions">
