@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { sections, announcements, operations }
 }
 
-const CHAIN = 't.resize(w:560,h:420)~t.sharpen()'
+const CHAIN = 't.resize(w:560,h:420)'
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const config = useConfig()

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, redirect } from 'react-router'
+import { Logo } from '../components/icons.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
 import { getSession } from '../lib/api.ts'
@@ -42,7 +43,7 @@ function ClientPlayground() {
     <div className="playground" data-testid="playground">
       <header className="playground-bar">
         <Link to="/" className="site-logo">
-          Tessera <span className="pill">Playground</span>
+          <Logo /> <span>Tessera</span> <span className="pill playground-pill">Playground</span>
         </Link>
         <a className="button is-primary is-small" href={playgroundUrl(config.consoleUrl)}>
           Use your own images
@@ -70,7 +71,7 @@ function ClientPlayground() {
           height={720}
           className="playground-image"
         />
-        <p className="hero-url">
+        <p className="playground-url">
           <code>{`/v2/demo/t.resize(w:720)${chain}/samples/astronaut.png`}</code>
         </p>
       </div>

@@ -165,7 +165,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         <div className="container">
           <div className="section-header">
             <h2>Need more credits?</h2>
-            <p>Top-ups add credits to any plan and never expire while your account is active.</p>
+            <p>Top-ups add credits to any plan, on top of its monthly allowance.</p>
           </div>
           {addons === null || addons.length === 0 ? (
             <p style={{ textAlign: 'center' }}>Top-ups are not on sale right now.</p>

@@ -15,10 +15,12 @@ export default function SiteLayout() {
   const location = useLocation()
   const root = useRouteLoaderData<typeof rootLoader>('root')
   const hideInApp = readHideInApp(location.search)
-  const padded = hasTopPadding(location.pathname, hideInApp)
+  const headerHidden = isHeaderHidden(location.pathname, hideInApp)
+  // The padding makes room for the fixed header: none where the header is hidden.
+  const padded = hasTopPadding(location.pathname, hideInApp) && !headerHidden
   return (
     <>
-      {isHeaderHidden(location.pathname, hideInApp) ? null : <Header />}
+      {headerHidden ? null : <Header />}
       <main id="main" className={`site-main${padded ? ' has-top-padding' : ''}`} data-testid="main">
         <Outlet />
       </main>
