@@ -43,11 +43,11 @@ describe('the HTTP server', () => {
   })
 
   it('answers an unknown path with a JSON 404 and keeps serving', async () => {
-    const response = await fetch(`${server.url}/no/such/page`)
+    const response = await fetch(`${server.url}/service/no/such/page`)
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({
       code: 'not_found',
-      message: 'No route for GET /no/such/page',
+      message: 'No route for GET /service/no/such/page',
     })
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
   })
