@@ -24,7 +24,7 @@ const FAQS = [
   },
   {
     q: 'What are credits?',
-    a: 'Credits measure transformation work on the hosted plans. The free plan includes credits every month; top-ups add more when you need them.',
+    a: 'Credits pay for AI work: each AI operation in a delivery URL and each prediction job spends one credit, once per result. A new organisation starts with the free plan’s credits; a subscription or a top-up adds more.',
   },
   {
     q: 'Can I run it on my own servers?',

@@ -79,7 +79,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </Link>
             </div>
             <p className="hero-note">
-              {config.freePlanCredits} free credits every month. No card needed.
+              {config.freePlanCredits} free credits to start. No card needed.
             </p>
           </div>
           <figure className="hero-visual" aria-label="A photo transformed by its URL">
