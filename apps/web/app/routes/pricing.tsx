@@ -92,7 +92,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         flush
         eyebrow="Pricing"
         title="Simple plans that grow with your traffic"
-        lead={`Start free with ${config.freePlanCredits} credits a month. Upgrade when you need more storage, bandwidth or AI work.`}
+        lead={`Start free with ${config.freePlanCredits} credits. Upgrade when you need more storage, bandwidth or AI work.`}
       >
         <fieldset className="interval-toggle" aria-label="Billing interval">
           <legend className="visually-hidden">Billing interval</legend>

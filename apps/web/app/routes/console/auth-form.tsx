@@ -61,7 +61,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {
       <p className="subtitle">
         {mode === 'login'
           ? 'Welcome back. Pick up where you left off.'
-          : `Free plan with ${config.freePlanCredits} credits a month. No card needed.`}
+          : `Free plan with ${config.freePlanCredits} credits to start. No card needed.`}
       </p>
       {problem === null ? null : (
         <div className="form-alert is-error" role="alert" data-testid="auth-error">
