@@ -1,13 +1,6 @@
 // Mounts the website and console (@tessera/web): pages and /static/ assets for every path no
 // API or delivery route answered. API-shaped paths keep their JSON 404.
-import { appendFile, mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
-import {
-  type ContactMessage,
-  createWebHandler,
-  DEFAULT_RUNTIME_CONFIG,
-  type RuntimeConfig,
-} from '@tessera/web'
+import { createWebHandler, DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '@tessera/web'
 import type { Hono } from 'hono'
 import type { AppEnv } from './app.ts'
 import type { ServerConfig } from './config.ts'
@@ -55,18 +48,20 @@ export function runtimeConfigFor(config: ServerConfig): RuntimeConfig {
   }
 }
 
-/** Contact-form messages are appended, one JSON line each, to `DATA_DIR/contact-messages.jsonl`. */
-async function saveContact(dataDir: string, message: ContactMessage & { receivedAt: string }) {
-  await mkdir(dataDir, { recursive: true })
-  await appendFile(join(dataDir, 'contact-messages.jsonl'), `${JSON.stringify(message)}\n`)
-}
-
 /** Answers every remaining page path with the web app (register it last, before not-found). */
-export function registerWeb(hono: Hono<AppEnv>, app: Pick<AppContext, 'config'>): void {
+export function registerWeb(hono: Hono<AppEnv>, app: Pick<AppContext, 'config' | 'repo'>): void {
   const handler = createWebHandler({
     config: runtimeConfigFor(app.config),
     localFetch: async (request) => hono.fetch(request),
-    saveContact: (message) => saveContact(app.config.dataDir, message),
+    saveContact: async (message) => {
+      await app.repo.saveContactMessage({
+        name: message.name,
+        email: message.email,
+        company: message.company,
+        topic: message.topic,
+        message: message.message,
+      })
+    },
   })
   hono.all('*', async (c, next) => {
     if (NOT_PAGES.some((prefix) => c.req.path.startsWith(prefix))) return next()

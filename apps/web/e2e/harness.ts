@@ -26,9 +26,19 @@ export const VIEWPORTS = {
 
 export type ViewportName = keyof typeof VIEWPORTS
 
+export interface StoredContactMessage {
+  name: string
+  email: string
+  company: string
+  topic: string
+  message: string
+}
+
 export interface WebServer {
   url: string
   dataDir: string
+  /** The newest contact-form messages the server stored, newest first. */
+  contactMessages(limit: number): Promise<StoredContactMessage[]>
   stop(): Promise<void>
 }
 
@@ -39,7 +49,14 @@ interface ServerModules {
   startServer: (
     config: unknown,
     options: { databaseDir: string },
-  ) => Promise<{ close(): Promise<void> }>
+  ) => Promise<{
+    close(): Promise<void>
+    services: {
+      context: {
+        repo: { listContactMessages(limit: number): Promise<StoredContactMessage[]> }
+      }
+    }
+  }>
 }
 
 async function serverModules(): Promise<ServerModules> {
@@ -81,6 +98,7 @@ export async function startWebServer(env: Record<string, string> = {}): Promise<
     return {
       url,
       dataDir,
+      contactMessages: (limit) => server.services.context.repo.listContactMessages(limit),
       stop: async () => {
         await server.close()
         await rm(dataDir, { recursive: true, force: true })

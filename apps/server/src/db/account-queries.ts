@@ -3,6 +3,8 @@ import type { Db } from './database.ts'
 import {
   type ApiToken,
   apiTokens,
+  type ContactMessageRow,
+  contactMessages,
   type Invitation,
   invitations,
   type MembershipRole,
@@ -327,6 +329,24 @@ export function createAccountQueries(db: Db) {
     return rows.length > 0
   }
 
+  // ── website ───────────────────────────────────────────────────────────────────────────────
+
+  async function saveContactMessage(input: {
+    name: string
+    email: string
+    company: string
+    topic: string
+    message: string
+  }): Promise<ContactMessageRow> {
+    const [row] = await db.insert(contactMessages).values(input).returning()
+    if (row === undefined) throw new Error('The database returned no contact message')
+    return row
+  }
+
+  async function listContactMessages(limit: number): Promise<ContactMessageRow[]> {
+    return db.select().from(contactMessages).orderBy(desc(contactMessages.createdAt)).limit(limit)
+  }
+
   // ── house-keeping ─────────────────────────────────────────────────────────────────────────
 
   /** Deletes rate-limit events older than `windowMs` and signatures past their window. */
@@ -346,6 +366,8 @@ export function createAccountQueries(db: Db) {
   }
 
   return {
+    saveContactMessage,
+    listContactMessages,
     findUserByGoogleSub,
     linkGoogleAccount,
     setPasswordHash,

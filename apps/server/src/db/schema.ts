@@ -475,6 +475,21 @@ export const folders = pgTable(
   (table) => [uniqueIndex('folders_organisation_path_key').on(table.organisationId, table.path)],
 )
 
+/** Messages sent through the website's contact form. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    company: text('company').notNull().default(''),
+    topic: text('topic').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('contact_messages_created_at_idx').on(table.createdAt)],
+)
+
 export type Organisation = typeof organisations.$inferSelect
 export type Zone = typeof zones.$inferSelect
 export type CustomDomain = typeof customDomains.$inferSelect
@@ -494,3 +509,4 @@ export type CreditEntry = typeof creditLedger.$inferSelect
 export type Payment = typeof payments.$inferSelect
 export type Subscription = typeof subscriptions.$inferSelect
 export type Folder = typeof folders.$inferSelect
+export type ContactMessageRow = typeof contactMessages.$inferSelect
