@@ -158,9 +158,11 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('asset APIs on %s', (kin
       expect(delivered.status).toBe(200)
       // An organisation they do not belong to is as good as missing.
       const stranger = await client.signup()
-      const refused = await sendAs(`?orgId=${stranger.organisation._id}`)
-      expect(refused.status).toBe(404)
-      expect(await refused.json()).toMatchObject({ code: 'organisation_not_found' })
+      for (const orgId of [stranger.organisation._id, 'not-a-uuid', "1' OR '1'='1"]) {
+        const refused = await sendAs(`?orgId=${encodeURIComponent(orgId)}`)
+        expect(refused.status).toBe(404)
+        expect(await refused.json()).toMatchObject({ code: 'organisation_not_found' })
+      }
     })
 
     it("stores a token's upload in the token's organisation only", async () => {

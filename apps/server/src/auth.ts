@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { AppContext } from './context.ts'
-import type { MembershipRole, Organisation, User } from './db/index.ts'
+import { isUuid, type MembershipRole, type Organisation, type User } from './db/index.ts'
 import { HttpError } from './http-error.ts'
 
 export const SESSION_COOKIE = 'bg.session'
@@ -133,6 +133,8 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config'>) {
       return caller
     }
     const user = await requireUser(c)
+    // Checked after authentication, so an anonymous caller learns nothing from the id's shape.
+    if (!isUuid(organisationId)) throw noSuchOrganisation(organisationId)
     const membership = await repo.findMembership(user.id, organisationId)
     if (membership === undefined) throw noSuchOrganisation(organisationId)
     if (access.owners === true && membership.role !== 'owner') {
