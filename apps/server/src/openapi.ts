@@ -672,8 +672,17 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
         post: {
           operationId: 'uploadDirect',
           summary: 'Upload a file (multipart/form-data)',
-          description: 'Accepted from this machine only until accounts exist (docs/upload-api.md).',
+          description:
+            "Stored in the caller's organisation: an API token's own, or for a signed-in member (a signed request) the orgId query parameter's, by default the active one (docs/upload-api.md).",
           tags: ['assets'],
+          parameters: [
+            {
+              name: 'orgId',
+              in: 'query',
+              description: 'Session callers: the organisation to upload to (default: the first)',
+              schema: { type: 'string', format: 'uuid' },
+            },
+          ],
           requestBody: {
             required: true,
             content: {
@@ -693,7 +702,8 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
           responses: {
             '200': json(ref('StoredFile'), 'The stored file'),
             '400': failure('Malformed body, path or fields'),
-            '403': failure('Not from this machine'),
+            '401': failure('unauthenticated or invalid_token'),
+            '404': failure('organisation_not_found: orgId is not an organisation of yours'),
             '409': failure('A file exists at the path and overwrite is false'),
             '413': failure('Larger than UPLOAD_MAX_BYTES'),
             '415': failure('Not multipart, or not an image'),
@@ -705,6 +715,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
         post: {
           operationId: 'uploadFromUrl',
           summary: 'Upload a file fetched from a URL',
+          description: "Stored in the caller's organisation, as for uploadDirect.",
           tags: ['assets'],
           requestBody: {
             required: true,
@@ -725,7 +736,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
           responses: {
             '200': json(ref('StoredFile'), 'The stored file'),
             '400': failure('Invalid body or refused address'),
-            '403': failure('Not from this machine'),
+            '401': failure('unauthenticated or invalid_token'),
             '413': failure('Body or file too large'),
             '502': failure('The source failed'),
             '504': failure('The source was too slow'),
