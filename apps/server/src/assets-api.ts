@@ -11,7 +11,6 @@
 // (uploads make folders that way). Folders are addressed by their path in the query string
 // (`?path=a/b`): an encoded `/` in a URL path is refused before routing.
 import {
-  expandPresets,
   isUrlError,
   MAX_TRANSFORMATIONS,
   MESSAGES,
@@ -33,6 +32,7 @@ import type { Folder } from './db/schema.ts'
 import { assertValidFilePath } from './files.ts'
 import { HttpError } from './http-error.ts'
 import { jsonLimit, readBody } from './json-body.ts'
+import { expandStoredPresets } from './preset-expansion.ts'
 import {
   booleanText,
   freeText,
@@ -57,8 +57,6 @@ export const PRESET_TRANSFORMATION_MAX = 4096
 export const PRESET_MAX_VARIABLES = 20
 /** Longest query value: a folder path may be as long as a file path. */
 const MAX_QUERY_VALUE = 1024
-
-const NIL_UUID = '00000000-0000-0000-0000-000000000000'
 
 // ── input ────────────────────────────────────────────────────────────────────────────────────
 
@@ -282,15 +280,7 @@ export function registerAssetApi(hono: Hono<AppEnv>, app: AppContext): void {
   async function callerOf(c: Context<AppEnv>): Promise<Caller> {
     c.set('route', 'assets-api')
     c.header('cache-control', 'no-store')
-    const id = c.req.param('orgId') ?? ''
-    try {
-      return await auth.requireOrganisation(c, isUuid(id) ? id : NIL_UUID)
-    } catch (error) {
-      if (error instanceof HttpError && error.code === 'organisation_not_found') {
-        throw new HttpError(404, 'organisation_not_found', `No organisation ${shown(id)} of yours`)
-      }
-      throw error
-    }
+    return auth.requirePathOrganisation(c)
   }
 
   async function findFile(caller: Caller, id: string): Promise<StoredFile> {
@@ -468,39 +458,19 @@ export function registerAssetApi(hono: Hono<AppEnv>, app: AppContext): void {
 
   // ── presets ────────────────────────────────────────────────────────────────────────────────
 
-  /** The organisation's stored presets as `expandPresets` reads them, loaded as it asks. */
+  /** The pattern expanded with the organisation's stored presets and `own` (being checked). */
   async function expandStored(
     organisationId: string,
     pattern: string,
     own: { name: string; definition: PresetDefinition },
   ): Promise<string> {
-    const known = new Map<string, PresetDefinition | undefined>([[own.name, own.definition]])
-    for (let round = 0; round < 8; round++) {
-      const missing = new Set<string>()
-      try {
-        return expandPresets(pattern, (name) => {
-          if (known.has(name)) return known.get(name)
-          missing.add(name)
-          return undefined
-        })
-      } catch (error) {
-        if (missing.size === 0) throw error
-        for (const name of missing) {
-          const row = await repo.findPreset(organisationId, name)
-          known.set(
-            name,
-            row === undefined
-              ? undefined
-              : {
-                  transformation: row.transformation,
-                  params: row.params as PresetDefinition['params'],
-                  archived: row.archived,
-                },
-          )
-        }
-      }
-    }
-    throw invalidTransformation(MESSAGES.presetTooDeep(own.name))
+    const expanded = await expandStoredPresets(
+      pattern,
+      (name) => repo.findPreset(organisationId, name),
+      new Map([[own.name, own.definition]]),
+    )
+    if (expanded === undefined) throw invalidTransformation(MESSAGES.presetTooDeep(own.name))
+    return expanded
   }
 
   /**

@@ -111,7 +111,11 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config'>) {
   }
 
   const noSuchOrganisation = (id: string) =>
-    new HttpError(404, 'organisation_not_found', `No organisation ${id} of yours`)
+    new HttpError(
+      404,
+      'organisation_not_found',
+      `No organisation ${JSON.stringify(id.slice(0, 64))} of yours`,
+    )
 
   /**
    * The caller of a call on organisation `organisationId`: a member signed in, or an API token of
@@ -148,6 +152,11 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config'>) {
     }
   }
 
+  /** `requireOrganisation` for the organisation named by the route's `:orgId` parameter. */
+  function requirePathOrganisation(c: Context, access: OrganisationAccess = {}): Promise<Caller> {
+    return requireOrganisation(c, c.req.param('orgId') ?? '', access)
+  }
+
   /**
    * The caller of a call that names no organisation in its path (uploads): an API token's own
    * organisation, or for a session the `orgId` query parameter's (default: the active, first
@@ -166,5 +175,11 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config'>) {
     return { organisation: first.organisation, user, role: first.role, tokenId: undefined }
   }
 
-  return { currentUser, requireUser, requireOrganisation, requireAnyOrganisation }
+  return {
+    currentUser,
+    requireUser,
+    requireOrganisation,
+    requirePathOrganisation,
+    requireAnyOrganisation,
+  }
 }

@@ -7,7 +7,7 @@ import type { ParsedOperation } from '@tessera/url'
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from './app.ts'
-import { createAuth, type OrganisationAccess } from './auth.ts'
+import { createAuth } from './auth.ts'
 import type { AppContext } from './context.ts'
 import type { CreditChange } from './db/billing-queries.ts'
 import { isUuid } from './db/index.ts'
@@ -33,7 +33,6 @@ export const CREDITS_PER_AI_OPERATION = 1
 export const LEDGER_PAGE_SIZE = 20
 // Any organisation id that is not a uuid is looked up as this one, which never exists, so the
 // caller is still authenticated first (401 before 404).
-const NO_ORGANISATION = '00000000-0000-0000-0000-000000000000'
 
 // ── spending ─────────────────────────────────────────────────────────────────────────────────
 
@@ -199,23 +198,6 @@ export function registerBillingApi(hono: Hono<AppEnv>, app: AppContext): void {
   const auth = createAuth(app)
   const provider = createPaymentProvider(app.config)
 
-  /** The caller for the organisation of the path; ids that are not uuids are unknown (404). */
-  async function orgCaller(c: Context, access: OrganisationAccess = {}) {
-    const orgId = c.req.param('orgId') ?? ''
-    try {
-      return await auth.requireOrganisation(c, isUuid(orgId) ? orgId : NO_ORGANISATION, access)
-    } catch (error) {
-      if (error instanceof HttpError && error.code === 'organisation_not_found') {
-        throw new HttpError(
-          404,
-          'organisation_not_found',
-          `No organisation ${JSON.stringify(orgId.slice(0, 64))} of yours`,
-        )
-      }
-      throw error
-    }
-  }
-
   async function itemName(payment: Payment): Promise<string> {
     const item =
       payment.kind === 'subscription'
@@ -251,7 +233,7 @@ export function registerBillingApi(hono: Hono<AppEnv>, app: AppContext): void {
 
   hono.get(`${BILLING_ORG}/credits`, async (c) => {
     c.set('route', 'billing')
-    const caller = await orgCaller(c)
+    const caller = await auth.requirePathOrganisation(c)
     const summary = await repo.creditSummary(caller.organisation.id)
     if (summary === undefined) throw new HttpError(404, 'organisation_not_found', 'Gone')
     return c.json(
@@ -267,7 +249,7 @@ export function registerBillingApi(hono: Hono<AppEnv>, app: AppContext): void {
 
   hono.get(`${BILLING_ORG}/credits/ledger`, async (c) => {
     c.set('route', 'billing')
-    const caller = await orgCaller(c)
+    const caller = await auth.requirePathOrganisation(c)
     const query = parseQuery(readQuery(c.req.url), ledgerQuery)
     const page = await repo.listCreditLedger(caller.organisation.id, {
       limit: query.pageSize,
@@ -291,7 +273,7 @@ export function registerBillingApi(hono: Hono<AppEnv>, app: AppContext): void {
 
   hono.post(`${BILLING_ORG}/checkout`, jsonLimit, async (c) => {
     c.set('route', 'billing')
-    const caller = await orgCaller(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     const body = await readBody(c, checkoutBody)
     if (provider === undefined) {
       throw new HttpError(
@@ -380,7 +362,7 @@ export function registerBillingApi(hono: Hono<AppEnv>, app: AppContext): void {
 
   hono.get(`${BILLING_ORG}/payments/:paymentId`, async (c) => {
     c.set('route', 'billing')
-    const caller = await orgCaller(c)
+    const caller = await auth.requirePathOrganisation(c)
     const paymentId = c.req.param('paymentId')
     const payment = isUuid(paymentId)
       ? await repo.findPayment(caller.organisation.id, paymentId)

@@ -3,13 +3,11 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import {
-  expandPresets,
   isUrlError,
   MAX_TRANSFORMATIONS,
   MESSAGES,
   type ParsedOperation,
   type PatternResult,
-  type PresetDefinition,
   parseDeliveryPath,
   parsePattern,
   parseQueryOptions,
@@ -20,6 +18,7 @@ import { aiCreditsOf, chargeCredits } from './billing-api.ts'
 import type { AppContext } from './context.ts'
 import { engineErrorToHttp } from './engine-errors.ts'
 import { HttpError } from './http-error.ts'
+import { expandStoredPresets } from './preset-expansion.ts'
 import { parseRange } from './range.ts'
 
 /** What a delivery request resolved to, before any image work. */
@@ -133,33 +132,13 @@ export function createDelivery(app: AppContext) {
   }
 
   async function expand(organisationId: string, pattern: string): Promise<string> {
-    const known = new Map<string, PresetDefinition | undefined>()
-    for (let round = 0; round < 8; round++) {
-      const missing = new Set<string>()
-      try {
-        return expandPresets(pattern, (name) => {
-          if (known.has(name)) return known.get(name)
-          missing.add(name)
-          return undefined
-        })
-      } catch (error) {
-        if (missing.size === 0) throw error
-        for (const name of missing) {
-          const row = await lookups.preset(organisationId, name)
-          known.set(
-            name,
-            row === undefined
-              ? undefined
-              : {
-                  transformation: row.transformation,
-                  params: row.params as PresetDefinition['params'],
-                  archived: row.archived,
-                },
-          )
-        }
-      }
+    const expanded = await expandStoredPresets(pattern, (name) =>
+      lookups.preset(organisationId, name),
+    )
+    if (expanded === undefined) {
+      throw new HttpError(400, 'invalid_preset', 'Presets nest too deeply')
     }
-    throw new HttpError(400, 'invalid_preset', 'Presets nest too deeply')
+    return expanded
   }
 
   /** The file `t.merge(i:…)` names: by id (as uploads answer it), or by a path without folders. */

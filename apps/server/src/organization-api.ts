@@ -90,12 +90,6 @@ export function registerOrganizationApi(
   const { repo, config, lookups } = app
   const auth = createAuth(app)
   const ORG = `${ORGANIZATION}/:orgId`
-  const orgId = (c: Context<AppEnv>) => {
-    const id = c.req.param('orgId') ?? ''
-    if (!isUuid(id))
-      throw new HttpError(404, 'organisation_not_found', `No organisation ${id} of yours`)
-    return id
-  }
   const noStore = (c: Context<AppEnv>) => {
     c.set('route', 'organization')
     c.header('cache-control', 'no-store')
@@ -136,7 +130,7 @@ export function registerOrganizationApi(
 
   hono.get(ORG, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c))
+    const caller = await auth.requirePathOrganisation(c)
     const organisation = caller.organisation
     return c.json({
       _id: organisation.id,
@@ -152,7 +146,7 @@ export function registerOrganizationApi(
 
   hono.patch(ORG, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     const changes = await readBody(c, organisationChanges)
     let updated: Awaited<ReturnType<typeof repo.updateOrganisation>>
     try {
@@ -173,7 +167,7 @@ export function registerOrganizationApi(
 
   hono.get(`${ORG}/members`, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { tokens: false })
+    const caller = await auth.requirePathOrganisation(c, { tokens: false })
     const members = await repo.listMembers(caller.organisation.id)
     return c.json(
       members.map(({ user, role, joinedAt }) => ({
@@ -198,7 +192,7 @@ export function registerOrganizationApi(
 
   hono.patch(`${ORG}/members/:userId`, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     const userId = idParam(c, 'userId', 'member')
     const { role } = await readBody(c, roleBody)
     if (role === 'member') await keepAnOwner(caller.organisation.id, userId)
@@ -210,10 +204,10 @@ export function registerOrganizationApi(
 
   hono.delete(`${ORG}/members/:userId`, async (c) => {
     noStore(c)
-    const id = orgId(c)
-    const userId = idParam(c, 'userId', 'member')
     // Anyone may leave; only owners may remove someone else.
-    const caller = await auth.requireOrganisation(c, id, { tokens: false })
+    const caller = await auth.requirePathOrganisation(c, { tokens: false })
+    const id = caller.organisation.id
+    const userId = idParam(c, 'userId', 'member')
     if (caller.user?.id !== userId && caller.role !== 'owner') {
       throw new HttpError(403, 'forbidden', 'Only owners of the organisation can remove members')
     }
@@ -228,7 +222,7 @@ export function registerOrganizationApi(
 
   hono.post(`${ORG}/invitations`, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     const input = await readBody(c, invitationBody)
     const members = await repo.listMembers(caller.organisation.id)
     if (members.some((member) => member.user.email === input.email)) {
@@ -256,13 +250,13 @@ export function registerOrganizationApi(
 
   hono.get(`${ORG}/invitations`, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     return c.json((await repo.listInvitations(caller.organisation.id)).map(invitationJson))
   })
 
   hono.delete(`${ORG}/invitations/:invitationId`, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     const id = idParam(c, 'invitationId', 'invitation')
     if (!(await repo.revokeInvitation(caller.organisation.id, id))) {
       throw new HttpError(404, 'invitation_not_found', `No open invitation ${id}`)
@@ -274,7 +268,7 @@ export function registerOrganizationApi(
 
   hono.post(`${ORG}/tokens`, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     const { name } = await readBody(c, tokenBody)
     const live = await repo.listApiTokens(caller.organisation.id)
     if (live.length >= MAX_TOKENS_PER_ORGANISATION) {
@@ -297,13 +291,13 @@ export function registerOrganizationApi(
 
   hono.get(`${ORG}/tokens`, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     return c.json((await repo.listApiTokens(caller.organisation.id)).map(tokenJson))
   })
 
   hono.delete(`${ORG}/tokens/:tokenId`, async (c) => {
     noStore(c)
-    const caller = await auth.requireOrganisation(c, orgId(c), { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
     const id = idParam(c, 'tokenId', 'token')
     if (!(await repo.revokeApiToken(caller.organisation.id, id))) {
       throw new HttpError(404, 'token_not_found', `No live token ${id}`)

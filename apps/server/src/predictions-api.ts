@@ -6,13 +6,13 @@
 // queued or spent: there are no made-up results.
 import { createHash, randomUUID } from 'node:crypto'
 import { type OperationSpec, parseDeliveryPath, parsePattern } from '@tessera/url'
-import type { Context, Hono } from 'hono'
+import type { Hono } from 'hono'
 import type { AppEnv } from './app.ts'
 import { createAuth } from './auth.ts'
 import { CREDITS_PER_AI_OPERATION, insufficientCredits } from './billing-api.ts'
 import type { InputField, Prediction } from './content.ts'
 import type { AppContext } from './context.ts'
-import { isUuid, type Job } from './db/index.ts'
+import type { Job } from './db/index.ts'
 import { engineErrorToHttp } from './engine-errors.ts'
 import { assertValidFilePath } from './files.ts'
 import { HttpError } from './http-error.ts'
@@ -29,7 +29,6 @@ export const CREDITS_PER_PREDICTION = CREDITS_PER_AI_OPERATION
 export const PREDICTION_REASON = 'prediction'
 export const PREDICTION_REFUND_REASON = 'prediction_refund'
 const MAX_IMAGE_REFERENCE = 2048
-const NO_ORGANISATION = '00000000-0000-0000-0000-000000000000'
 // Text parameters go into a delivery pattern, so they keep to characters the pattern language
 // reads as a value.
 const TEXT_VALUE = /^[A-Za-z0-9_.#-]{0,200}$/
@@ -155,22 +154,6 @@ export function registerPredictionsApi(hono: Hono<AppEnv>, app: AppContext): voi
   const auth = createAuth(app)
   const predictionsById = new Map(content.predictions.map((item) => [item.id, item]))
 
-  async function orgCaller(c: Context) {
-    const orgId = c.req.param('orgId') ?? ''
-    try {
-      return await auth.requireOrganisation(c, isUuid(orgId) ? orgId : NO_ORGANISATION)
-    } catch (error) {
-      if (error instanceof HttpError && error.code === 'organisation_not_found') {
-        throw new HttpError(
-          404,
-          'organisation_not_found',
-          `No organisation ${JSON.stringify(orgId.slice(0, 64))} of yours`,
-        )
-      }
-      throw error
-    }
-  }
-
   /** The image a prediction reads: a file of the organisation, by path or delivery URL, or a URL. */
   async function sourceOf(
     organisation: { id: string; cloudName: string },
@@ -223,7 +206,7 @@ export function registerPredictionsApi(hono: Hono<AppEnv>, app: AppContext): voi
 
   hono.post(`${PREDICTIONS_ORG}/:predictionId`, jsonLimit, async (c) => {
     c.set('route', 'predictions')
-    const caller = await orgCaller(c)
+    const caller = await auth.requirePathOrganisation(c)
     const predictionId = c.req.param('predictionId')
     const prediction = predictionsById.get(predictionId)
     if (prediction === undefined) {
@@ -281,7 +264,7 @@ export function registerPredictionsApi(hono: Hono<AppEnv>, app: AppContext): voi
 
   hono.get(`${PREDICTIONS_ORG}/jobs/:jobId`, async (c) => {
     c.set('route', 'predictions')
-    const caller = await orgCaller(c)
+    const caller = await auth.requirePathOrganisation(c)
     const jobId = c.req.param('jobId')
     const job = await repo.getJob(jobId)
     if (
