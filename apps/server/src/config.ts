@@ -172,6 +172,10 @@ const ENV = z.object({
   WEB_TOOL_CONVERTER_URL: webUrl(),
   WEB_IOS_APP_URL: httpUrl,
   WEB_ANDROID_APP_URL: httpUrl,
+  // Script addresses of the third-party integrations (tests point them at local stand-ins).
+  WEB_GOOGLE_SCRIPT_URL: httpUrl,
+  WEB_ANALYTICS_SCRIPT_URL: httpUrl,
+  WEB_CHAT_SCRIPT_URL: httpUrl,
 })
 
 /** Server settings, read once from the environment at boot. */
@@ -325,6 +329,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
         converter: e.WEB_TOOL_CONVERTER_URL,
       },
       appStores: { ios: e.WEB_IOS_APP_URL, android: e.WEB_ANDROID_APP_URL },
+      scripts: {
+        google: e.WEB_GOOGLE_SCRIPT_URL,
+        analytics: e.WEB_ANALYTICS_SCRIPT_URL,
+        chat: e.WEB_CHAT_SCRIPT_URL,
+      },
     },
   }
 }
@@ -365,6 +374,12 @@ export interface WebSettings {
     converter: string | undefined
   }
   appStores: { ios: string | undefined; android: string | undefined }
+  /** Integration scripts (`WEB_*_SCRIPT_URL`; default the vendors' own addresses). */
+  scripts: {
+    google: string | undefined
+    analytics: string | undefined
+    chat: string | undefined
+  }
 }
 
 /** An http(s) URL or a path on this origin (`/console`), without a trailing slash. */

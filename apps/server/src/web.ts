@@ -45,6 +45,11 @@ export function runtimeConfigFor(config: ServerConfig): RuntimeConfig {
       converter: web.tools.converter ?? tools.converter,
     },
     appStores: { ios: web.appStores.ios ?? '', android: web.appStores.android ?? '' },
+    scripts: {
+      google: web.scripts.google ?? defaults.scripts.google,
+      analytics: web.scripts.analytics ?? defaults.scripts.analytics,
+      chat: web.scripts.chat ?? defaults.scripts.chat,
+    },
   }
 }
 

@@ -12,6 +12,7 @@ import type { Route } from './+types/root.ts'
 import faviconUrl from './assets/favicon.svg?url'
 import { serverApi } from './lib/api.server.ts'
 import { AppProvider } from './lib/app-context.tsx'
+import { Integrations } from './lib/integrations/integrations.tsx'
 import { DEFAULT_RUNTIME_CONFIG } from './lib/runtime-config.ts'
 import { siteConfiguration } from './lib/website-config.server.ts'
 import './styles/global.css'
@@ -65,6 +66,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <AppProvider config={loaderData.config}>
       <Outlet />
+      <Integrations />
     </AppProvider>
   )
 }

@@ -50,6 +50,18 @@ export interface RuntimeConfig {
   siblingTools: SiblingTools
   /** App-store links of the mobile apps; a badge shows only when its link is set. */
   appStores: { ios: string; android: string }
+  /** Where each integration's script is loaded from (a local stand-in in the browser tests). */
+  scripts: IntegrationScripts
+}
+
+/** Third-party script addresses; each loads only when its integration's key is set. */
+export interface IntegrationScripts {
+  /** Google Identity Services (one-tap), used with `googleClientId`. */
+  google: string
+  /** The tag manager container script, loaded with `?id={analyticsId}`. */
+  analytics: string
+  /** The chat-support widget, used with `chatToken`. */
+  chat: string
 }
 
 /** The configuration a server with no `WEB_*` settings uses: everything on one origin. */
@@ -83,6 +95,11 @@ export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
     converter: '/ai-tools/format-converter',
   },
   appStores: { ios: '', android: '' },
+  scripts: {
+    google: 'https://accounts.google.com/gsi/client',
+    analytics: 'https://www.googletagmanager.com/gtm.js',
+    chat: 'https://wchat.freshchat.com/js/widget.js',
+  },
 }
 
 /** Joins a base (absolute, relative or empty) and a path without doubling the slash. */
