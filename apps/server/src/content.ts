@@ -1,5 +1,5 @@
 // The public content of the website (product sections, site configuration, announcements, plans,
-// addons, dynamic apps, predictions) lives as JSON files in `apps/server/content/`, so editors
+// addons, dynamic apps, predictions, blog posts) lives as JSON files in `apps/server/content/`, so editors
 // change it without touching code. The files are read and validated once at start: a broken
 // file stops the server with a message naming the file and the field at fault.
 import { readFile } from 'node:fs/promises'
@@ -46,6 +46,7 @@ export const CONTENT_FILES = {
   addons: 'addons.json',
   apps: 'dynamic-apps.json',
   predictions: 'predictions.json',
+  blogPosts: 'blog-posts.json',
 } as const
 
 /** Thrown at start when a content file is missing, is not JSON or does not fit its schema. */
@@ -318,6 +319,34 @@ const predictionsFile = z
   )
   .superRefine((predictions, ctx) => uniqueBy(predictions, (item) => item.id, 'id', ctx))
 
+/** Blog posts (SPEC §3 recentBlog): the post lives on the external blog at `url`. */
+const blogPostsFile = z
+  .array(
+    z
+      .strictObject({
+        id: entryId,
+        title: text(200),
+        slug: kebab,
+        excerpt: text(600),
+        cover: z.strictObject({ image: deliveryPath, alt: text(300) }),
+        author: z.strictObject({ name: text(100), role: text(100).optional() }),
+        publishedAt: isoDate,
+        url: z
+          .string()
+          .trim()
+          .max(2000)
+          .regex(/^https?:\/\/[^/\s]+\/\S*$/i, 'must be an http(s) URL of the blog'),
+      })
+      .refine((post) => post.url.replace(/\/+$/, '').endsWith(`/${post.slug}`), {
+        message: 'url must end with /{slug} (the blog base plus the slug)',
+        path: ['url'],
+      }),
+  )
+  .superRefine((posts, ctx) => {
+    uniqueBy(posts, (post) => post.id, 'id', ctx)
+    uniqueBy(posts, (post) => post.slug, 'slug', ctx)
+  })
+
 /** The catalogue record of `plugin.method`, if there is one. */
 export function operationOf(key: string): OperationSpec | undefined {
   const dot = key.indexOf('.')
@@ -333,6 +362,7 @@ export type Announcement = z.output<typeof announcementsFile>[number]
 export type PlanContent = z.output<typeof plansFile>[number]
 export type AddonContent = z.output<typeof addonsFile>[number]
 export type PlanFeature = z.output<typeof feature>
+export type BlogPost = z.output<typeof blogPostsFile>[number]
 
 /** A dynamic app with SPEC §9's defaults applied. */
 export interface DynamicApp {
@@ -397,6 +427,7 @@ export interface Content {
   addons: AddonContent[]
   apps: DynamicApp[]
   predictions: Prediction[]
+  blogPosts: BlogPost[]
 }
 
 const COLOR_PATTERN = '^([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$'
@@ -529,6 +560,7 @@ export async function loadContent(dir: string = CONTENT_DIR): Promise<Content> {
   const addons = await readJson(dir, CONTENT_FILES.addons, addonsFile)
   const apps = await readJson(dir, CONTENT_FILES.apps, appsFile)
   const predictions = await readJson(dir, CONTENT_FILES.predictions, predictionsFile)
+  const blogPosts = await readJson(dir, CONTENT_FILES.blogPosts, blogPostsFile)
   return {
     dir,
     productSections,
@@ -568,5 +600,6 @@ export async function loadContent(dir: string = CONTENT_DIR): Promise<Content> {
         inputSchema: inputSchemaOf(operation, item.displayName),
       }
     }),
+    blogPosts,
   }
 }

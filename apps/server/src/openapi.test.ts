@@ -206,6 +206,8 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the OpenAPI document on
       '/service/public/transformation/v1.0/predictions/schema/unknown',
       '/cms/api/product-sections?populate=*',
       '/cms/api/websites?filters[searchTag]=tessera&populate=socialMediaLinks&populate=footerBadgeList',
+      '/cms/api/blogs?sort=publishedAt:desc&pagination[pageSize]=3&populate=*',
+      '/cms/api/blogs?sort=nope',
       '/api/announcements',
       '/service/public/apps/v1.0/dynamicApps/unknown',
       '/service/panel/billing/v1.0/plans?pageNo=0',

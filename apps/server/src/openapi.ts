@@ -246,6 +246,34 @@ const SCHEMAS: Record<string, JsonSchema> = {
     ),
     meta: ref('StrapiMeta'),
   }),
+  BlogList: object({
+    data: arrayOf(
+      object({
+        id: int(),
+        attributes: object(
+          {
+            title: str(),
+            slug: str(),
+            excerpt: str(),
+            url: { type: 'string', format: 'uri', description: 'The post on the blog' },
+            publishedAt: dateTime,
+            cover: object({
+              data: object({
+                id: int(),
+                attributes: object({
+                  url: { type: 'string', format: 'uri' },
+                  alternativeText: str(),
+                }),
+              }),
+            }),
+            author: object({ id: int(), name: str(), role: str() }, ['id', 'name']),
+          },
+          ['title', 'slug', 'excerpt', 'url', 'publishedAt'],
+        ),
+      }),
+    ),
+    meta: ref('StrapiMeta'),
+  }),
   AnnouncementList: object({
     items: arrayOf(
       object(
@@ -547,6 +575,44 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
           ],
           responses: {
             '200': cached(json(ref('WebsiteList'), 'The matching site configurations')),
+            '400': badQuery,
+          },
+        },
+      },
+      '/cms/api/blogs': {
+        get: {
+          operationId: 'listBlogPosts',
+          summary: 'Blog posts, e.g. the newest few for the home page (Strapi-shaped)',
+          description:
+            'File order unless sort is given. The cover (a media field) and the author (a component) are present only when populate asks for them, as in Strapi.',
+          tags: ['cms'],
+          parameters: [
+            {
+              name: 'sort',
+              in: 'query',
+              description:
+                'field[:asc|desc], comma list or sort[0]=…; fields publishedAt, title, id (ascending when no direction is given)',
+              schema: str(),
+              example: 'publishedAt:desc',
+            },
+            {
+              name: 'populate',
+              in: 'query',
+              description: '* or a comma list of cover, author (also populate[0]=…)',
+              schema: str(),
+              example: '*',
+            },
+            { name: 'filters[slug]', in: 'query', schema: str() },
+            { name: 'pagination[page]', in: 'query', schema: { type: 'integer', minimum: 1 } },
+            {
+              name: 'pagination[pageSize]',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+              example: 3,
+            },
+          ],
+          responses: {
+            '200': cached(json(ref('BlogList'), 'The posts')),
             '400': badQuery,
           },
         },

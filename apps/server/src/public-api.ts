@@ -1,11 +1,19 @@
 // The public, read-only content APIs the website reads (SPEC §7.2): plans and addons (from the
 // database, seeded from the content files), dynamic apps and predictions (from the content
-// files), the Strapi-shaped CMS calls, announcements, and the OpenAPI document of the server.
+// files), the Strapi-shaped CMS calls (sections, site configuration, blog posts), announcements,
+// and the OpenAPI document of the server.
 // None needs a session; answers are cacheable for a minute (SPEC §9: website config 60 s).
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from './app.ts'
-import type { Content, DynamicApp, Prediction, ProductSection, WebsiteConfig } from './content.ts'
+import type {
+  BlogPost,
+  Content,
+  DynamicApp,
+  Prediction,
+  ProductSection,
+  WebsiteConfig,
+} from './content.ts'
 import type { AppContext } from './context.ts'
 import type { Addon, BillingFeature, ListBillingOptions, ListPage, Plan } from './db/index.ts'
 import { HttpError } from './http-error.ts'
@@ -193,6 +201,8 @@ interface StrapiCollection<T> {
   filterField: string
   filterValue(entry: T): string
   attributes(entry: T, populate: ReadonlySet<string>): Record<string, unknown>
+  /** Fields `sort` may order by; a collection without them keeps file order and ignores `sort`. */
+  sortable?: Readonly<Record<string, (entry: T) => string | number>>
 }
 
 /** The fields `populate` asks for: `*`, names, comma lists, `populate[0]=…` or `populate[x]=…`. */
@@ -242,6 +252,54 @@ function filterOf(params: QueryParams, collection: StrapiCollection<unknown>): s
   return wanted
 }
 
+/** Most fields one `sort` may list. */
+const MAX_SORT_FIELDS = 3
+
+/**
+ * Orders entries by `sort=field[:asc|desc]` (Strapi: comma lists, or `sort[0]=…`, `sort[1]=…`),
+ * ties broken by id. Ascending when no direction is given, as in Strapi.
+ */
+function sortedBy<T>(params: QueryParams, collection: StrapiCollection<T>, entries: readonly T[]) {
+  const sortable = collection.sortable
+  if (sortable === undefined) return entries
+  const asked: string[] = []
+  for (const [key, values] of params) {
+    if (key === 'sort' || /^sort\[\d+\]$/.test(key)) {
+      for (const value of values) asked.push(...value.split(','))
+    } else if (key.startsWith('sort[')) {
+      throw invalidQuery(`Unsupported sort parameter ${JSON.stringify(key.slice(0, 40))}`)
+    }
+  }
+  const fields = asked.map((item) => item.trim()).filter((item) => item !== '')
+  if (fields.length === 0) return entries
+  if (fields.length > MAX_SORT_FIELDS)
+    throw invalidQuery(`sort lists at most ${MAX_SORT_FIELDS} fields`)
+  const keys = fields.map((item) => {
+    const [field = '', direction = 'asc', ...rest] = item.split(':')
+    const read = Object.hasOwn(sortable, field) ? sortable[field] : undefined
+    if (read === undefined || rest.length > 0) {
+      throw invalidQuery(
+        `sort ${JSON.stringify(item.slice(0, 40))} is not a field of ${collection.name}; use ${Object.keys(sortable).join(', ')} with :asc or :desc`,
+      )
+    }
+    const order = direction.toLowerCase()
+    if (order !== 'asc' && order !== 'desc')
+      throw invalidQuery(
+        `sort direction of ${field} must be asc or desc, got ${JSON.stringify(direction.slice(0, 20))}`,
+      )
+    return { read, sign: order === 'asc' ? 1 : -1 }
+  })
+  const idOf = (entry: T) => (entry as { id: number }).id
+  return [...entries].sort((a, b) => {
+    for (const { read, sign } of keys) {
+      const x = read(a)
+      const y = read(b)
+      if (x !== y) return x < y ? -sign : sign
+    }
+    return idOf(a) - idOf(b)
+  })
+}
+
 const strapiPaging = z.object({
   'pagination[page]': wholeNumber(1, MAX_PAGE_NO).default(1),
   'pagination[pageSize]': wholeNumber(1, MAX_PAGE_SIZE).default(CMS_PAGE_SIZE),
@@ -253,10 +311,11 @@ function strapiAnswer<T>(params: QueryParams, collection: StrapiCollection<T>) {
   const paging = parseQuery(params, strapiPaging)
   const page = paging['pagination[page]']
   const pageSize = paging['pagination[pageSize]']
-  const matching =
+  const filtered =
     wanted === undefined
       ? collection.entries
       : collection.entries.filter((entry) => collection.filterValue(entry) === wanted)
+  const matching = sortedBy(params, collection, filtered)
   const slice = matching.slice((page - 1) * pageSize, page * pageSize)
   return {
     data: slice.map((entry) => ({
@@ -341,6 +400,54 @@ function websitesCollection(
   }
 }
 
+/**
+ * Blog posts (SPEC §3 recentBlog). The cover is a Strapi media field (`cover.data.attributes`)
+ * and the author a component; both are present only when `populate` asks for them.
+ */
+function blogPostsCollection(
+  posts: readonly BlogPost[],
+  absolute: (url: string) => string,
+): StrapiCollection<BlogPost> {
+  return {
+    name: 'blogs',
+    entries: posts,
+    populatable: ['cover', 'author'],
+    filterField: 'slug',
+    filterValue: (post) => post.slug,
+    sortable: {
+      publishedAt: (post) => Date.parse(post.publishedAt),
+      title: (post) => post.title.toLowerCase(),
+      id: (post) => post.id,
+    },
+    attributes: (post, populate) => ({
+      title: post.title,
+      slug: post.slug,
+      excerpt: post.excerpt,
+      url: post.url,
+      publishedAt: post.publishedAt,
+      ...(populate.has('cover')
+        ? {
+            cover: {
+              data: {
+                id: post.id,
+                attributes: { url: absolute(post.cover.image), alternativeText: post.cover.alt },
+              },
+            },
+          }
+        : {}),
+      ...(populate.has('author')
+        ? {
+            author: {
+              id: post.id,
+              name: post.author.name,
+              ...(post.author.role === undefined ? {} : { role: post.author.role }),
+            },
+          }
+        : {}),
+    }),
+  }
+}
+
 // ── routes ───────────────────────────────────────────────────────────────────────────────────
 
 function listApps(apps: readonly DynamicApp[], query: z.output<typeof appsQuery>): DynamicApp[] {
@@ -391,6 +498,7 @@ export function registerPublicApi(
   }
   const productSections = productSectionsCollection(content.productSections, absolute)
   const websites = websitesCollection(content.websites, absolute)
+  const blogs = blogPostsCollection(content.blogPosts, absolute)
   const openApi = buildOpenApiDocument({
     publicUrl,
     appSlug: content.apps[0]?.slug ?? 'background-remover',
@@ -474,6 +582,13 @@ export function registerPublicApi(
   hono.get(`${CMS}/websites`, (c) => {
     c.set('route', 'cms')
     const answer = strapiAnswer(readQuery(c.req.url), websites)
+    cacheable(c, 'cms')
+    return c.json(answer)
+  })
+
+  hono.get(`${CMS}/blogs`, (c) => {
+    c.set('route', 'cms')
+    const answer = strapiAnswer(readQuery(c.req.url), blogs)
     cacheable(c, 'cms')
     return c.json(answer)
   })
