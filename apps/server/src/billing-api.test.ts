@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CREDITS_PER_AI_OPERATION } from './billing-api.ts'
 import { createThrowawayDatabase } from './db/test-database.ts'
 import { signTestWebhook, TEST_WEBHOOK_SIGNATURE_HEADER, testWebhookSecret } from './payments.ts'
-import { type ApiError, type CallAnswer, createTestClient } from './test-client.ts'
+import { type ApiError, createTestClient, expectError } from './test-client.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
 
 const BILLING = '/service/panel/billing/v1.0'
@@ -45,14 +45,6 @@ interface Checkout {
   paymentId: string
   checkoutUrl: string
   status: string
-}
-
-function expectError(answer: CallAnswer, status: number, code: string) {
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status)
-  const body = answer.body as ApiError
-  expect(body.code).toBe(code)
-  expect(body.message.length).toBeGreaterThan(0)
-  expect(JSON.stringify(body)).not.toMatch(/\bat .+\.ts:\d+/)
 }
 
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on %s', (kind) => {

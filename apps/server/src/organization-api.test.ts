@@ -1,21 +1,13 @@
 // Organisations, members, invitations, API tokens and panel request signatures through the real
 // server, on PGlite and PostgreSQL — including every call made from another organisation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiError, type CallAnswer, createTestClient } from './test-client.ts'
+import { type ApiError, createTestClient, expectError } from './test-client.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const USERS = '/service/panel/users/v1.0'
 const ABSENT = '00000000-0000-4000-8000-000000000000'
 const HOSTILE = ["' OR '1'='1", "x'; drop table organisations; --", '<script>x</script>', '%', '$1']
-
-function expectError(answer: CallAnswer, status: number, code: string) {
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status)
-  const body = answer.body as ApiError
-  expect(body.code).toBe(code)
-  expect(body.message.length).toBeGreaterThan(0)
-  expect(JSON.stringify(body)).not.toMatch(/\bat .+\.ts:\d+/)
-}
 
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (kind) => {
   let server: TestServer

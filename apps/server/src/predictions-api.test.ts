@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CREDITS_PER_PREDICTION } from './predictions-api.ts'
-import { type ApiError, type CallAnswer, createTestClient } from './test-client.ts'
+import { createTestClient, expectError } from './test-client.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
 
 const PREDICTIONS = '/service/panel/transformation/v1.0/org'
@@ -29,14 +29,6 @@ interface JobAnswer {
     size: number
   }
   error?: string
-}
-
-function expectError(answer: CallAnswer, status: number, code: string) {
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status)
-  const body = answer.body as ApiError
-  expect(body.code).toBe(code)
-  expect(body.message.length).toBeGreaterThan(0)
-  expect(JSON.stringify(body)).not.toMatch(/\bat .+\.ts:\d+/)
 }
 
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])('prediction jobs on %s', (kind) => {

@@ -1,6 +1,7 @@
 // Test support: calls the real server's JSON APIs the way the website does — a session cookie,
 // or an API token, and panel requests signed with `x-ebg-*` (SPEC §7.1).
 import { signRequest } from '@tessera/url'
+import { expect } from 'vitest'
 import type { TestServer } from './test-server.ts'
 
 export interface CallOptions {
@@ -106,4 +107,13 @@ export function createTestClient(server: Pick<TestServer, 'url' | 'config'>) {
   }
 
   return { call, signup }
+}
+
+/** Asserts a `{ code, message }` error answer with this status and code, and no stack trace. */
+export function expectError(answer: CallAnswer, status: number, code: string): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status)
+  const body = answer.body as ApiError
+  expect(body.code).toBe(code)
+  expect(body.message.length).toBeGreaterThan(0)
+  expect(JSON.stringify(body)).not.toMatch(/\bat .+\.ts:\d+/)
 }
