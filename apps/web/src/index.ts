@@ -10,6 +10,7 @@ import {
 } from 'react-router'
 import type { WebContext } from '../app/lib/context.ts'
 import type { RuntimeConfig } from '../app/lib/runtime-config.ts'
+import { compressResponse } from './compress.ts'
 import { createStaticHandler, STATIC_PREFIX } from './static.ts'
 
 export type { ContactMessage } from '../app/lib/contact.ts'
@@ -46,7 +47,8 @@ export function hasWebBuild(buildDir = BUILD_DIR): boolean {
 
 /**
  * Creates the website's request handler: `/static/*` from the client build with a year of
- * immutable caching, every other path server-rendered. The build is loaded on the first request.
+ * immutable caching, every other path server-rendered; text is compressed (brotli or gzip) for
+ * clients that accept it. The build is loaded on the first request.
  *
  * @throws {WebBuildMissingError} (from the returned handler) when the app has not been built.
  */
@@ -80,6 +82,7 @@ export function createWebHandler(
       throw error
     })
     const { render, key } = await ready
-    return render(request, new RouterContextProvider(new Map([[key, context]])))
+    const response = await render(request, new RouterContextProvider(new Map([[key, context]])))
+    return compressResponse(request, response)
   }
 }

@@ -2,6 +2,12 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { extname, join, normalize, sep } from 'node:path'
 import { Readable } from 'node:stream'
+import {
+  chooseEncoding,
+  createCompressedFileCache,
+  isCompressible,
+  MIN_COMPRESS_BYTES,
+} from './compress.ts'
 
 /** SPEC §9: static assets live under this prefix. */
 export const STATIC_PREFIX = '/static/'
@@ -30,10 +36,12 @@ const notFound = () =>
 
 /**
  * Serves files of `root` for `/static/<name>`. Every file there is content-hashed by the build,
- * so a name never changes meaning: cache it for a year and never revalidate.
+ * so a name never changes meaning: cache it for a year and never revalidate. Text files (scripts,
+ * styles, SVG) are answered brotli- or gzip-compressed when the client accepts it.
  */
 export function createStaticHandler(root: string): (request: Request) => Promise<Response> {
   const base = normalize(root.endsWith(sep) ? root : `${root}${sep}`)
+  const compressed = createCompressedFileCache()
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } })
@@ -48,11 +56,22 @@ export function createStaticHandler(root: string): (request: Request) => Promise
     if (!file.startsWith(base) || name.includes('\0')) return notFound()
     const info = await stat(file).catch(() => undefined)
     if (info === undefined || !info.isFile()) return notFound()
-    const headers = {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    const contentType = TYPES[extname(file)] ?? 'application/octet-stream'
+    const headers: Record<string, string> = {
+      'content-type': contentType,
       'content-length': String(info.size),
       'cache-control': 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
+    }
+    if (isCompressible(contentType)) {
+      headers.vary = 'Accept-Encoding'
+      const encoding = chooseEncoding(request.headers.get('accept-encoding'))
+      if (encoding !== undefined && info.size >= MIN_COMPRESS_BYTES) {
+        const body = await compressed(file, encoding)
+        headers['content-encoding'] = encoding
+        headers['content-length'] = String(body.length)
+        return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { headers })
+      }
     }
     if (request.method === 'HEAD') return new Response(null, { headers })
     return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream, { headers })

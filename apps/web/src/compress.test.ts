@@ -1,0 +1,83 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chooseEncoding, compressResponse } from './compress.ts'
+import { createStaticHandler } from './static.ts'
+
+const page = `<!DOCTYPE html><html><body>${'<p>Tessera delivers images.</p>'.repeat(200)}</body></html>`
+
+const request = (acceptEncoding?: string, method = 'GET') =>
+  new Request('http://localhost/', {
+    method,
+    headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+  })
+
+const html = (body: string | null = page, status = 200) =>
+  new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8' } })
+
+describe('chooseEncoding', () => {
+  it('prefers brotli, then gzip, and honours q=0', () => {
+    expect(chooseEncoding('gzip, deflate, br, zstd')).toBe('br')
+    expect(chooseEncoding('gzip, deflate')).toBe('gzip')
+    expect(chooseEncoding('br;q=0, gzip;q=0.5')).toBe('gzip')
+    expect(chooseEncoding('*')).toBe('br')
+    expect(chooseEncoding('identity')).toBeUndefined()
+    expect(chooseEncoding(null)).toBeUndefined()
+  })
+})
+
+describe('compressResponse', () => {
+  it('compresses a streamed page with brotli or gzip, and says so', async () => {
+    const br = compressResponse(request('br, gzip'), html())
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(br.headers.get('vary')).toBe('Accept-Encoding')
+    const brBytes = Buffer.from(await br.arrayBuffer())
+    expect(brBytes.length).toBeLessThan(page.length / 4)
+    expect(brotliDecompressSync(brBytes).toString()).toBe(page)
+
+    const gz = compressResponse(request('gzip'), html())
+    expect(gz.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(page)
+  })
+
+  it('leaves alone what it should not compress', async () => {
+    expect(compressResponse(request(), html()).headers.get('content-encoding')).toBeNull()
+    expect(compressResponse(request('br', 'HEAD'), html(null)).headers.has('vary')).toBe(false)
+    const image = new Response('x'.repeat(5000), { headers: { 'content-type': 'image/png' } })
+    expect(compressResponse(request('br'), image)).toBe(image)
+    const small = new Response('<p>hi</p>', {
+      headers: { 'content-type': 'text/html', 'content-length': '9' },
+    })
+    const answer = compressResponse(request('br'), small)
+    expect(answer.headers.get('content-encoding')).toBeNull()
+    expect(await answer.text()).toBe('<p>hi</p>')
+  })
+})
+
+describe('static files', () => {
+  let dir: string
+  const script = `export const a = ${JSON.stringify('tessera '.repeat(400))}\n`
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tessera-static-'))
+    await writeFile(join(dir, 'app-abc123.js'), script)
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  it('answers compressed copies with their own length, and the file as is without', async () => {
+    const serve = createStaticHandler(dir)
+    const url = 'http://localhost/static/app-abc123.js'
+    const br = await serve(new Request(url, { headers: { 'accept-encoding': 'gzip, br' } }))
+    const body = Buffer.from(await br.arrayBuffer())
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(br.headers.get('content-length')).toBe(String(body.length))
+    expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(brotliDecompressSync(body).toString()).toBe(script)
+
+    const plain = await serve(new Request(url))
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding')
+    expect(await plain.text()).toBe(script)
+  })
+})
