@@ -1,5 +1,8 @@
-// The AI tools list (SPEC §3, §4, §5): query parameters and the list's state transitions.
+// The AI tools list (SPEC §3, §4, §5, §7.2): query parameters, the first page's merge of the
+// featured apps with the server's, and the list's state transitions.
 import type { DynamicApp } from './api.ts'
+import { sampleUrl } from './images.ts'
+import type { RuntimeConfig } from './runtime-config.ts'
 
 export const AI_TOOLS_DEFAULT_PAGE = 1
 export const AI_TOOLS_PAGE_SIZE = 12
@@ -15,6 +18,88 @@ export function parsePageParam(raw: string | null): number {
 /** `q` is trimmed. */
 export function parseSearchParam(raw: string | null): string {
   return (raw ?? '').trim()
+}
+
+/**
+ * The apps the website features itself, first on the first page: the sibling tools (SPEC §1),
+ * whatever the apps service lists.
+ */
+export function featuredApps(config: Pick<RuntimeConfig, 'deliveryUrl' | 'siblingTools'>) {
+  const thumbnail = (file: string) => sampleUrl(config.deliveryUrl, file, 480, 320)
+  const app = (slug: string, title: string, description: string, file: string, url: string) => ({
+    slug,
+    tags: ['ai-tools'],
+    config: { title, description, thumbnailURL: thumbnail(file), isFeatured: true, url },
+  })
+  const tools = config.siblingTools
+  return [
+    app(
+      'background-remover',
+      'Background Remover',
+      'Remove the background of any photo in seconds: products, people, cars and pets.',
+      'coffee.png',
+      tools.backgroundRemover,
+    ),
+    app(
+      'image-upscaler',
+      'Image Upscaler',
+      'Enlarge images two, four or eight times while keeping edges and faces sharp.',
+      'astronaut.png',
+      tools.upscaler,
+    ),
+    app(
+      'watermark-remover',
+      'Watermark Remover',
+      'Remove text and logo watermarks from images you own the rights to.',
+      'astronaut-wm.png',
+      tools.watermarkRemover,
+    ),
+  ] satisfies DynamicApp[]
+}
+
+/** A featured app is shown for a search only when its title or description holds the text. */
+export function matchesSearch(app: DynamicApp, query: string): boolean {
+  const needle = query.trim().toLowerCase()
+  if (needle === '') return true
+  return `${app.config.title} ${app.config.description}`.toLowerCase().includes(needle)
+}
+
+/** `list` followed by the apps of `more` whose slug it does not hold yet. */
+export function uniqueBySlug(list: DynamicApp[], more: DynamicApp[]): DynamicApp[] {
+  const seen = new Set(list.map((app) => app.slug))
+  const merged = [...list]
+  for (const app of more) {
+    if (seen.has(app.slug)) continue
+    seen.add(app.slug)
+    merged.push(app)
+  }
+  return merged
+}
+
+/**
+ * One page of the list (SPEC §7.2): the first page is the featured apps followed by the server's
+ * results, de-duplicated by slug; later pages are the server's. There is a next page when the
+ * featured count plus the server's itemTotal is greater than pageSize × page.
+ */
+export function appListPage(input: {
+  featured: DynamicApp[]
+  items: DynamicApp[]
+  itemTotal: number
+  page: number
+  pageSize: number
+  query: string
+}): { items: DynamicApp[]; pagination: Pagination } {
+  const featured = input.featured.filter((app) => matchesSearch(app, input.query))
+  const items = input.page === 1 ? uniqueBySlug(featured, input.items) : input.items
+  return {
+    items,
+    pagination: {
+      currentPage: input.page,
+      pageSize: input.pageSize,
+      hasNext: featured.length + input.itemTotal > input.pageSize * input.page,
+      total: input.itemTotal,
+    },
+  }
 }
 
 export interface Pagination {
@@ -61,7 +146,7 @@ export function appListReducer(state: AppListState, action: AppListAction): AppL
     case 'load_more_succeeded':
       return {
         ...state,
-        appList: [...state.appList, ...action.items],
+        appList: uniqueBySlug(state.appList, action.items),
         pagination: action.pagination,
         loading: { ...state.loading, loadMore: false },
       }

@@ -8,7 +8,9 @@ import { getDynamicApps } from '../lib/api.ts'
 import { useConfig, useSession } from '../lib/app-context.tsx'
 import {
   AI_TOOLS_PAGE_SIZE,
+  appListPage,
   appListReducer,
+  featuredApps,
   INITIAL_APP_LIST,
   parsePageParam,
   parseSearchParam,
@@ -37,16 +39,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sortOrder: 'desc',
     searchQuery: q,
   }).catch(() => null)
-  return {
-    q,
-    items: answer?.items ?? [],
-    pagination: {
-      currentPage: page,
-      pageSize: AI_TOOLS_PAGE_SIZE,
-      hasNext: answer?.page.hasNext ?? false,
-      total: answer?.page.itemTotal ?? 0,
-    },
+  if (answer === null) {
+    // SPEC §8: a failed list is empty, with the default pagination.
+    return {
+      q,
+      items: [],
+      pagination: { currentPage: page, pageSize: AI_TOOLS_PAGE_SIZE, hasNext: false, total: 0 },
+    }
   }
+  // SPEC §7.2: the first page leads with the featured apps, de-duplicated by slug.
+  const { items, pagination } = appListPage({
+    featured: featuredApps(api.config),
+    items: answer.items,
+    itemTotal: answer.page.itemTotal ?? answer.items.length,
+    page,
+    pageSize: AI_TOOLS_PAGE_SIZE,
+    query: q,
+  })
+  return { q, items, pagination }
 }
 
 type LoaderData = Route.ComponentProps['loaderData']
@@ -83,16 +93,15 @@ function AiToolsPage({ data }: { data: LoaderData }) {
         sortOrder: 'desc',
         searchQuery: state.search.query,
       })
-      dispatch({
-        type: 'load_more_succeeded',
+      const { items, pagination: nextPagination } = appListPage({
+        featured: featuredApps(config),
         items: answer.items,
-        pagination: {
-          currentPage: next,
-          pageSize: AI_TOOLS_PAGE_SIZE,
-          hasNext: answer.page.hasNext,
-          total: answer.page.itemTotal ?? pagination.total,
-        },
+        itemTotal: answer.page.itemTotal ?? pagination.total,
+        page: next,
+        pageSize: AI_TOOLS_PAGE_SIZE,
+        query: state.search.query,
       })
+      dispatch({ type: 'load_more_succeeded', items, pagination: nextPagination })
     } catch {
       dispatch({ type: 'load_more_failed' })
     }
@@ -122,8 +131,12 @@ function AiToolsPage({ data }: { data: LoaderData }) {
           </button>
         </Form>
       </PageHero>
-      <section className="section" style={{ paddingTop: 0 }}>
+      <section className="section" style={{ paddingTop: 0 }} aria-labelledby="tool-list-heading">
         <div className="container">
+          {/* The cards' titles are h3: this keeps the heading order h1 → h2 → h3. */}
+          <h2 id="tool-list-heading" className="visually-hidden">
+            All AI tools
+          </h2>
           {list.length === 0 ? (
             <p className="lead" data-testid="no-tools">
               {loaderData.q === ''
