@@ -1,13 +1,18 @@
 import { Link } from 'react-router'
 import type { DynamicApp } from '../lib/api.ts'
+import { cmsImage } from '../lib/images.ts'
 
 /** A dynamic app (AI tool) as a card; its page is /ai-tools/{slug}. */
 export function AppCard({ app }: { app: DynamicApp }) {
+  const image = cmsImage(app.config.thumbnailURL, 480)
   return (
     <article className="card has-media" data-testid="app-card">
       <img
         className="card-media"
-        src={app.config.thumbnailURL}
+        src={image.src}
+        {...(image.srcSet === undefined
+          ? {}
+          : { srcSet: image.srcSet, sizes: '(max-width: 767px) 100vw, 400px' })}
         alt=""
         width={480}
         height={320}

@@ -37,12 +37,23 @@ export function sampleImage(
   }
 }
 
-/** A CMS image given as a delivery path keeps its chain; other URLs are used as they are. */
+/**
+ * A CMS image given as a delivery URL of a demo sample (`…/v2/demo/t.resize(w:…[,h:…])[~more]/
+ * samples/…`) gets one URL per srcset width: the resize is redone at each width (a height keeps
+ * the original aspect), the rest of the chain is kept, and `f_auto` picks AVIF or WebP unless
+ * the chain sets a format. Other URLs are used as they are.
+ */
 export function cmsImage(url: string, width: number): { src: string; srcSet?: string } {
-  const match = /^(.*\/v2\/demo\/)t\.resize\([^)]*\)(\/samples\/.+)$/.exec(url)
+  const match = /^(.*\/v2\/demo\/)t\.resize\(([^)]*)\)((?:~[^/]*)?)(\/samples\/[^?#]+)$/.exec(url)
   if (match === null) return { src: url }
-  const [, head, tail] = match
-  const at = (w: number) => `${head}t.resize(w:${w})${tail}?f_auto=true`
+  const [, head, params = '', rest = '', tail] = match
+  const value = (key: string) => Number(new RegExp(`(?:^|,)${key}:(\\d+)`).exec(params)?.[1])
+  const aspect = value('w') > 0 && value('h') > 0 ? value('w') / value('h') : undefined
+  const query = rest.includes('toFormat(') ? '' : '?f_auto=true'
+  const at = (w: number) => {
+    const size = aspect === undefined ? `w:${w}` : `w:${w},h:${Math.round(w / aspect)}`
+    return `${head}t.resize(${size})${rest}${tail}${query}`
+  }
   return {
     src: at(width),
     srcSet: IMAGE_WIDTHS.filter((w) => w <= width * 2)

@@ -31,8 +31,12 @@ export default function Tools({ loaderData }: Route.ComponentProps) {
         title="Free image tools"
         lead="Everyday fixes, done by the same engine that powers our delivery: compress, convert, resize and recolour."
       />
-      <section className="section" style={{ paddingTop: 0 }}>
+      <section className="section" style={{ paddingTop: 0 }} aria-labelledby="tool-list-heading">
         <div className="container">
+          {/* The cards' titles are h3: this keeps the heading order h1 → h2 → h3. */}
+          <h2 id="tool-list-heading" className="visually-hidden">
+            All tools
+          </h2>
           {loaderData.apps.length === 0 ? (
             <p className="lead">No tools are listed right now.</p>
           ) : (
