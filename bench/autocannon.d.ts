@@ -1,4 +1,4 @@
-// Types for the part of autocannon 9 that the delivery benchmark uses (the package ships none).
+// Types for the part of autocannon 9 that the delivery and web benchmarks use (the package ships none).
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events'
 
@@ -35,6 +35,11 @@ declare module 'autocannon' {
     non2xx: number
     '2xx': number
     statusCodeStats: Record<string, { count: number }>
+    /** Response times, ms. */
+    latency: { p50: number; p99: number; average: number }
+    requests: { total: number; average: number }
+    /** Response bytes. */
+    throughput: { total: number }
   }
 
   export interface AutocannonInstance extends EventEmitter {

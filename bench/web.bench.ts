@@ -1,0 +1,508 @@
+// Web benchmark: the website (@tessera/web) as `npm start` serves it. Builds the production web
+// app, starts the real server (apps/server/src/main.ts) in its own process on a temp DATA_DIR
+// with the demo data, then measures
+//   (a) Lighthouse 13 in Chromium (performance, accessibility, best practices, SEO), the median
+//       of 3 runs per page, with Lighthouse's mobile defaults and with its desktop preset;
+//   (b) the JavaScript each page loads (from Lighthouse's network log), raw and gzip;
+//   (c) SSR throughput of the home page with autocannon, against a static baseline: the same
+//       HTML bytes answered from memory by a bare node:http process (the ceiling for any server).
+// Run with `npm run bench:web -w @tessera/bench` (also part of `npm run bench`).
+//
+// Settings (environment): BENCH_SECONDS (measured seconds of each throughput run, 1–60,
+// default 10), BENCH_WEB_PRESETS (`mobile,desktop` by default), BENCH_WEB_PAGES (comma-separated
+// paths, default `/,/pricing,/ai-tools`), BENCH_WEB_RUNS (Lighthouse runs per page, default 3),
+// BENCH_WEB_BUILD=0 (use the existing build), BENCH_WEB_REPORTS=<dir> (keep every Lighthouse
+// report as JSON), BENCH_WEB_SKIP_THROUGHPUT=1, CHROME_PATH (default /usr/bin/chromium).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import autocannon, { type AutocannonResult } from 'autocannon'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse, { desktopConfig, type Result } from 'lighthouse'
+import { printTable } from './table.ts'
+
+// ---------------------------------------------------------------------------------------------
+// Settings.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+/** As in shared/reference/stack-feasibility.md: headless, no sandbox (root in a container). */
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
+type Category = (typeof CATEGORIES)[number]
+const PRESETS = listSetting('BENCH_WEB_PRESETS', ['mobile', 'desktop']) as Preset[]
+type Preset = 'mobile' | 'desktop'
+const PAGES = listSetting('BENCH_WEB_PAGES', ['/', '/pricing', '/ai-tools'])
+const RUNS = wholeSetting('BENCH_WEB_RUNS', 3, 1, 9)
+const SECONDS = wholeSetting('BENCH_SECONDS', 10, 1, 60)
+const WARMUP_SECONDS = 2
+/** Connections of the throughput runs: enough to keep a 1-thread server busy. */
+const CONNECTIONS = 10
+
+const TARGETS = { score: 95, homeJsGzipKb: 150 }
+
+function listSetting(name: string, fallback: string[]): string[] {
+  const value = process.env[name]
+  if (value === undefined || value.trim() === '') return fallback
+  const list = value.split(',').map((item) => item.trim())
+  if (
+    name === 'BENCH_WEB_PRESETS' &&
+    list.some((item) => item !== 'mobile' && item !== 'desktop')
+  ) {
+    throw new RangeError(`${name} takes mobile and/or desktop, got '${value}'`)
+  }
+  return list
+}
+
+function wholeSetting(name: string, fallback: number, min: number, max: number): number {
+  const value = process.env[name]
+  if (value === undefined || value === '') return fallback
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new RangeError(`${name} must be a whole number from ${min} to ${max}, got '${value}'`)
+  }
+  return number
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes.
+
+const children = new Set<ChildProcess>()
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  if (address === null || typeof address !== 'object') throw new Error('no port')
+  return address.port
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Starts our server exactly as `npm start` does (after its build), on a temp data folder. */
+async function startOurs(dataDir: string): Promise<{ origin: string; child: ChildProcess }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['apps/server/src/main.ts'], {
+    cwd: ROOT,
+    // PUBLIC_URL is the origin the pages are visited on, as with `npm start` on localhost: the
+    // CMS's image URLs are then same-origin, as on a real deployment.
+    env: {
+      ...process.env,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+  const origin = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
+    const ok = await fetch(`${origin}/robots.txt`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (ok) return { origin, child }
+    await sleep(250)
+  }
+  throw new Error('the server did not answer within 120 s')
+}
+
+/** Starts the static baseline on `file`; resolves with its origin. */
+async function startStaticPeer(file: string): Promise<{ origin: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/web-static-peer.ts'), file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the static peer exited with ${code}`)))
+    child.stdout?.once('data', (data: Buffer) => resolve(data.toString().trim()))
+  })
+  return { origin, child }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  child.kill('SIGTERM')
+  await Promise.race([exited, sleep(10_000)])
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lighthouse.
+
+interface Run {
+  scores: Record<Category, number>
+  metrics: { fcp: number; lcp: number; tbt: number; cls: number; si: number }
+  scripts: { url: string; transferSize: number; resourceSize: number }[]
+  /** Audits of the four categories that scored below 1 (`id` → score). */
+  failing: Map<string, { title: string; score: number }>
+}
+
+interface NetworkItem {
+  url: string
+  resourceType?: string
+  transferSize?: number
+  resourceSize?: number
+}
+
+async function lighthouseRun(
+  url: string,
+  preset: Preset,
+  reports: string | undefined,
+  name: string,
+) {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS })
+  try {
+    const result = await lighthouse(
+      url,
+      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+      preset === 'desktop' ? desktopConfig : undefined,
+    )
+    if (result === undefined) throw new Error(`Lighthouse returned nothing for ${url}`)
+    const lhr = result.lhr
+    if (lhr.runtimeError !== undefined) {
+      throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+    }
+    if (reports !== undefined) await writeFile(join(reports, `${name}.json`), JSON.stringify(lhr))
+    return summarise(lhr)
+  } finally {
+    chrome.kill()
+  }
+}
+
+function summarise(lhr: Result): Run {
+  const scores = {} as Record<Category, number>
+  const failing = new Map<string, { title: string; score: number }>()
+  for (const category of CATEGORIES) {
+    const entry = lhr.categories[category]
+    if (entry?.score === null || entry === undefined) throw new Error(`no ${category} score`)
+    scores[category] = Math.round(entry.score * 100)
+    for (const ref of entry.auditRefs) {
+      const audit = lhr.audits[ref.id]
+      if (audit === undefined || audit.score === null || audit.score >= 1) continue
+      if (ref.weight === 0 && audit.scoreDisplayMode !== 'metricSavings') continue
+      failing.set(ref.id, { title: audit.title, score: audit.score })
+    }
+  }
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN
+  const network = lhr.audits['network-requests']?.details
+  const items = (network !== undefined && 'items' in network ? network.items : []) as NetworkItem[]
+  const scripts = items
+    .filter((item) => item.resourceType === 'Script')
+    .map((item) => ({
+      url: item.url,
+      transferSize: item.transferSize ?? 0,
+      resourceSize: item.resourceSize ?? 0,
+    }))
+  return {
+    scores,
+    metrics: {
+      fcp: numeric('first-contentful-paint'),
+      lcp: numeric('largest-contentful-paint'),
+      tbt: numeric('total-blocking-time'),
+      cls: numeric('cumulative-layout-shift'),
+      si: numeric('speed-index'),
+    },
+    scripts,
+    failing,
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+
+// ---------------------------------------------------------------------------------------------
+// JavaScript per page.
+
+interface JsBytes {
+  files: number
+  raw: number
+  transferred: number
+  gzip: number
+}
+
+/** Every script file the page loaded (Lighthouse's network log), fetched again and gzipped. */
+async function jsBytes(scripts: Run['scripts']): Promise<JsBytes> {
+  const unique = new Map(scripts.map((script) => [script.url, script]))
+  let raw = 0
+  let gzip = 0
+  let transferred = 0
+  for (const script of unique.values()) {
+    const response = await fetch(script.url)
+    if (!response.ok) throw new Error(`${script.url}: ${response.status}`)
+    const data = Buffer.from(await response.arrayBuffer())
+    raw += data.length
+    gzip += gzipSync(data, { level: 6 }).length
+    transferred += script.transferSize
+  }
+  return { files: unique.size, raw, transferred, gzip }
+}
+
+/** Inline `<script>` bytes of a page's HTML (runtime config, React Router's hydration data). */
+function inlineScriptBytes(html: string): { raw: number; gzip: number } {
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((match) => match[1] ?? '')
+    .join('')
+  return { raw: Buffer.byteLength(inline), gzip: gzipSync(inline, { level: 6 }).length }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Throughput.
+
+interface Throughput {
+  rps: number
+  p50: number
+  p99: number
+  bytes: number
+  errors: number
+}
+
+function cannon(url: string, seconds: number): Promise<AutocannonResult> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: seconds }, (error, result) =>
+      error === null ? resolve(result) : reject(error),
+    )
+  })
+}
+
+async function throughput(url: string): Promise<Throughput> {
+  await cannon(url, WARMUP_SECONDS)
+  const result = await cannon(url, SECONDS)
+  const errors = result.errors + result.timeouts + result.non2xx
+  return {
+    rps: result['2xx'] / SECONDS,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
+    errors,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main.
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+
+/** Warms the derived-image cache: every image URL of the page (src and srcset), once. */
+async function warmImages(origin: string, html: string): Promise<number> {
+  const urls = new Set<string>()
+  for (const match of html.matchAll(/\s(?:src|srcSet|srcset)="([^"]+)"/g)) {
+    for (const candidate of (match[1] ?? '').split(',')) {
+      const url = candidate.trim().split(/\s+/)[0]?.replaceAll('&amp;', '&')
+      if (url?.startsWith('/v2/') === true || url?.startsWith(`${origin}/v2/`) === true)
+        urls.add(url)
+    }
+  }
+  for (const url of urls) await (await fetch(new URL(url, origin))).arrayBuffer()
+  return urls.size
+}
+
+async function main() {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU'
+  console.log(
+    `Web benchmark — ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} CPUs (${cpu}), ` +
+      `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+  )
+  if (process.env.BENCH_WEB_BUILD !== '0') {
+    console.log('Building the web app (npm run build -w @tessera/web)…')
+    const build = spawnSync('npm', ['run', 'build', '-w', '@tessera/web'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    if (build.status !== 0) throw new Error(`the web build failed (${build.status})`)
+  }
+  const temp = await mkdtemp(join(tmpdir(), 'tessera-web-bench-'))
+  const reports = process.env.BENCH_WEB_REPORTS
+  if (reports !== undefined) await mkdir(reports, { recursive: true })
+  try {
+    const ours = await startOurs(join(temp, 'data'))
+    console.log(`Server on ${ours.origin}`)
+    const html = new Map<string, string>()
+    for (const page of PAGES) {
+      const response = await fetch(`${ours.origin}${page}`)
+      if (response.status !== 200) throw new Error(`${page}: ${response.status}`)
+      const text = await response.text()
+      html.set(page, text)
+      await warmImages(ours.origin, text)
+    }
+
+    // (a) Lighthouse and (b) JavaScript.
+    const scoreRows: string[][] = []
+    const metricRows: string[][] = []
+    const jsRows: string[][] = []
+    const verdicts: string[] = []
+    let homeJs: JsBytes | undefined
+    for (const preset of PRESETS) {
+      for (const page of PAGES) {
+        const runs: Run[] = []
+        for (let run = 1; run <= RUNS; run++) {
+          const name = `${preset}${page === '/' ? '-home' : page.replaceAll('/', '-')}-${run}`
+          runs.push(await lighthouseRun(`${ours.origin}${page}`, preset, reports, name))
+        }
+        const medians = CATEGORIES.map((category) =>
+          median(runs.map((run) => run.scores[category])),
+        )
+        scoreRows.push([
+          page,
+          preset,
+          ...medians.map((value, index) => {
+            const all = runs.map((run) => run.scores[CATEGORIES[index] as Category]).join('/')
+            return `${value} (${all})`
+          }),
+        ])
+        const metric = (key: keyof Run['metrics']) => median(runs.map((run) => run.metrics[key]))
+        metricRows.push([
+          page,
+          preset,
+          `${Math.round(metric('fcp'))}`,
+          `${Math.round(metric('lcp'))}`,
+          `${Math.round(metric('tbt'))}`,
+          metric('cls').toFixed(3),
+          `${Math.round(metric('si'))}`,
+        ])
+        for (const [index, value] of medians.entries()) {
+          if (value < TARGETS.score) {
+            verdicts.push(`${page} ${preset} ${CATEGORIES[index]} ${value} < ${TARGETS.score}`)
+          }
+        }
+        const failing = new Map<string, { title: string; count: number; worst: number }>()
+        for (const run of runs) {
+          for (const [id, audit] of run.failing) {
+            const seen = failing.get(id)
+            failing.set(id, {
+              title: audit.title,
+              count: (seen?.count ?? 0) + 1,
+              worst: Math.min(seen?.worst ?? 1, audit.score),
+            })
+          }
+        }
+        if (failing.size > 0) {
+          console.log(`\n${page} (${preset}): audits below 1 (runs of ${RUNS}, worst score)`)
+          for (const [id, audit] of failing) {
+            console.log(`  ${id}: ${audit.title} — ${audit.count}×, ${audit.worst.toFixed(2)}`)
+          }
+        }
+        if (preset === PRESETS[0]) {
+          const js = await jsBytes(runs[0]?.scripts ?? [])
+          const inline = inlineScriptBytes(html.get(page) ?? '')
+          if (page === '/') homeJs = js
+          jsRows.push([
+            page,
+            `${js.files}`,
+            kb(js.raw),
+            kb(js.transferred),
+            kb(js.gzip),
+            `${kb(inline.raw)} / ${kb(inline.gzip)}`,
+          ])
+        }
+      }
+    }
+    console.log(
+      `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}: median of ${RUNS} runs (each run's score in brackets)\n`,
+    )
+    printTable(
+      ['page', 'preset', 'performance', 'accessibility', 'best practices', 'SEO'],
+      scoreRows,
+      [false, false, true, true, true, true],
+    )
+    console.log('\nMetrics (medians, ms; CLS unitless)\n')
+    printTable(['page', 'preset', 'FCP', 'LCP', 'TBT', 'CLS', 'Speed Index'], metricRows, [
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ])
+    console.log('\nJavaScript loaded by each page (script files of the network log; gzip -6)\n')
+    printTable(
+      ['page', 'files', 'raw', 'transferred', 'gzip', 'inline scripts raw / gzip'],
+      jsRows,
+      [false, true, true, true, true, true],
+    )
+
+    // (c) Throughput.
+    if (process.env.BENCH_WEB_SKIP_THROUGHPUT !== '1') {
+      const home = html.get('/') ?? (await (await fetch(`${ours.origin}/`)).text())
+      const file = join(temp, 'home.html')
+      await writeFile(file, home)
+      const peer = await startStaticPeer(file)
+      const oursResult = await throughput(`${ours.origin}/`)
+      const peerResult = await throughput(`${peer.origin}/`)
+      await stop(peer.child)
+      for (const [name, result] of [
+        ['ours', oursResult],
+        ['static', peerResult],
+      ] as const) {
+        if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors in the run`)
+      }
+      console.log(
+        `\nHome page throughput: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s\n`,
+      )
+      const row = (name: string, result: Throughput) => [
+        name,
+        result.rps.toFixed(0),
+        result.p50.toFixed(1),
+        result.p99.toFixed(1),
+        kb(result.bytes),
+      ]
+      printTable(
+        ['server', 'req/s', 'p50 ms', 'p99 ms', 'bytes/response'],
+        [
+          row('ours (SSR of / by the real server)', oursResult),
+          row('static baseline (same HTML from memory)', peerResult),
+        ],
+        [false, true, true, true, true],
+      )
+      console.log(`\nours / static baseline: ${(oursResult.rps / peerResult.rps).toFixed(3)}×`)
+    }
+
+    console.log('\nTargets')
+    console.log(
+      verdicts.length === 0
+        ? `  every Lighthouse category ≥ ${TARGETS.score} (medians): met`
+        : `  every Lighthouse category ≥ ${TARGETS.score} (medians): NOT met — ${verdicts.join('; ')}`,
+    )
+    if (homeJs !== undefined) {
+      const gzipKb = homeJs.gzip / 1024
+      console.log(
+        `  home page JavaScript ≤ ${TARGETS.homeJsGzipKb} KB gzip: ${gzipKb <= TARGETS.homeJsGzipKb ? 'met' : 'NOT met'} (${gzipKb.toFixed(1)} KB)`,
+      )
+    }
+    await stop(ours.child)
+  } finally {
+    for (const child of children) await stop(child)
+    await rm(temp, { recursive: true, force: true })
+  }
+}
+
+await main()
