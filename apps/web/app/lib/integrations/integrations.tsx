@@ -185,7 +185,8 @@ export function Integrations() {
   useEffect(() => {
     const plan = tagManagerPlan({
       analyticsId: config.analyticsId,
-      development: import.meta.env.DEV,
+      // The mode, not DEV: a build made under NODE_ENV=test (the browser tests') is not development.
+      development: import.meta.env.MODE === 'development',
     })
     if (plan === 'off') return
     if (plan === 'skip') {
