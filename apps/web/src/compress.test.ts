@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chooseEncoding, compressResponse } from './compress.ts'
 import { createStaticHandler } from './static.ts'
@@ -79,5 +79,20 @@ describe('static files', () => {
     expect(plain.headers.get('content-encoding')).toBeNull()
     expect(plain.headers.get('vary')).toBe('Accept-Encoding')
     expect(await plain.text()).toBe(script)
+  })
+
+  it("answers the build's own compressed copy when there is one", async () => {
+    await writeFile(join(dir, 'built-def456.js'), script)
+    await writeFile(join(dir, 'built-def456.js.gz'), gzipSync('// the build made this'))
+    const serve = createStaticHandler(dir)
+    const gz = await serve(
+      new Request('http://localhost/static/built-def456.js', {
+        headers: { 'accept-encoding': 'gzip' },
+      }),
+    )
+    expect(gz.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(
+      '// the build made this',
+    )
   })
 })

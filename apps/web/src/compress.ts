@@ -117,25 +117,30 @@ const brotliOnce = promisify(brotliCompress)
 const gzipOnce = promisify(gzip)
 
 /**
- * Compressed copies of immutable files, made once per process (brotli at quality 11, gzip at 9):
- * the static files are content-hashed, so a path's bytes never change while the build stays.
+ * Compressed copies of immutable files, kept in memory once read: the build's own copy beside
+ * the file (`<file>.br` / `<file>.gz`, see precompress.ts) when there is one, else made once here
+ * (brotli at quality 11, gzip at 9). The static files are content-hashed, so a path's bytes never
+ * change while the build stays.
  */
 export function createCompressedFileCache(): (file: string, encoding: Encoding) => Promise<Buffer> {
   const cache = new Map<string, Promise<Buffer>>()
+  const make = async (file: string, encoding: Encoding) => {
+    const data = await readFile(file)
+    return encoding === 'br'
+      ? brotliOnce(data, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 11,
+            [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+          },
+        })
+      : gzipOnce(data, { level: 9 })
+  }
   return (file, encoding) => {
     const key = `${encoding}:${file}`
     let entry = cache.get(key)
     if (entry === undefined) {
-      entry = readFile(file).then((data) =>
-        encoding === 'br'
-          ? brotliOnce(data, {
-              params: {
-                [constants.BROTLI_PARAM_QUALITY]: 11,
-                [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-              },
-            })
-          : gzipOnce(data, { level: 9 }),
-      )
+      const built = readFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`)
+      entry = built.catch(() => make(file, encoding))
       entry.catch(() => cache.delete(key))
       cache.set(key, entry)
     }
