@@ -309,17 +309,24 @@ async function throughput(url: string): Promise<Throughput> {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
-/** Warms the derived-image cache: every image URL of the page (src and srcset), once. */
-async function warmImages(origin: string, html: string): Promise<number> {
+/**
+ * Warms what a page loads from our server before Lighthouse sees it: every delivery image of
+ * the page (src and srcset; each is rendered once, then served from the derived-image cache, as
+ * a deployment's visitors find it) and every static file it links (compressed copies read once).
+ */
+async function warmPage(origin: string, html: string): Promise<number> {
   const urls = new Set<string>()
-  for (const match of html.matchAll(/\s(?:src|srcSet|srcset)="([^"]+)"/g)) {
+  for (const match of html.matchAll(/\s(?:src|srcSet|srcset|href)="([^"]+)"/g)) {
     for (const candidate of (match[1] ?? '').split(',')) {
-      const url = candidate.trim().split(/\s+/)[0]?.replaceAll('&amp;', '&')
-      if (url?.startsWith('/v2/') === true || url?.startsWith(`${origin}/v2/`) === true)
-        urls.add(url)
+      const url = candidate.trim().split(/\s+/)[0]?.replaceAll('&amp;', '&') ?? ''
+      const path = url.startsWith(origin) ? url.slice(origin.length) : url
+      if (path.startsWith('/v2/') || path.startsWith('/static/')) urls.add(path)
     }
   }
-  for (const url of urls) await (await fetch(new URL(url, origin))).arrayBuffer()
+  for (const url of urls) {
+    const response = await fetch(new URL(url, origin), { headers: { 'accept-encoding': 'br' } })
+    await response.arrayBuffer()
+  }
   return urls.size
 }
 
@@ -351,7 +358,7 @@ async function main() {
       if (response.status !== 200) throw new Error(`${page}: ${response.status}`)
       const text = await response.text()
       html.set(page, text)
-      await warmImages(ours.origin, text)
+      await warmPage(ours.origin, text)
     }
 
     // (a) Lighthouse and (b) JavaScript.
