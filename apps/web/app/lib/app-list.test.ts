@@ -11,6 +11,7 @@ import {
   parseSearchParam,
   uniqueBySlug,
 } from './app-list.ts'
+import { cmsImage } from './images.ts'
 import { DEFAULT_RUNTIME_CONFIG } from './runtime-config.ts'
 
 const app = (slug: string): DynamicApp => ({
@@ -172,6 +173,8 @@ describe('the first page merges the featured apps with the server results (SPEC 
     ])
     expect(apps.every((a) => a.config.isFeatured === true)).toBe(true)
     expect(apps[1]?.config.url).toBe('https://up.example')
+    // Delivery URLs the cards turn into a srcset, like the apps service's.
+    expect(cmsImage(apps[0]?.config.thumbnailURL ?? '', 480).srcSet).toContain('w:960,h:640')
     expect(apps[0]?.config.thumbnailURL).toMatch(/^\/v2\/demo\/t\.resize\(w:480,h:320\)\/samples\//)
   })
 

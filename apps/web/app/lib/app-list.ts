@@ -1,8 +1,7 @@
 // The AI tools list (SPEC §3, §4, §5, §7.2): query parameters, the first page's merge of the
 // featured apps with the server's, and the list's state transitions.
 import type { DynamicApp } from './api.ts'
-import { sampleUrl } from './images.ts'
-import type { RuntimeConfig } from './runtime-config.ts'
+import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
 
 export const AI_TOOLS_DEFAULT_PAGE = 1
 export const AI_TOOLS_PAGE_SIZE = 12
@@ -25,7 +24,9 @@ export function parseSearchParam(raw: string | null): string {
  * whatever the apps service lists.
  */
 export function featuredApps(config: Pick<RuntimeConfig, 'deliveryUrl' | 'siblingTools'>) {
-  const thumbnail = (file: string) => sampleUrl(config.deliveryUrl, file, 480, 320)
+  // The shape the apps service answers, so the cards make their srcset from it alike.
+  const thumbnail = (file: string) =>
+    joinUrl(config.deliveryUrl, `/v2/demo/t.resize(w:480,h:320)/samples/${file}`)
   const app = (slug: string, title: string, description: string, file: string, url: string) => ({
     slug,
     tags: ['ai-tools'],
