@@ -56,6 +56,42 @@ describe('compressResponse', () => {
   })
 })
 
+describe('a client that leaves mid-page', () => {
+  it('stops the compressor without an uncaught error', async () => {
+    const encoder = new TextEncoder()
+    let sent = 0
+    // A page that keeps streaming until the reader goes away.
+    const endless = () =>
+      new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          controller.enqueue(encoder.encode(`<p>chunk ${sent++} ${'x'.repeat(2000)}</p>`))
+        },
+      })
+    const unhandled: unknown[] = []
+    const onError = (error: unknown) => unhandled.push(error)
+    process.on('uncaughtException', onError)
+    process.on('unhandledRejection', onError)
+    try {
+      for (const encoding of ['br', 'gzip']) {
+        const body = compressResponse(
+          request(encoding),
+          new Response(endless(), { headers: { 'content-type': 'text/html' } }),
+        ).body
+        const reader = body?.getReader()
+        expect((await reader?.read())?.done).toBe(false)
+        await reader?.cancel('client went away')
+      }
+      // Let zlib finish whatever it was doing when the reader left.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('uncaughtException', onError)
+      process.off('unhandledRejection', onError)
+    }
+  })
+})
+
 describe('static files', () => {
   let dir: string
   const script = `export const a = ${JSON.stringify('tessera '.repeat(400))}\n`

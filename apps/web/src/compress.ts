@@ -51,8 +51,16 @@ function addVary(headers: Headers): void {
 function compressStream(encoding: Encoding): TransformStream<Uint8Array, Uint8Array> {
   let zlib: BrotliCompress | Gzip
   const pending: Uint8Array[] = []
+  // A client that goes away mid-page closes the stream while zlib still holds output: the
+  // enqueue then throws inside a zlib callback, where nothing would catch it (and an uncaught
+  // exception ends the process). Drop the output and stop the compressor instead.
   const drain = (controller: TransformStreamDefaultController<Uint8Array>) => {
-    for (const chunk of pending.splice(0)) controller.enqueue(chunk)
+    try {
+      for (const chunk of pending.splice(0)) controller.enqueue(chunk)
+    } catch {
+      pending.length = 0
+      zlib.destroy()
+    }
   }
   return new TransformStream({
     start() {
@@ -61,6 +69,9 @@ function compressStream(encoding: Encoding): TransformStream<Uint8Array, Uint8Ar
           ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
           : createGzip({ level: 6 })
       zlib.on('data', (chunk: Buffer) => pending.push(new Uint8Array(chunk)))
+      // Errors reach the write and end callbacks; without a listener, one emitted after the
+      // client left would be thrown where nothing catches it.
+      zlib.on('error', () => {})
     },
     transform(chunk, controller) {
       return new Promise<void>((resolve, reject) => {
