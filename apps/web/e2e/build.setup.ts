@@ -8,7 +8,13 @@ export default function setup() {
   const cli = createRequire(import.meta.url)
     .resolve('@react-router/dev/package.json')
     .replace(/package\.json$/, 'bin.cjs')
-  const result = spawnSync(process.execPath, [cli, 'build'], { cwd, encoding: 'utf8' })
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: the
+  // browser tests must run what `npm start` serves.
+  const result = spawnSync(process.execPath, [cli, 'build'], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
   if (result.status !== 0) {
     throw new Error(`react-router build failed:\n${result.stdout}\n${result.stderr}`)
   }
