@@ -79,8 +79,12 @@ export default function Features() {
         title="A complete image pipeline, behind one URL"
         lead="Everything a modern site needs to store, shape and serve images, without writing image code."
       />
-      <section className="section">
+      <section className="section" aria-labelledby="feature-list-heading">
         <div className="container">
+          {/* The cards' titles are h3: this keeps the heading order h1 → h2 → h3. */}
+          <h2 id="feature-list-heading" className="visually-hidden">
+            Features
+          </h2>
           <div className="grid cols-3">
             {FEATURES.map((feature) => (
               <article key={feature.title} className="card">
