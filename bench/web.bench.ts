@@ -191,6 +191,19 @@ async function lighthouseRun(
   }
 }
 
+/**
+ * Runs a Lighthouse run again once when it fails outright (headless Chromium here now and then
+ * reports CHROME_INTERSTITIAL_ERROR for a page that answers 200); the retry is printed.
+ */
+async function withRetry(run: () => Promise<Run>): Promise<Run> {
+  try {
+    return await run()
+  } catch (error) {
+    console.log(`  (retrying once after: ${(error as Error).message})`)
+    return run()
+  }
+}
+
 function summarise(lhr: Result): Run {
   const scores = {} as Record<Category, number>
   const failing = new Map<string, { title: string; score: number }>()
@@ -372,7 +385,9 @@ async function main() {
         const runs: Run[] = []
         for (let run = 1; run <= RUNS; run++) {
           const name = `${preset}${page === '/' ? '-home' : page.replaceAll('/', '-')}-${run}`
-          runs.push(await lighthouseRun(`${ours.origin}${page}`, preset, reports, name))
+          runs.push(
+            await withRetry(() => lighthouseRun(`${ours.origin}${page}`, preset, reports, name)),
+          )
         }
         const medians = CATEGORIES.map((category) =>
           median(runs.map((run) => run.scores[category])),
