@@ -4,6 +4,7 @@
 import { Link } from 'react-router'
 import type { DynamicApp } from '../lib/api.ts'
 import { useConfig, useSession } from '../lib/app-context.tsx'
+import { cmsImage } from '../lib/images.ts'
 import { playgroundUrl, signupUrl } from '../lib/links.ts'
 import { usePageLocation } from './use-page-location.ts'
 
@@ -62,12 +63,18 @@ export function AppPage({ app, slug }: { app: DynamicApp | null; slug: string })
         </div>
         <img
           className="app-page-image"
-          src={app.config.thumbnailURL}
+          {...responsive(cmsImage(app.config.thumbnailURL, 480), '(max-width: 767px) 100vw, 560px')}
           alt={`An example for ${app.config.title}`}
           width={480}
           height={320}
+          fetchPriority="high"
         />
       </div>
     </section>
   )
+}
+
+/** `src`, and `srcSet` with `sizes` when the image has widths to choose from. */
+function responsive(image: { src: string; srcSet?: string }, sizes: string) {
+  return image.srcSet === undefined ? { src: image.src } : { ...image, sizes }
 }

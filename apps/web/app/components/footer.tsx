@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import type { WebsiteConfig } from '../lib/api.ts'
 import { useConfig } from '../lib/app-context.tsx'
 import { accordionReducer } from '../lib/header-state.ts'
+import { cmsImage } from '../lib/images.ts'
 import { footerColumns } from '../lib/nav.ts'
 import { BrandMark, ChevronDown, Logo } from './icons.tsx'
 import { SmartLink } from './nav-link.tsx'
@@ -129,7 +130,7 @@ export function Footer({ website, year }: { website: WebsiteConfig; year: number
             {website.footerBadgeList.map((badge) => (
               <li key={badge.badgeName}>
                 <img
-                  src={badge.badgeUrl}
+                  src={cmsImage(badge.badgeUrl, 120).src}
                   alt={badge.badgeName}
                   width={120}
                   height={40}

@@ -16,6 +16,8 @@ export function UseCaseSection({
 }) {
   const config = useConfig()
   const Heading = headingLevel === 1 ? 'h1' : 'h2'
+  // The cards' titles are one level below the section's heading (they look the same either way).
+  const CardHeading = headingLevel === 1 ? 'h2' : 'h3'
   return (
     <section
       id={section.sectionId}
@@ -45,7 +47,7 @@ export function UseCaseSection({
                   decoding="async"
                 />
                 <div className="card-body">
-                  <h3>{card.title}</h3>
+                  <CardHeading className="card-title">{card.title}</CardHeading>
                   <p>{card.description}</p>
                   <SmartLink className="card-link" href={docsHome(config, card.link)}>
                     Learn how

@@ -24,4 +24,10 @@ describe('cmsImage', () => {
     expect(webp.src).toBe('/v2/demo/t.resize(w:480,h:320)~t.toFormat(f:webp)/samples/a.jpg')
     expect(cmsImage('https://example.com/a.png', 480)).toEqual({ src: 'https://example.com/a.png' })
   })
+
+  it('gives a small fixed-size image no srcset', () => {
+    expect(cmsImage('/v2/demo/t.resize(w:120,h:40)~t.grey()/samples/camera.png', 120)).toEqual({
+      src: '/v2/demo/t.resize(w:120,h:40)~t.grey()/samples/camera.png?f_auto=true',
+    })
+  })
 })

@@ -54,10 +54,7 @@ export function cmsImage(url: string, width: number): { src: string; srcSet?: st
     const size = aspect === undefined ? `w:${w}` : `w:${w},h:${Math.round(w / aspect)}`
     return `${head}t.resize(${size})${rest}${tail}${query}`
   }
-  return {
-    src: at(width),
-    srcSet: IMAGE_WIDTHS.filter((w) => w <= width * 2)
-      .map((w) => `${at(w)} ${w}w`)
-      .join(', '),
-  }
+  const widths = IMAGE_WIDTHS.filter((w) => w <= width * 2)
+  if (widths.length === 0) return { src: at(width) }
+  return { src: at(width), srcSet: widths.map((w) => `${at(w)} ${w}w`).join(', ') }
 }
