@@ -1,13 +1,16 @@
 import { CATALOGUE } from '@tessera/url'
 import { Link } from 'react-router'
 import { SmartLink } from '../components/nav-link.tsx'
+import { RecentPosts } from '../components/recent-posts.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { SiblingPromos } from '../components/sibling-promos.tsx'
 import { UseCaseSection } from '../components/use-case-section.tsx'
 import { usePageLocation } from '../components/use-page-location.ts'
+import { ProductVideo } from '../components/video-overlay.tsx'
 import { serverApi } from '../lib/api.server.ts'
 import { getAnnouncements, getProductSections } from '../lib/api.ts'
 import { useConfig } from '../lib/app-context.tsx'
+import { type BlogPost, getRecentPosts } from '../lib/blog.ts'
 import { sampleImage } from '../lib/images.ts'
 import { signupUrl } from '../lib/links.ts'
 import { metaFor } from '../lib/seo.ts'
@@ -23,12 +26,14 @@ export const meta: Route.MetaFunction = (args) =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = serverApi(request, context)
-  const [sections, announcements] = await Promise.all([
+  const [sections, announcements, posts] = await Promise.all([
     getProductSections(api.client, api.config),
     getAnnouncements(api.client, api.config),
+    // Like the product sections (SPEC §8): when the CMS fails, the section is left out.
+    getRecentPosts(api.client, api.config).catch((): BlogPost[] => []),
   ])
   const operations = CATALOGUE.plugins.reduce((sum, plugin) => sum + plugin.operations.length, 0)
-  return { sections, announcements, operations }
+  return { sections, announcements, posts, operations }
 }
 
 const CHAIN = 't.resize(w:560,h:420)'
@@ -36,7 +41,7 @@ const CHAIN = 't.resize(w:560,h:420)'
 export default function Home({ loaderData }: Route.ComponentProps) {
   const config = useConfig()
   const page = usePageLocation()
-  const { sections, announcements, operations } = loaderData
+  const { sections, announcements, posts, operations } = loaderData
   const before = sampleImage(config.deliveryUrl, 'chelsea.png', { maxWidth: 560, aspect: 4 / 3 })
   const after = sampleImage(config.deliveryUrl, 'chelsea.png', {
     maxWidth: 560,
@@ -78,9 +83,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 Try the AI tools
               </Link>
             </div>
-            <p className="hero-note">
-              {config.freePlanCredits} free credits to start. No card needed.
-            </p>
+            <div className="hero-meta">
+              <ProductVideo />
+              <p className="hero-note">
+                {config.freePlanCredits} free credits to start. No card needed.
+              </p>
+            </div>
           </div>
           <figure className="hero-visual" aria-label="A photo transformed by its URL">
             <div className="hero-images">
@@ -175,6 +183,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       ) : null}
+
+      {posts.length > 0 ? <RecentPosts posts={posts} /> : null}
 
       <section className="section is-dark cta-band">
         <div className="container">

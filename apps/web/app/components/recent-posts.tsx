@@ -1,0 +1,66 @@
+import { useConfig } from '../lib/app-context.tsx'
+import { type BlogPost, formatPostDate, postUrl } from '../lib/blog.ts'
+import { cmsImage } from '../lib/images.ts'
+import { ArrowRight } from './icons.tsx'
+import { SmartLink } from './nav-link.tsx'
+
+/** The newest blog posts (SPEC §3 recentBlog), each linking to the post on the blog. */
+export function RecentPosts({ posts }: { posts: BlogPost[] }) {
+  const config = useConfig()
+  return (
+    <section
+      className="section recent-posts"
+      aria-labelledby="blog-title"
+      data-testid="recent-posts"
+    >
+      <div className="container">
+        <div className="section-header recent-posts-header">
+          <div>
+            <h2 id="blog-title">From the blog</h2>
+            <p>Release notes and how-tos from the people who build Tessera.</p>
+          </div>
+          {config.blogUrl === '' ? null : (
+            <SmartLink className="button is-secondary" href={config.blogUrl}>
+              Visit the blog <ArrowRight size={18} />
+            </SmartLink>
+          )}
+        </div>
+        <div className="grid cols-3">
+          {posts.map((post) => {
+            const cover = post.cover === undefined ? undefined : cmsImage(post.cover.url, 640)
+            return (
+              <article key={post.slug} className="card has-media post-card">
+                {cover === undefined ? null : (
+                  <img
+                    className="card-media"
+                    src={cover.src}
+                    {...(cover.srcSet === undefined
+                      ? {}
+                      : { srcSet: cover.srcSet, sizes: '(max-width: 767px) 100vw, 400px' })}
+                    alt=""
+                    width={640}
+                    height={360}
+                    loading="lazy"
+                    decoding="async"
+                  />
+                )}
+                <div className="card-body">
+                  <p className="post-meta">
+                    <time dateTime={post.publishedAt}>{formatPostDate(post.publishedAt)}</time>
+                    {post.author === undefined ? null : <span> · {post.author.name}</span>}
+                  </p>
+                  <h3>
+                    <SmartLink className="post-link" href={postUrl(config, post)}>
+                      {post.title}
+                    </SmartLink>
+                  </h3>
+                  <p>{post.excerpt}</p>
+                </div>
+              </article>
+            )
+          })}
+        </div>
+      </div>
+    </section>
+  )
+}
