@@ -2,8 +2,18 @@ import { Link } from 'react-router'
 import type { DynamicApp } from '../lib/api.ts'
 import { cmsImage } from '../lib/images.ts'
 
-/** A dynamic app (AI tool) as a card; its page is /ai-tools/{slug}. */
-export function AppCard({ app }: { app: DynamicApp }) {
+/**
+ * A dynamic app (AI tool) as a card; its page is /ai-tools/{slug}. `position` is its place in
+ * the list: the first row's images load at once (the first is the page's largest paint on a
+ * phone), the rest when scrolled near.
+ */
+export function AppCard({
+  app,
+  position = Number.POSITIVE_INFINITY,
+}: {
+  app: DynamicApp
+  position?: number
+}) {
   const image = cmsImage(app.config.thumbnailURL, 480)
   return (
     <article className="card has-media" data-testid="app-card">
@@ -16,7 +26,8 @@ export function AppCard({ app }: { app: DynamicApp }) {
         alt=""
         width={480}
         height={320}
-        loading="lazy"
+        loading={position < 3 ? 'eager' : 'lazy'}
+        {...(position === 0 ? { fetchPriority: 'high' as const } : {})}
         decoding="async"
       />
       <div className="card-body">

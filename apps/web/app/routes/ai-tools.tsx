@@ -145,8 +145,8 @@ function AiToolsPage({ data }: { data: LoaderData }) {
             </p>
           ) : (
             <div className="grid cols-3" data-testid="tool-list">
-              {list.map((app) => (
-                <AppCard key={app.slug} app={app} />
+              {list.map((app, index) => (
+                <AppCard key={app.slug} app={app} position={index} />
               ))}
             </div>
           )}

@@ -41,8 +41,8 @@ export default function Tools({ loaderData }: Route.ComponentProps) {
             <p className="lead">No tools are listed right now.</p>
           ) : (
             <div className="grid cols-3">
-              {loaderData.apps.map((app) => (
-                <AppCard key={app.slug} app={app} />
+              {loaderData.apps.map((app, index) => (
+                <AppCard key={app.slug} app={app} position={index} />
               ))}
             </div>
           )}
