@@ -54,7 +54,11 @@ export function RecentPosts({ posts }: { posts: BlogPost[] }) {
                       {post.title}
                     </SmartLink>
                   </h3>
-                  <p>{post.excerpt}</p>
+                  <p className="post-excerpt">{post.excerpt}</p>
+                  {/* The title's link covers the card; this only shows where it goes. */}
+                  <span className="card-link" aria-hidden="true">
+                    Read the post
+                  </span>
                 </div>
               </article>
             )

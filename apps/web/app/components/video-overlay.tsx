@@ -109,11 +109,13 @@ export function ProductVideo() {
               controls
               preload="auto"
             >
-              <track kind="captions" src={captionsSrc} srcLang="en" label="English" default />
+              {/* The captions are also drawn into the picture; the track is there for players
+                  and people who want them as text, so it starts off to avoid showing them twice. */}
+              <track kind="captions" src={captionsSrc} srcLang="en" label="English" />
             </video>
           ) : null}
           <p id="product-video-about" className="video-overlay-about">
-            A silent tour of the product, {duration} long, with captions.
+            A silent tour of the product, {duration} long, with captions in the picture.
           </p>
           <details className="video-overlay-transcript">
             <summary>What the video shows</summary>

@@ -167,7 +167,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <div className="section-header">
               <h2 id="news-title">What is new</h2>
             </div>
-            <div className="grid cols-3">
+            <div className={`grid ${announcements.length === 2 ? 'cols-2 news-pair' : 'cols-3'}`}>
               {announcements.map((item) => (
                 <article key={item.id} className="card">
                   <h3>{item.title}</h3>
