@@ -1,10 +1,18 @@
+import { useEffect } from 'react'
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { routeErrors } from '../lib/integrations/route-errors.ts'
 
 /** The error boundary every route uses: a 404 says so, anything else is our fault. */
 export function RouteErrorBoundary() {
   const error = useRouteError()
   const status = isRouteErrorResponse(error) ? error.status : 500
-  if (!isRouteErrorResponse(error)) console.error(error)
+  // A response (a 404 a loader threw) is an answer, not a fault; anything else is reported.
+  useEffect(() => {
+    if (!isRouteErrorResponse(error)) {
+      console.error(error)
+      routeErrors.report(error)
+    }
+  }, [error])
   return (
     <section className="section" data-testid="route-error">
       <div className="container">

@@ -37,6 +37,7 @@ import {
   runOneTap,
   shouldOfferOneTap,
 } from './one-tap.ts'
+import { routeErrors } from './route-errors.ts'
 import { loadScript } from './script-loader.ts'
 
 /** The Freshchat-style widget API the chat adapter uses. */
@@ -131,10 +132,14 @@ export function Integrations() {
       console.error('Failed to load a code chunk', error)
       reporter.current?.capture(error, { chunk: 'true' })
     }
+    const stopRouteErrors = routeErrors.subscribe((error) =>
+      reporter.current?.capture(error, { boundary: 'true' }),
+    )
     window.addEventListener('error', onError)
     window.addEventListener('unhandledrejection', onRejection)
     window.addEventListener('vite:preloadError', onPreloadError)
     return () => {
+      stopRouteErrors()
       window.removeEventListener('error', onError)
       window.removeEventListener('unhandledrejection', onRejection)
       window.removeEventListener('vite:preloadError', onPreloadError)
