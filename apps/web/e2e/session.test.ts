@@ -85,6 +85,8 @@ describe('session behaviour', () => {
     const { page, context } = await openPage(browser, 'desktop', server.url)
     await signUp(page, 'Preview')
     await page.waitForURL(/\/console$/)
+    // The console's own session check must be over before counting starts.
+    await settled(page)
     const sessionCalls: string[] = []
     page.on('request', (request) => {
       if (request.url().includes('/users/v1.0/session')) sessionCalls.push(request.url())
