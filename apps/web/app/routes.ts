@@ -17,7 +17,8 @@ export default [
     route('faqs', 'routes/faqs.tsx'),
     route('ai-tools', 'routes/ai-tools.tsx'),
     route('ai-tools/:slug', 'routes/ai-tool.tsx'),
-    route('apps/:slug', 'routes/app.tsx'),
+    // The same page under its second address (SPEC §2.1: both are dynamic app pages).
+    route('apps/:slug', 'routes/ai-tool.tsx', { id: 'routes/app' }),
     route('tools', 'routes/tools.tsx'),
     route('privacy-policy', 'routes/privacy-policy.tsx'),
     route('terms-of-use', 'routes/terms-of-use.tsx'),
