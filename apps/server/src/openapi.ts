@@ -332,6 +332,16 @@ const image = (description: string): OpenApiResponse => ({
   content: { 'image/*': { schema: { type: 'string', format: 'binary' } } },
 })
 
+/** Strapi's paging parameters, shared by every CMS collection. */
+const STRAPI_PAGING: OpenApiParameter[] = [
+  { name: 'pagination[page]', in: 'query', schema: { type: 'integer', minimum: 1 } },
+  {
+    name: 'pagination[pageSize]',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+]
+
 /** Builds the OpenAPI 3.1 document of every call the server answers. */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const billingParams = (kind: string): OpenApiParameter[] => [
@@ -533,12 +543,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
               example: '*',
             },
             { name: 'filters[sectionId]', in: 'query', schema: str() },
-            { name: 'pagination[page]', in: 'query', schema: { type: 'integer', minimum: 1 } },
-            {
-              name: 'pagination[pageSize]',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
-            },
+            ...STRAPI_PAGING,
           ],
           responses: {
             '200': cached(json(ref('ProductSectionList'), 'The sections')),
@@ -566,12 +571,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
               schema: str(),
               example: 'socialMediaLinks',
             },
-            { name: 'pagination[page]', in: 'query', schema: { type: 'integer', minimum: 1 } },
-            {
-              name: 'pagination[pageSize]',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
-            },
+            ...STRAPI_PAGING,
           ],
           responses: {
             '200': cached(json(ref('WebsiteList'), 'The matching site configurations')),
