@@ -11,6 +11,7 @@ import {
   parseDeliveryPath,
   parsePattern,
   parseQueryOptions,
+  parseRange,
   type UrlOptions,
   verifySignedUrl,
 } from '@tessera/url'
@@ -19,7 +20,6 @@ import type { AppContext } from './context.ts'
 import { engineErrorToHttp } from './engine-errors.ts'
 import { HttpError } from './http-error.ts'
 import { expandStoredPresets } from './preset-expansion.ts'
-import { parseRange } from './range.ts'
 
 /** What a delivery request resolved to, before any image work. */
 interface Resolved {

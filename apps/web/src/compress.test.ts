@@ -131,4 +131,28 @@ describe('static files', () => {
       '// the build made this',
     )
   })
+
+  it('answers byte ranges of files sent as stored (a video), and 416 past the end', async () => {
+    const video = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251))
+    await writeFile(join(dir, 'clip-0a1b2c.webm'), video)
+    const serve = createStaticHandler(dir)
+    const url = 'http://localhost/static/clip-0a1b2c.webm'
+    const whole = await serve(new Request(url))
+    expect(whole.status).toBe(200)
+    expect(whole.headers.get('accept-ranges')).toBe('bytes')
+    expect(Buffer.from(await whole.arrayBuffer()).equals(video)).toBe(true)
+
+    const part = await serve(new Request(url, { headers: { range: 'bytes=1000-1999' } }))
+    expect(part.status).toBe(206)
+    expect(part.headers.get('content-range')).toBe('bytes 1000-1999/5000')
+    expect(part.headers.get('content-length')).toBe('1000')
+    expect(Buffer.from(await part.arrayBuffer()).equals(video.subarray(1000, 2000))).toBe(true)
+
+    const tail = await serve(new Request(url, { headers: { range: 'bytes=-100' } }))
+    expect(Buffer.from(await tail.arrayBuffer()).equals(video.subarray(4900))).toBe(true)
+
+    const past = await serve(new Request(url, { headers: { range: 'bytes=6000-' } }))
+    expect(past.status).toBe(416)
+    expect(past.headers.get('content-range')).toBe('bytes */5000')
+  })
 })

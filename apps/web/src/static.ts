@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { extname, join, normalize, sep } from 'node:path'
 import { Readable } from 'node:stream'
+import { parseRange } from '@tessera/url'
 import {
   chooseEncoding,
   createCompressedFileCache,
@@ -73,7 +74,24 @@ export function createStaticHandler(root: string): (request: Request) => Promise
         return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { headers })
       }
     }
-    if (request.method === 'HEAD') return new Response(null, { headers })
-    return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream, { headers })
+    // Byte ranges for what is sent as stored (a video is fetched in ranges; Safari plays none
+    // without them). Compressed answers above are whole files.
+    headers['accept-ranges'] = 'bytes'
+    const rangeHeader = request.headers.get('range')
+    const range = rangeHeader === null ? undefined : parseRange(rangeHeader, info.size)
+    if (range === 'unsatisfiable') {
+      return new Response(null, {
+        status: 416,
+        headers: { 'content-range': `bytes */${info.size}`, 'cache-control': 'no-store' },
+      })
+    }
+    if (range !== undefined) {
+      headers['content-range'] = `bytes ${range.start}-${range.end}/${info.size}`
+      headers['content-length'] = String(range.end - range.start + 1)
+    }
+    const status = range === undefined ? 200 : 206
+    if (request.method === 'HEAD') return new Response(null, { status, headers })
+    const stream = createReadStream(file, range === undefined ? {} : range)
+    return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers })
   }
 }

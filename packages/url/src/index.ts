@@ -99,6 +99,7 @@ export {
   type PresetLookup,
   type PresetVariable,
 } from './presets.ts'
+export { type ByteRange, parseRange } from './range.ts'
 export {
   formatSigningTime,
   REQUEST_SIGNATURE_HEADERS,

@@ -1,3 +1,6 @@
+// HTTP byte ranges: shared by the server's delivery of originals and the website's static files
+// (videos need them: Safari plays none without 206 answers).
+
 /** An inclusive byte range within a file. */
 export interface ByteRange {
   start: number
