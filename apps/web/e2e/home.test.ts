@@ -2,7 +2,7 @@
 // Chromium against a real server, at 1440 px and 390 px.
 import { readFile } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, openPage, settled, startWebServer, type WebServer } from './harness.ts'
 
 const BLOG_URL = 'https://blog.tessera.test'
@@ -49,21 +49,12 @@ function overlayState(page: Page) {
   })
 }
 
-// Decoding starts slowly when the two cores are busy with the other test files' browsers (one CI
-// run waited more than 30 s for the second playback); a wait, not a timing assertion.
-const PLAYBACK_WAIT = { timeout: 90_000 }
-vi.setConfig({ testTimeout: 240_000 })
-
 async function openOverlay(page: Page) {
   await page.getByRole('button', { name: /Watch the product video/ }).click()
-  await page.waitForFunction(
-    () => {
-      const video = document.querySelector<HTMLVideoElement>('[data-testid="video-overlay"] video')
-      return video !== null && !video.paused && video.currentTime > 0.2
-    },
-    undefined,
-    PLAYBACK_WAIT,
-  )
+  await page.waitForFunction(() => {
+    const video = document.querySelector<HTMLVideoElement>('[data-testid="video-overlay"] video')
+    return video !== null && !video.paused && video.currentTime > 0.2
+  })
 }
 
 describe.each(['desktop', 'mobile'] as const)('product video at %s width', (viewport) => {
@@ -186,14 +177,28 @@ describe.each(['desktop', 'mobile'] as const)('product video at %s width', (view
     expect(closed.rootOverflow).not.toBe('hidden')
     // The keyboard opens it again from the focused button, and the video starts over.
     await page.keyboard.press('Enter')
-    await page.waitForFunction(
-      () => {
+    await page
+      .waitForFunction(() => {
         const video = document.querySelector<HTMLVideoElement>('dialog video')
         return video !== null && !video.paused
-      },
-      undefined,
-      PLAYBACK_WAIT,
-    )
+      })
+      .catch(async (error: unknown) => {
+        // Say what the page looked like, so a failure on a busy CI machine can be understood.
+        const state = await page.evaluate(() => {
+          const video = document.querySelector<HTMLVideoElement>('dialog video')
+          return {
+            open: document.querySelector<HTMLDialogElement>('dialog')?.open,
+            focused: document.activeElement?.getAttribute('data-testid'),
+            video: video && {
+              paused: video.paused,
+              ready: video.readyState,
+              network: video.networkState,
+              error: video.error?.code,
+            },
+          }
+        })
+        throw new Error(`the video did not play again: ${JSON.stringify(state)}`, { cause: error })
+      })
     expect((await overlayState(page)).open).toBe(true)
     await page.keyboard.press('Escape')
     await page.waitForFunction(() => document.querySelector('dialog video') === null)

@@ -76,7 +76,11 @@ export function ProductVideo() {
           event.preventDefault()
           close()
         }}
-        onClose={close}
+        // The close event is queued as a task: when the overlay is opened again at once (Escape,
+        // then Enter), the old close event arrives after the new showModal() and must not shut it.
+        onClose={(event) => {
+          if (!event.currentTarget.open) close()
+        }}
         onClick={(event) => {
           if (event.target === event.currentTarget) close()
         }}
