@@ -2,6 +2,12 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*'],
+    // Before any test: PostgreSQL and Chromium are there, or one line says what to install.
+    globalSetup: ['./scripts/test-prerequisites.ts'],
+    projects: [
+      'packages/*',
+      'apps/*',
+      { test: { name: 'scripts', include: ['scripts/**/*.test.ts'] } },
+    ],
   },
 })

@@ -1,54 +1,62 @@
-import { randomUUID } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+// The HTTP application: the middleware every request passes, then each feature's router under
+// its base path, then the web app.
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import { isUrlError } from '@tessera/url'
-import { type Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
-import type { createAssets } from './assets.ts'
-import { registerAssetApi } from './assets-api.ts'
-import { registerBillingApi } from './billing-api.ts'
-import type { AppContext } from './context.ts'
-import { assertNoTraversal, type createDelivery } from './delivery.ts'
-import { errorImage, HttpError, wantsImage } from './http-error.ts'
-import { registerIdentityApi } from './identity.ts'
-import type { Logger } from './logger.ts'
-import { registerOrganizationApi } from './organization-api.ts'
-import { registerPredictionsApi } from './predictions-api.ts'
-import { registerPublicApi } from './public-api.ts'
-import { signatureGuard } from './signature-guard.ts'
-import { registerWeb } from './web.ts'
+import { Hono } from 'hono'
+import { identityRoutes } from './accounts/identity-routes.ts'
+import { organisationRoutes } from './accounts/organisation-routes.ts'
+import { ORGANIZATION, USERS } from './accounts/paths.ts'
+import { signatureGuard } from './accounts/signature-guard.ts'
+import { ASSET_API_BASE, ASSETS } from './assets/paths.ts'
+import { assetRoutes } from './assets/routes.ts'
+import { proxyRoutes, uploadRoutes } from './assets/upload-routes.ts'
+import { paymentWebhookRoutes, testCheckoutRoutes } from './billing/checkout-routes.ts'
+import {
+  BILLING,
+  BILLING_ORG_BASE,
+  PAYMENT_WEBHOOK_BASE,
+  TEST_CHECKOUT_PATH,
+} from './billing/paths.ts'
+import { planRoutes } from './billing/plan-routes.ts'
+import { billingRoutes } from './billing/routes.ts'
+import { ANNOUNCEMENTS, APPS, CMS, TRANSFORMATION } from './content/paths.ts'
+import {
+  announcementRoutes,
+  appRoutes,
+  CONTENT_CACHE_CONTROL,
+  cmsRoutes,
+  predictionCatalogueRoutes,
+} from './content/routes.ts'
+import type { AppContext, AppEnv } from './context.ts'
+import type { Delivery } from './delivery/delivery.ts'
+import { DELIVERY_ROUTE, deliveryHosts, deliveryRoutes } from './delivery/routes.ts'
+import { errorImage, HttpError, wantsImage } from './http/errors.ts'
+import { OPENAPI_PATH, type OpenApiDocument } from './http/openapi-kit.ts'
+import { clientAddress, isInProcess, isLoopback, rawTarget } from './http/request.ts'
+import { assertNoTraversal } from './http/traversal.ts'
+import { registerWeb } from './http/web.ts'
+import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
+import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
+import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
+import { predictionRoutes } from './predictions/routes.ts'
 
-/** What every handler can read from the context (`c.get`). */
-export type AppEnv = { Variables: { requestId: string; log: Logger; route: string } }
-type Env = AppEnv
-
-const ASSETS = '/service/panel/assets/v1.0'
-
-function rawTarget(c: Context): { path: string; search: string } {
-  // The path as sent, percent-escapes and dot segments untouched (a parsed URL would resolve
-  // `..` before delivery could refuse it).
-  const raw = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url ?? c.req.url
-  const target = raw.startsWith('/') ? raw : raw.replace(/^[a-z]+:\/\/[^/]*/i, '')
-  const query = target.indexOf('?')
-  return query === -1
-    ? { path: target, search: '' }
-    : { path: target.slice(0, query), search: target.slice(query) }
-}
-
-function hostOf(c: Context): string {
-  return (c.req.header('host') ?? '').toLowerCase().replace(/:\d+$/, '')
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest()
 }
 
 /**
- * Builds the HTTP application over the app's services. Bad input always gets a 4xx with a JSON
- * body `{ code, message }` (or an error image for image requests); unexpected failures answer
- * 500 without internals and are logged.
+ * Builds the HTTP application over the app's services: the middleware every request passes
+ * (request id, logs, metrics, the traversal guard, delivery hosts), then each feature's router
+ * mounted under its base path with its metrics label, then the web app for every page path.
+ * Bad input always gets a 4xx with a JSON body `{ code, message }` (or an error image for image
+ * requests); unexpected failures answer 500 without internals and are logged.
  */
 export function createApp(
   app: AppContext,
-  parts: { delivery: ReturnType<typeof createDelivery>; assets: ReturnType<typeof createAssets> },
-): Hono<Env> {
+  parts: { delivery: Delivery; openApi: OpenApiDocument },
+): Hono<AppEnv> {
   const { logger, metrics, config } = app
-  const hono = new Hono<Env>()
+  const hono = new Hono<AppEnv>()
 
   hono.use(async (c, next) => {
     const given = c.req.header('x-request-id')
@@ -62,7 +70,9 @@ export function createApp(
     // Set on the response itself: `c.header` after `next()` would rebuild (and copy) the body.
     c.res.headers.set('x-request-id', requestId)
     const seconds = (performance.now() - started) / 1000
-    const route = c.get('route')
+    // A page's own API calls are counted apart from the calls clients make.
+    const inProcess = isInProcess(c)
+    const route = inProcess ? `internal:${c.get('route')}` : c.get('route')
     metrics.requests.inc({ method: c.req.method, route, status: String(c.res.status) })
     metrics.latency.observe({ route }, seconds)
     log.info(
@@ -71,22 +81,19 @@ export function createApp(
         path: c.req.path,
         status: c.res.status,
         ms: Math.round(seconds * 1000),
+        ...(inProcess ? { inProcess } : {}),
       },
       'request',
     )
   })
 
-  const deliver = async (c: Context<Env>, customDomainOrganisationId?: string) => {
-    c.set('route', 'delivery')
-    const { path, search } = rawTarget(c)
-    return parts.delivery.deliver({
-      method: c.req.method,
-      path,
-      search,
-      url: c.req.url,
-      headers: c.req.raw.headers,
-      ...(customDomainOrganisationId === undefined ? {} : { customDomainOrganisationId }),
+  /** Mounts a feature's router under `base`; its requests are counted as `route` in metrics. */
+  const mount = (base: string, route: string, router: Hono<AppEnv>) => {
+    hono.use(`${base}/*`, async (c, next) => {
+      c.set('route', route)
+      await next()
     })
+    hono.route(base, router)
   }
 
   // Before routing (a parsed URL has already resolved `..`), refuse traversal attempts outright.
@@ -95,25 +102,8 @@ export function createApp(
     await next()
   })
 
-  // A configured delivery (CDN) host is delivery whole, also in the version-less v1 form; a
-  // registered custom domain is delivery whole for its organisation (no cloud name in the path).
-  const ownHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname])
-  hono.use(async (c, next) => {
-    const host = hostOf(c)
-    const isDeliveryHost = config.deliveryHosts.includes(host)
-    const organisationId =
-      isDeliveryHost || ownHosts.has(host) || host === ''
-        ? undefined
-        : (await app.lookups.organisationByDomain(host))?.id
-    if (!isDeliveryHost && organisationId === undefined) {
-      await next()
-      return
-    }
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      throw new HttpError(405, 'method_not_allowed', 'Delivery answers GET and HEAD only')
-    }
-    c.res = await deliver(c, organisationId)
-  })
+  // A configured delivery (CDN) host or a custom domain is delivery whole.
+  hono.use(deliveryHosts(app, parts.delivery))
 
   hono.get('/healthz', (c) => {
     c.set('route', 'healthz')
@@ -128,55 +118,70 @@ export function createApp(
     const ready = database === 'ok' && storage === 'ok'
     return c.json({ status: ready ? 'ok' : 'unavailable', database, storage }, ready ? 200 : 503)
   })
+  // Metrics tell who uses what and how busy the server is: with METRICS_TOKEN set they need
+  // `Authorization: Bearer <token>`; without it only a client on this machine may read them.
   hono.get('/metrics', async (c) => {
     c.set('route', 'metrics')
+    if (config.metricsToken !== undefined) {
+      const given = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? ''
+      if (!timingSafeEqual(sha256(given), sha256(config.metricsToken))) {
+        throw new HttpError(
+          401,
+          'unauthorized',
+          'Metrics need Authorization: Bearer <METRICS_TOKEN>',
+          {
+            headers: { 'www-authenticate': 'Bearer realm="metrics"' },
+          },
+        )
+      }
+    } else if (!isLoopback(clientAddress(c))) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        'Metrics are served to this machine only; set METRICS_TOKEN to read them from elsewhere',
+      )
+    }
+    await parts.delivery.refreshCacheMetrics()
     return c.body(await metrics.registry.metrics(), 200, {
       'content-type': metrics.registry.contentType,
     })
   })
 
-  hono.get('/v1/*', (c) => deliver(c))
-  hono.get('/v2/*', (c) => deliver(c))
+  const delivery = deliveryRoutes(parts.delivery)
+  mount('/v1', DELIVERY_ROUTE, delivery)
+  mount('/v2', DELIVERY_ROUTE, delivery)
 
   // Panel calls: signatures checked when present, required with a session cookie on changes.
   hono.use('/service/panel/*', signatureGuard(app))
 
-  hono.post(`${ASSETS}/upload/direct`, (c) => {
-    c.set('route', 'upload')
-    return parts.assets.uploadDirect(c)
-  })
-  hono.post(
-    `${ASSETS}/upload/url`,
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: () => {
-        throw new HttpError(413, 'too_large', 'The JSON body is larger than 64 KB')
-      },
-    }),
-    (c) => {
-      c.set('route', 'upload')
-      return parts.assets.uploadFromUrl(c)
-    },
-  )
-  hono.get(`${ASSETS}/proxy/download`, (c) => {
-    c.set('route', 'proxy')
-    return parts.assets.proxyDownload(c)
+  mount(`${ASSETS}/upload`, 'upload', uploadRoutes(app))
+  mount(`${ASSETS}/proxy`, 'proxy', proxyRoutes(app))
+
+  // The public content calls: read-only, no session (docs/api.md).
+  mount(BILLING, 'billing', planRoutes(app))
+  mount(APPS, 'apps', appRoutes(app))
+  mount(TRANSFORMATION, 'predictions', predictionCatalogueRoutes(app))
+  mount(CMS, 'cms', cmsRoutes(app))
+  mount(ANNOUNCEMENTS, 'announcements', announcementRoutes(app))
+  // Visitor calls of the playground and AI tool pages: no session, limited per address.
+  mount(PUBLIC_PLAYGROUND, 'playground', playgroundRoutes(app))
+  hono.get(OPENAPI_PATH, (c) => {
+    c.set('route', 'openapi')
+    c.header('cache-control', CONTENT_CACHE_CONTROL)
+    return c.json(parts.openApi)
   })
 
-  // ── Public content APIs (plans, addons, dynamic apps, predictions, CMS, announcements,
-  // OpenAPI): read-only, no session; see public-api.ts and docs/api.md. ──────────────────────
-  registerPublicApi(hono, app)
-  // ── end of public content APIs ──────────────────────────────────────────────────────────────
+  // Accounts, an organisation's credits and payments, prediction jobs, files and presets.
+  mount(USERS, 'identity', identityRoutes(app))
+  mount(BILLING_ORG_BASE, 'billing', billingRoutes(app))
+  mount(PAYMENT_WEBHOOK_BASE, 'webhook', paymentWebhookRoutes(app))
+  mount(TEST_CHECKOUT_PATH, 'test-checkout', testCheckoutRoutes(app))
+  mount(PREDICTIONS_ORG_BASE, 'predictions', predictionRoutes(app))
+  mount(ASSET_API_BASE, 'assets-api', assetRoutes(app))
+  mount(ORGANIZATION, 'organization', organisationRoutes(app))
+  mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app))
 
-  // Identity: sign-up, login, logout, session, profile meta, organisations (identity.ts).
-  registerIdentityApi(hono, app)
-  registerBillingApi(hono, app) // credits, checkouts, payment webhooks (billing-api.ts)
-  registerPredictionsApi(hono, app) // prediction jobs (predictions-api.ts)
-  registerAssetApi(hono, app) // files, folders and presets of an organisation (assets-api.ts)
-  // Organisation details, members, invitations and API tokens (organization-api.ts).
-  registerOrganizationApi(hono, app)
-
-  registerWeb(hono, app) // the website and console (web.ts): every remaining page path
+  registerWeb(hono, app) // the website and console: every remaining page path
 
   hono.notFound((c) =>
     c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),

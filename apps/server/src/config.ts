@@ -1,8 +1,11 @@
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import type { WebSettings } from './http/web-settings.ts'
 
 /** Thrown at boot when an environment variable has a value the server cannot use. */
+export type { WebSettings } from './http/web-settings.ts'
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message)
@@ -124,6 +127,14 @@ const ENV = z.object({
   LOOKUP_TTL_MS: integer(0, 3_600_000, 5_000, 'ms'),
   HOT_CACHE_MB: integer(0, 1_000_000, 64, 'MiB'),
   SEED_DEMO: flag(true),
+  // Derived-image cache budget, largest derived image kept, cache misses per client address.
+  DERIVED_CACHE_MAX_BYTES: integer(0, 2 ** 50, 4 * 1024 ** 3, 'bytes'),
+  DERIVED_STORE_MAX_BYTES: integer(0, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
+  RENDER_LIMIT_PER_MINUTE: integer(0, 1_000_000, 600, 'renders per address'),
+  METRICS_TOKEN: z.preprocess(
+    blankToUndefined,
+    z.string().trim().min(16, 'must be at least 16 characters').optional(),
+  ),
   PANEL_SIGNING_KEY: z.preprocess(
     blankToUndefined,
     z.string().min(16, 'must be at least 16 characters').optional(),
@@ -147,6 +158,7 @@ const ENV = z.object({
   ),
   FREE_PLAN_CREDITS: integer(0, 1_000_000_000, 50, 'credits'),
   SIGNUP_LIMIT_PER_HOUR: integer(1, 1_000_000, 10, 'sign-ups per address'),
+  ANON_AI_RUNS_PER_DAY: integer(1, 1_000_000, 20, 'AI runs per address'),
   // The website and console (apps/web): bases and browser-side keys of the runtime configuration.
   WEB_MAIN_URL: httpUrl,
   WEB_CONSOLE_URL: webUrl(),
@@ -219,6 +231,15 @@ export interface ServerConfig {
   lookupTtlMs: number
   /** Memory for the bytes of recently served derived images. */
   hotCacheBytes: number
+  /**
+   * Derived-image cache: stored bytes kept in all (least recently used evicted first), and the
+   * largest derived image stored (larger ones are answered, not kept).
+   */
+  derivedCache: { maxBytes: number; storeMaxBytes: number }
+  /** Cache misses (renders) allowed per client address per minute; 0 turns the limit off. */
+  renderLimitPerMinute: number
+  /** Bearer token `/metrics` requires; when absent it answers loopback clients only. */
+  metricsToken: string | undefined
   seedDemo: boolean
   /** Request signing of panel calls (`x-ebg-param` / `x-ebg-signature`, SPEC §7.1). */
   signing: { key: string; maxAgeSeconds: number }
@@ -230,6 +251,8 @@ export interface ServerConfig {
   freePlan: { id: number; credits: number }
   /** Sign-ups allowed per client address per hour. */
   signupLimitPerHour: number
+  /** Playground URLs with AI operations a visitor may have signed per client address per day. */
+  anonAiRunsPerDay: number
   /** The website and console: bases and browser-side keys (`WEB_*`); see `WebSettings`. */
   web: WebSettings
 }
@@ -294,6 +317,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     jobPollMs: e.JOB_POLL_MS,
     lookupTtlMs: e.LOOKUP_TTL_MS,
     hotCacheBytes: e.HOT_CACHE_MB * 1024 * 1024,
+    derivedCache: { maxBytes: e.DERIVED_CACHE_MAX_BYTES, storeMaxBytes: e.DERIVED_STORE_MAX_BYTES },
+    renderLimitPerMinute: e.RENDER_LIMIT_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
     seedDemo: e.SEED_DEMO,
     signing: {
       key: e.PANEL_SIGNING_KEY ?? DEFAULT_PANEL_SIGNING_KEY,
@@ -303,6 +329,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     paymentProvider: e.PAYMENT_PROVIDER,
     freePlan: { id: e.FREE_PLAN_ID, credits: e.FREE_PLAN_CREDITS },
     signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
+    anonAiRunsPerDay: e.ANON_AI_RUNS_PER_DAY,
     web: {
       mainUrl: e.WEB_MAIN_URL,
       consoleUrl: e.WEB_CONSOLE_URL ?? '/console',
@@ -335,50 +362,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
         chat: e.WEB_CHAT_SCRIPT_URL,
       },
     },
-  }
-}
-
-/**
- * Settings of the website and console (`WEB_*`). Each is optional: an absent base means this
- * origin, an absent key switches its integration off (DESIGN §1).
- */
-export interface WebSettings {
-  /** Main domain of canonical links and share tags (`WEB_MAIN_URL`; default: the request's). */
-  mainUrl: string | undefined
-  /** Console base (`WEB_CONSOLE_URL`, default `/console` on this origin). */
-  consoleUrl: string
-  apiUrl: string | undefined
-  deliveryUrl: string | undefined
-  webhookUrl: string | undefined
-  /** CMS base (`WEB_CMS_URL`, default `/cms`: the built-in Strapi-shaped API). */
-  cmsUrl: string
-  docsUrl: string | undefined
-  blogUrl: string | undefined
-  /** Book a Demo's meeting scheduler (`WEB_SCHEDULER_URL`; default the contact page). */
-  schedulerUrl: string | undefined
-  supportUrl: string | undefined
-  affiliateUrl: string | undefined
-  analyticsId: string | undefined
-  chatToken: string | undefined
-  errorReportingDsn: string | undefined
-  captchaSiteKey: string | undefined
-  paymentsClientToken: string | undefined
-  /** Product tag sent to billing and the CMS (`WEB_PRODUCT_TAG`, default `tessera`). */
-  productTag: string
-  /** Sibling tools (`WEB_TOOL_*_URL`; default the website's own AI tool pages). */
-  tools: {
-    backgroundRemover: string | undefined
-    upscaler: string | undefined
-    watermarkRemover: string | undefined
-    compressor: string | undefined
-    converter: string | undefined
-  }
-  appStores: { ios: string | undefined; android: string | undefined }
-  /** Integration scripts (`WEB_*_SCRIPT_URL`; default the vendors' own addresses). */
-  scripts: {
-    google: string | undefined
-    analytics: string | undefined
-    chat: string | undefined
   }
 }
 

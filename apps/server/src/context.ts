@@ -1,10 +1,10 @@
 import type { Engine } from '@tessera/engine'
 import type { ServerConfig } from './config.ts'
-import type { Content } from './content.ts'
+import type { Content } from './content/content.ts'
 import type { Database, Repository } from './db/index.ts'
-import type { Logger } from './logger.ts'
-import type { Lookups } from './lookups.ts'
-import type { Metrics } from './metrics.ts'
+import type { Logger } from './platform/logger.ts'
+import type { Lookups } from './platform/lookups.ts'
+import type { Metrics } from './platform/metrics.ts'
 import type { Storage } from './storage/index.ts'
 
 /** The services every part of the server works with, created once at start. */
@@ -22,4 +22,9 @@ export interface AppContext {
   content: Content
   /** Tells the job runner that a job was enqueued, so it need not wait for its next poll. */
   wakeJobs: () => void
+}
+
+/** What every handler can read from the context (`c.get`): set by the app's first middleware. */
+export type AppEnv = {
+  Variables: { requestId: string; log: Logger; route: string }
 }

@@ -1,6 +1,6 @@
 // Entry point of `npm start`: validate the environment, start everything, stop cleanly on signals.
 import { ConfigError, loadConfig } from './config.ts'
-import { createLogger } from './logger.ts'
+import { createLogger } from './platform/logger.ts'
 import { startServer } from './server.ts'
 
 let config: ReturnType<typeof loadConfig>

@@ -2,6 +2,8 @@
 // every described path answers, and the answers of the public content calls fit their schemas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from './app.ts'
+import { BILLING_PAGE_SIZE } from './billing/paths.ts'
+import { APPS_PAGE_SIZE } from './content/paths.ts'
 import type {
   HttpMethod,
   JsonSchema,
@@ -9,7 +11,6 @@ import type {
   OpenApiOperation,
   OpenApiParameter,
 } from './openapi.ts'
-import { APPS_PAGE_SIZE, BILLING_PAGE_SIZE } from './public-api.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
 
 const DOCUMENTED_PREFIXES = ['/service/', '/cms/', '/api/']
@@ -131,7 +132,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the OpenAPI document on
   })
 
   it('describes every route the app registers under /service, /cms and /api', () => {
-    const app = createApp(server.services.context, server.services)
+    const app = createApp(server.services.context, { ...server.services, openApi: document })
     const registered = app.routes.filter(
       (route) =>
         route.method !== 'ALL' &&
@@ -187,7 +188,13 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the OpenAPI document on
 
   it('has a schema check that finds missing, mistyped and unexpected values', () => {
     const page = { $ref: '#/components/schemas/Page' }
-    const good = { current: 1, size: 3, hasNext: true, itemTotal: 7, type: 'number' }
+    const good = {
+      current: 1,
+      size: 3,
+      hasNext: true,
+      itemTotal: 7,
+      type: 'number',
+    }
     expect(conform(document, page, good)).toEqual([])
     expect(conform(document, page, { ...good, hasNext: 'yes' })).toHaveLength(1)
     expect(conform(document, page, { ...good, type: 'cursor' })).toHaveLength(1)

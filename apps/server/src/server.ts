@@ -2,8 +2,9 @@ import { createServer, type Server } from 'node:http'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
-import { type Housekeeping, startHousekeeping } from './housekeeping.ts'
-import { createLogger, type Logger } from './logger.ts'
+import { buildOpenApiDocument } from './openapi.ts'
+import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
+import { createLogger, type Logger } from './platform/logger.ts'
 import { createServices, type Services } from './services.ts'
 
 /** A running server and how to stop it. */
@@ -28,7 +29,13 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config)
   const services = await createServices(config, logger, options)
-  const app = createApp(services.context, services)
+  const { content } = services.context
+  const openApi = buildOpenApiDocument({
+    publicUrl: config.publicUrl,
+    appSlug: content.apps[0]?.slug ?? 'background-remover',
+    predictionId: content.predictions[0]?.id ?? 'erase_bg',
+  })
+  const app = createApp(services.context, { delivery: services.delivery, openApi })
   const badRequest = (message: string) =>
     new Response(JSON.stringify({ code: 'bad_request', message }), {
       status: 400,
@@ -65,7 +72,8 @@ export async function startServer(
     logger.debug({ err: error }, 'unparseable request')
   })
   if (options.runJobs !== false) services.jobs.start()
-  const housekeeping = startHousekeeping(services.context.repo, logger)
+  const { repo, storage } = services.context
+  const housekeeping = startHousekeeping(repo, logger, undefined, storage)
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host

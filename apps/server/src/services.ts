@@ -1,26 +1,25 @@
 import { join } from 'node:path'
 import { createEngine } from '@tessera/engine'
-import { createAssets } from './assets.ts'
-import { seedBilling } from './billing-seed.ts'
+import { seedBilling } from './billing/seed.ts'
 import type { ServerConfig } from './config.ts'
-import { loadContent } from './content.ts'
+import { loadContent } from './content/content.ts'
 import type { AppContext } from './context.ts'
 import { createDatabase, createRepository } from './db/index.ts'
-import { createDelivery } from './delivery.ts'
-import { ensureDemoToken } from './demo-token.ts'
-import { createJobRunner, type JobRunner } from './jobs.ts'
-import type { Logger } from './logger.ts'
-import { createLookups } from './lookups.ts'
-import { createMetrics } from './metrics.ts'
-import { createPredictionJobHandler, PREDICTION_JOB } from './predictions-api.ts'
-import { seedDemo } from './seed.ts'
+import { createDelivery, type Delivery } from './delivery/delivery.ts'
+import { DERIVE_JOB } from './delivery/job.ts'
+import { seedDemo } from './demo/seed.ts'
+import { ensureDemoToken } from './demo/token.ts'
+import { createJobRunner, type JobRunner } from './platform/jobs.ts'
+import type { Logger } from './platform/logger.ts'
+import { createLookups } from './platform/lookups.ts'
+import { createMetrics } from './platform/metrics.ts'
+import { createPredictionJobHandler, PREDICTION_JOB } from './predictions/job.ts'
 import { createLocalStorage, createS3Storage, type Storage } from './storage/index.ts'
 
 /** Everything the server runs on, created once at start and closed at shutdown. */
 export interface Services {
   context: AppContext
-  delivery: ReturnType<typeof createDelivery>
-  assets: ReturnType<typeof createAssets>
+  delivery: Delivery
   jobs: JobRunner
   close(): Promise<void>
 }
@@ -42,8 +41,8 @@ function createStorage(config: ServerConfig): Storage {
 /**
  * Reads the content files (a broken one stops here, before anything is opened), opens the
  * database (migrating it), the storage and the engine, seeds plans and addons from the content
- * and the demo data when asked, and wires delivery, the asset APIs and the job runner (not
- * started: see `jobs.start()`).
+ * and the demo data when asked, and wires delivery and the job runner (not started: see
+ * `jobs.start()`).
  */
 export async function createServices(
   config: ServerConfig,
@@ -77,11 +76,10 @@ export async function createServices(
       wakeJobs: () => jobs?.wake(),
     }
     const delivery = createDelivery(context)
-    const assets = createAssets(context)
     jobs = createJobRunner(
       context,
       {
-        [delivery.DERIVE_JOB]: (payload) => delivery.runDeriveJob(payload as never),
+        [DERIVE_JOB]: delivery.deriveJob,
         [PREDICTION_JOB]: createPredictionJobHandler(context),
       },
       { pollMs: config.jobPollMs },
@@ -95,7 +93,6 @@ export async function createServices(
     return {
       context,
       delivery,
-      assets,
       jobs: runner,
       async close() {
         await runner.stop()

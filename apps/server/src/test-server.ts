@@ -3,10 +3,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { API_TOKEN_PREFIX, randomToken, sha256 } from './auth.ts'
+import { API_TOKEN_PREFIX, randomToken, sha256 } from './accounts/auth.ts'
 import { loadConfig, type ServerConfig } from './config.ts'
 import { createThrowawayDatabase } from './db/test-database.ts'
-import { createLogger } from './logger.ts'
+import { createLogger } from './platform/logger.ts'
 import { type RunningServer, startServer } from './server.ts'
 
 export type TestDatabaseKind = 'pglite' | 'postgres'

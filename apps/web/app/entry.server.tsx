@@ -1,7 +1,10 @@
 import { isbot } from 'isbot'
 import { renderToReadableStream } from 'react-dom/server'
-import type { EntryContext } from 'react-router'
+import type { EntryContext, RouterContextProvider } from 'react-router'
 import { ServerRouter } from 'react-router'
+import { contentSecurityPolicy, createNonce } from './lib/content-security-policy.ts'
+import { webContext } from './lib/context.ts'
+import { NonceContext } from './lib/nonce.ts'
 
 // The server sets the web context under this very key (see src/index.ts).
 export { webContext } from './lib/context.ts'
@@ -13,13 +16,25 @@ export default async function handleRequest(
   status: number,
   headers: Headers,
   routerContext: EntryContext,
+  loadContext: RouterContextProvider,
 ) {
+  // One nonce per response: React Router's inline and streamed scripts, React's own and the
+  // runtime configuration carry it; any other inline script is refused by the policy.
+  const nonce = createNonce()
+  headers.set(
+    'content-security-policy',
+    contentSecurityPolicy(loadContext.get(webContext).config, nonce),
+  )
+  headers.set('x-frame-options', 'DENY')
   if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status, headers })
   let responseStatus = status
   let shellRendered = false
   const body = await renderToReadableStream(
-    <ServerRouter context={routerContext} url={request.url} />,
+    <NonceContext value={nonce}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </NonceContext>,
     {
+      nonce,
       signal: AbortSignal.timeout(streamTimeout + 1000),
       onError(error: unknown) {
         responseStatus = 500

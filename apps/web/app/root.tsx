@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, use } from 'react'
 import {
   isRouteErrorResponse,
   Links,
@@ -13,7 +13,9 @@ import faviconUrl from './assets/favicon.svg?url'
 import { serverApi } from './lib/api.server.ts'
 import { AppProvider } from './lib/app-context.tsx'
 import { Integrations } from './lib/integrations/integrations.tsx'
+import { NonceContext } from './lib/nonce.ts'
 import { DEFAULT_RUNTIME_CONFIG } from './lib/runtime-config.ts'
+import { resolveSession } from './lib/session.server.ts'
 import { siteConfiguration } from './lib/website-config.server.ts'
 import './styles/global.css'
 
@@ -24,11 +26,14 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = serverApi(request, context)
   const origin = new URL(request.url).origin
+  // The session is resolved here, so the header's first paint is already right (SPEC §4).
+  const [website, user] = await Promise.all([siteConfiguration(api), resolveSession(request, api)])
   return {
     config: api.config,
     origin,
     mainUrl: api.config.mainUrl === '' ? origin : api.config.mainUrl,
-    website: await siteConfiguration(api),
+    website,
+    user,
     year: new Date().getFullYear(),
   }
 }
@@ -40,6 +45,8 @@ function configScript(config: unknown): string {
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root')
+  // Set while rendering on the server; the browser hides a nonce from the DOM after parsing.
+  const nonce = use(NonceContext)
   return (
     <html lang="en">
       <head>
@@ -49,8 +56,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         {data === undefined ? null : (
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: serialised config, '<' escaped
-          <script dangerouslySetInnerHTML={{ __html: configScript(data.config) }} />
+          <script
+            nonce={nonce}
+            suppressHydrationWarning
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: serialised config, '<' escaped
+            dangerouslySetInnerHTML={{ __html: configScript(data.config) }}
+          />
         )}
       </head>
       <body>
@@ -64,7 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   return (
-    <AppProvider config={loaderData.config}>
+    <AppProvider config={loaderData.config} serverUser={loaderData.user}>
       <Outlet />
       <Integrations />
     </AppProvider>

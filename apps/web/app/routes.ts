@@ -25,13 +25,47 @@ export default [
     route('pricing', 'routes/pricing.tsx'),
     route('page-not-found', 'routes/page-not-found.tsx'),
     route('playground', 'routes/playground.tsx'),
+    // The documentation site (its address is WEB_DOCS_URL when set) and the predictions.
+    route('docs', 'routes/docs.tsx', { id: 'routes/docs-home' }),
+    route('docs/*', 'routes/docs.tsx'),
+    route('predictions', 'routes/predictions.tsx'),
+    route('predictions/:id', 'routes/prediction.tsx'),
   ]),
   ...prefix('console', [
     layout('routes/console/layout.tsx', [
-      index('routes/console/home.tsx'),
+      // Signed-in pages share the organisation, its navigation and the header's switcher.
+      layout('routes/console/app-layout.tsx', [
+        index('routes/console/home.tsx'),
+        route('editor', 'routes/console/editor.tsx'),
+        route('editor/upload', 'routes/console/upload.tsx'),
+        route('editor/url', 'routes/console/upload-url.tsx'),
+        ...prefix('organization/:orgId', [
+          route('presets', 'routes/console/presets.tsx'),
+          route('billing', 'routes/console/billing-index.ts'),
+          route('billing/plans/subscription', 'routes/console/billing.tsx', {
+            id: 'routes/console/billing-subscription',
+          }),
+          route('billing/plans/topup', 'routes/console/billing.tsx', {
+            id: 'routes/console/billing-topup',
+          }),
+          route('settings', 'routes/console/settings-index.ts'),
+          route('settings/organization', 'routes/console/settings-organization.tsx'),
+          route('settings/security', 'routes/console/settings-security.tsx'),
+          route('settings/members', 'routes/console/settings-members.tsx'),
+          route('settings/apps', 'routes/console/settings-apps.tsx'),
+        ]),
+      ]),
+      route('organization/:orgId', 'routes/console/org-redirect.ts', {
+        id: 'routes/console/org-home',
+      }),
+      route('organization/:orgId/editor/*', 'routes/console/org-redirect.ts', {
+        id: 'routes/console/org-editor',
+      }),
+      route('invitations/accept', 'routes/console/invitation-accept.tsx'),
       route('auth/login', 'routes/console/login.tsx'),
       route('auth/signup', 'routes/console/signup.tsx'),
       route('choose-org', 'routes/console/choose-org.tsx'),
+      route('organization/:orgId/playground', 'routes/playground-console.tsx'),
       route('*', 'routes/console/not-found.ts'),
     ]),
   ]),

@@ -48,7 +48,7 @@ interface ServerModules {
   loadConfig: (env: Record<string, string>) => unknown
   startServer: (
     config: unknown,
-    options: { databaseDir: string },
+    options: { databaseDir: string; contentDir?: string },
   ) => Promise<{
     close(): Promise<void>
     services: {
@@ -81,33 +81,56 @@ async function freePort(): Promise<number> {
  * Starts the whole server with the demo data. The port is known before start so that PUBLIC_URL
  * (and the image URLs the API answers with) point at this very server.
  */
-export async function startWebServer(env: Record<string, string> = {}): Promise<WebServer> {
+export async function startWebServer(
+  env: Record<string, string> = {},
+  options: { database?: 'pglite' | 'postgres'; contentDir?: string } = {},
+): Promise<WebServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tessera-web-'))
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const { loadConfig, startServer } = await serverModules()
+  // On PostgreSQL the server gets a throwaway database of the machine's PostgreSQL
+  // (TEST_DATABASE_URL), dropped when it stops.
+  const database = options.database === 'postgres' ? await throwawayDatabase() : undefined
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PORT: String(port),
     PUBLIC_URL: url,
+    ...(database === undefined ? {} : { DATABASE_URL: database.url }),
     ...env,
   })
+  const cleanUp = async () => {
+    await rm(dataDir, { recursive: true, force: true })
+    await database?.drop()
+  }
   try {
-    const server = await startServer(config, { databaseDir: 'memory://' })
+    // `contentDir` swaps the content files (more apps for paging tests).
+    const server = await startServer(config, {
+      databaseDir: 'memory://',
+      ...(options.contentDir === undefined ? {} : { contentDir: options.contentDir }),
+    })
     return {
       url,
       dataDir,
       contactMessages: (limit) => server.services.context.repo.listContactMessages(limit),
       stop: async () => {
         await server.close()
-        await rm(dataDir, { recursive: true, force: true })
+        await cleanUp()
       },
     }
   } catch (error) {
-    await rm(dataDir, { recursive: true, force: true })
+    await cleanUp()
     throw error
   }
+}
+
+async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const at = new URL('../../server/src/db/test-database.ts', import.meta.url).href
+  const module = (await import(at)) as {
+    createThrowawayDatabase: () => Promise<{ url: string; drop(): Promise<void> }>
+  }
+  return module.createThrowawayDatabase()
 }
 
 /** Launches Chromium; throws (never skips) when it is not installed. */
@@ -125,7 +148,7 @@ export async function openPage(
   browser: Browser,
   viewport: ViewportName,
   baseURL: string,
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+): Promise<{ context: BrowserContext; page: Page; errors: string[]; consoleErrors: string[] }> {
   const context = await browser.newContext({
     viewport: VIEWPORTS[viewport],
     baseURL,
@@ -134,11 +157,29 @@ export async function openPage(
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
-  return { context, page, errors }
+  const consoleErrors = watchConsoleErrors(page)
+  return { context, page, errors, consoleErrors }
 }
 
-/** Waits until React has hydrated the page (the session check then settles the header). */
+/**
+ * Collects what the page logs as an error (`console.error`, and Chromium's own lines for failed
+ * requests such as a 401), with the page it was on.
+ */
+export function watchConsoleErrors(page: Page): string[] {
+  const messages: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') messages.push(`${page.url()}: ${message.text()}`)
+  })
+  return messages
+}
+
+/**
+ * Waits until React has hydrated the page (every mount effect has run: the app marks
+ * `<html data-hydrated>`) and the network is quiet. With the session resolved on the server, an
+ * anonymous page may make no request after its scripts, so quiet alone does not mean hydrated.
+ */
 export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
   await page.waitForLoadState('networkidle')
 }
 

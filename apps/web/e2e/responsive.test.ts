@@ -5,7 +5,13 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STATIC_PAGES } from '../app/lib/site-routes.ts'
 import { BREAKPOINTS } from '../app/lib/tokens.ts'
-import { launchBrowser, settled, startWebServer, type WebServer } from './harness.ts'
+import {
+  launchBrowser,
+  settled,
+  startWebServer,
+  type WebServer,
+  watchConsoleErrors,
+} from './harness.ts'
 
 let server: WebServer
 let browser: Browser
@@ -24,6 +30,10 @@ const PAGES = [
   ...STATIC_PAGES.filter((path) => path !== '/playground'),
   '/usecase/image-branding',
   '/ai-tools/background-remover',
+  '/api/plugin?plugin=t',
+  '/docs/transformations/basic/resize',
+  '/docs/rest-api',
+  '/predictions/ic_crop',
   '/console/auth/login',
   '/console/auth/signup',
 ]
@@ -42,6 +52,8 @@ describe('responsive layout at the SPEC breakpoints', () => {
       baseURL: server.url,
     })
     const page = await context.newPage()
+    // An anonymous visitor's pages log no errors (no failing session call, no broken image).
+    const consoleErrors = watchConsoleErrors(page)
     try {
       for (const path of PAGES) {
         await page.goto(path)
@@ -104,6 +116,7 @@ describe('responsive layout at the SPEC breakpoints', () => {
         }
         expect(await page.locator('h1').first().isVisible(), `${path} heading`).toBe(true)
       }
+      expect(consoleErrors).toEqual([])
     } finally {
       await context.close()
     }

@@ -68,6 +68,26 @@ describe.each(['desktop', 'mobile'] as const)('at %s width', (viewport) => {
 })
 
 describe('session behaviour', () => {
+  it('renders the signed-in header in the server HTML, before any script runs', async () => {
+    const { page, context } = await openPage(browser, 'desktop', server.url)
+    await signUp(page, 'Hedy')
+    await page.waitForURL(/\/console$/)
+    // The same cookies, but no browser: what the first paint shows.
+    const html = await (await context.request.get('/faqs')).text()
+    expect(html).toContain('data-testid="profile-name"')
+    expect(html).toMatch(/Hi, (<!-- -->)?Hedy/)
+    expect(html).not.toContain('data-testid="session-loader"')
+    expect(html).not.toContain('data-testid="login-link"')
+    // With JavaScript off the header is the same.
+    const noScript = await browser.newContext({ javaScriptEnabled: false, baseURL: server.url })
+    await noScript.addCookies(await context.cookies())
+    const still = await noScript.newPage()
+    await still.goto('/faqs')
+    expect(await still.getByTestId('profile-name').textContent()).toBe('Hi, Hedy')
+    await noScript.close()
+    await context.close()
+  })
+
   it('truncates a long first name in the profile button', async () => {
     const { page, context } = await openPage(browser, 'desktop', server.url)
     await signUp(page, 'Bartholomew-Maximilian-Alexander')
@@ -138,6 +158,17 @@ describe('session behaviour', () => {
     await page.getByTestId('profile-button').click()
     await page.getByRole('button', { name: 'Log out' }).click()
     await page.getByTestId('login-link').waitFor()
+    expect(await page.getByTestId('profile-button').count()).toBe(0)
+    // The server ended the session: the session check now fails, and a fresh page is anonymous.
+    const check = await page.evaluate(async () => {
+      const answer = await fetch('/service/panel/users/v1.0/session', { credentials: 'include' })
+      return answer.status
+    })
+    expect(check).toBe(401)
+    await page.reload()
+    await settled(page)
+    expect(await page.getByTestId('login-link').isVisible()).toBe(true)
+    expect(await page.getByTestId('profile-button').count()).toBe(0)
     await context.close()
   })
 })
@@ -156,6 +187,10 @@ describe('console front door', () => {
     await signUp(page, 'Ada', '?redirectTo=%2Fapps%2Fbackground-remover')
     await page.waitForURL(/\/apps\/background-remover$/)
     await page.getByTestId('app-page').waitFor()
+    // Back on the app page, signed in as the new user.
+    expect(new URL(page.url()).pathname).toBe('/apps/background-remover')
+    await page.getByTestId('profile-name').waitFor()
+    expect(await page.getByTestId('profile-name').textContent()).toBe('Hi, Ada')
     await context.close()
   })
 

@@ -189,12 +189,21 @@ describe.each(['desktop', 'mobile'] as const)('layout at %s width', (viewport) =
     await context.close()
   })
 
-  it('gives anonymous visitors a loader, then Login and Sign up', async () => {
-    const { page, context } = await openPage(browser, viewport, server.url)
-    // The loader is in the server-rendered page: the session check runs in the browser.
-    expect(await (await get('/features')).text()).toContain('data-testid="session-loader"')
+  it('gives anonymous visitors Login and Sign up on first paint, with no session call', async () => {
+    const { page, context, errors, consoleErrors } = await openPage(browser, viewport, server.url)
+    // The server resolved the session (no cookie: anonymous) before rendering.
+    const html = await (await get('/features')).text()
+    expect(html).not.toContain('data-testid="session-loader"')
+    expect(html).toContain('data-testid="login-link"')
+    const sessionCalls: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/users/v1.0/session')) sessionCalls.push(request.url())
+    })
     await page.goto('/features')
     await settled(page)
+    expect(sessionCalls).toEqual([])
+    expect(errors).toEqual([])
+    expect(consoleErrors).toEqual([])
     expect(await page.getByTestId('session-loader').count()).toBe(0)
     if (viewport === 'desktop') {
       expect(await page.getByTestId('login-link').isVisible()).toBe(true)
@@ -298,11 +307,20 @@ describe('header at desktop width', () => {
     await page.goto('/faqs')
     await settled(page)
     const menu = page.locator('#dropdown-ai-tools')
-    await page.getByTestId('nav-ai-tools').focus()
+    const toggle = page.getByTestId('nav-ai-tools')
+    await toggle.focus()
     await page.keyboard.press('Enter')
     await menu.waitFor({ state: 'visible', timeout: 3000 })
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true')
+    // The open menu is reachable: its links are the next stops for Tab.
+    expect(await menu.getByRole('link').count()).toBeGreaterThan(0)
     await page.keyboard.press('Escape')
     await menu.waitFor({ state: 'hidden', timeout: 3000 })
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false')
+    // Escape leaves the keyboard where it was, on the toggle.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'nav-ai-tools',
+    )
     await context.close()
   })
 
@@ -389,8 +407,18 @@ describe('pages with data', () => {
     await page.goto('/ai-tools')
     expect(await page.getByTestId('app-card').count()).toBeGreaterThan(2)
     await context.close()
-    const missing = await (await get('/ai-tools/no-such-tool')).text()
-    expect(missing).toContain('data-testid="app-missing"')
+    // An unknown tool answers 404 with the not-available page, under both addresses.
+    for (const path of ['/ai-tools/no-such-tool', '/apps/no-such-tool']) {
+      const answer = await get(path)
+      expect(answer.status, path).toBe(404)
+      const missing = await answer.text()
+      expect(missing).toContain('data-testid="app-missing"')
+      expect(missing).toContain('no-such-tool')
+      expect(missing).toContain('content="noindex"')
+    }
+    const known = await get('/apps/background-remover')
+    expect(known.status).toBe(200)
+    expect(await known.text()).toContain('data-testid="app-page"')
   })
 
   it('validates the contact form and stores a valid message on the server', async () => {

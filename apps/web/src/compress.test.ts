@@ -57,33 +57,42 @@ describe('compressResponse', () => {
 })
 
 describe('a client that leaves mid-page', () => {
-  it('stops the compressor without an uncaught error', async () => {
+  it('stops the compressor and the page without an uncaught error', async () => {
     const encoder = new TextEncoder()
-    let sent = 0
-    // A page that keeps streaming until the reader goes away.
-    const endless = () =>
-      new ReadableStream<Uint8Array>({
+    // A page that keeps streaming until the reader goes away; `stopped` settles with the reason
+    // it is cancelled with, the moment the compressor's pipe lets go of it.
+    const endless = () => {
+      let sent = 0
+      let stop: (reason: unknown) => void = () => {}
+      const stopped = new Promise<unknown>((resolve) => {
+        stop = resolve
+      })
+      const body = new ReadableStream<Uint8Array>({
         async pull(controller) {
           await new Promise((resolve) => setTimeout(resolve, 5))
           controller.enqueue(encoder.encode(`<p>chunk ${sent++} ${'x'.repeat(2000)}</p>`))
         },
+        cancel: (reason) => stop(reason),
       })
+      return { body, stopped }
+    }
     const unhandled: unknown[] = []
     const onError = (error: unknown) => unhandled.push(error)
     process.on('uncaughtException', onError)
     process.on('unhandledRejection', onError)
     try {
       for (const encoding of ['br', 'gzip']) {
+        const page = endless()
         const body = compressResponse(
           request(encoding),
-          new Response(endless(), { headers: { 'content-type': 'text/html' } }),
+          new Response(page.body, { headers: { 'content-type': 'text/html' } }),
         ).body
         const reader = body?.getReader()
         expect((await reader?.read())?.done).toBe(false)
         await reader?.cancel('client went away')
+        // The page itself is told the client left: nothing keeps rendering for no one.
+        expect(await page.stopped).toBe('client went away')
       }
-      // Let zlib finish whatever it was doing when the reader left.
-      await new Promise((resolve) => setTimeout(resolve, 100))
       expect(unhandled).toEqual([])
     } finally {
       process.off('uncaughtException', onError)

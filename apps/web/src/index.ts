@@ -28,6 +28,8 @@ export interface WebHandlerOptions {
   localFetch: (request: Request) => Promise<Response>
   /** Keeps a contact-form message (the server appends it to a file in its data folder). */
   saveContact: WebContext['saveContact']
+  /** Where loaders write failures (the server's log, under the visitor's request id). */
+  log?: WebContext['log']
   /** The build folder; defaults to `apps/web/build`. */
   buildDir?: string
 }
@@ -73,6 +75,11 @@ export function createWebHandler(
     config: options.config,
     localFetch: options.localFetch,
     saveContact: options.saveContact,
+    log:
+      options.log ??
+      ((message, details) => {
+        console.error(message, details)
+      }),
   }
   return async (request) => {
     const { pathname } = new URL(request.url)

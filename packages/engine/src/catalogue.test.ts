@@ -1,3 +1,4 @@
+import { AI_OPERATIONS, isAiOperation, UNAVAILABLE } from '@tessera/ai'
 import { CATALOGUE, parsePattern } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
 import { createEngine, OPERATIONS } from './index.ts'
@@ -15,14 +16,28 @@ describe('the catalogue and the engine', () => {
     )
   })
 
-  it('run every basic operation and the intelligent crop', () => {
+  it('run every basic operation, the intelligent crop and the AI operations with a model here', () => {
     const expected = operations
-      .filter((operation) => operation.plugin === 't' || operation.key === 'ic.crop')
+      .filter(
+        (operation) =>
+          operation.plugin === 't' ||
+          operation.key === 'ic.crop' ||
+          (AI_OPERATIONS as readonly string[]).includes(operation.key),
+      )
       .map((operation) => operation.key)
     expect(runnable.map((operation) => operation.key)).toEqual(expected)
   })
 
-  it.each(runnable.map((operation) => [operation.key, operation] as const))(
+  it('give a reason for every operation that is not runnable', () => {
+    const missing = operations.filter((operation) => !operation.runnable)
+    expect(missing.map((operation) => operation.key).sort()).toEqual(
+      Object.keys(UNAVAILABLE).sort(),
+    )
+  })
+
+  // The AI operations run in ai.test.ts, with their models loaded once.
+  const basic = runnable.filter((operation) => !isAiOperation(operation.key))
+  it.each(basic.map((operation) => [operation.key, operation] as const))(
     'runs %s with its default parameters',
     async (key, operation) => {
       const { value, issues } = parsePattern(`${key}()`)

@@ -405,11 +405,12 @@ describe('bad input', () => {
 })
 
 describe('refused requests', () => {
-  it('refuses an operation the engine cannot run', async () => {
+  it('refuses an operation no model here can run, with the reason', async () => {
     const error = await failure(
-      engine.transform({ input: QUADRANTS, operations: chain('erase.bg()') }),
+      engine.transform({ input: QUADRANTS, operations: chain('generate.bg()') }),
     )
-    expect(error.code).toBe('not_runnable')
+    expect(error.code).toBe('model_unavailable')
+    expect(error.message).toMatch(/generative image model/)
   })
 
   it('refuses a preset that was not expanded', async () => {

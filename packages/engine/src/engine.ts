@@ -1,5 +1,13 @@
-import { DPR_RANGE, type OperationSpec, type ParsedOperation, parsePattern } from '@tessera/url'
+import { type Ai, createAi, isAiOperation, UNAVAILABLE } from '@tessera/ai'
+import {
+  DPR_RANGE,
+  type OperationSpec,
+  type ParamValue,
+  type ParsedOperation,
+  parsePattern,
+} from '@tessera/url'
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp'
+import { fromAiError } from './ai-step.ts'
 import { encodeBmp } from './bmp.ts'
 import { EngineError, MESSAGES, toEngineError } from './errors.ts'
 import {
@@ -39,6 +47,27 @@ export interface TransformRequest {
   loadFile?: (fileId: string) => Promise<Buffer | undefined>
 }
 
+/**
+ * One operation of the chain as it ran, in the shape of a step of Pixelbin's transformation
+ * context (`{ context: { steps: [...] } }`).
+ */
+export interface StepReport {
+  /** The catalogue key, `ocr.extract`. */
+  name: string
+  /** The plugin, `ocr`. */
+  identifier: string
+  /** The method, `extract`. */
+  operation: string
+  /** The parameters as written (catalogue defaults are not filled in). */
+  params: Record<string, ParamValue>
+  /** What a detection found; null for operations that only change the image. */
+  data: Record<string, unknown> | null
+  /** The image after the step. */
+  width: number
+  height: number
+  hasAlpha: boolean
+}
+
 /** The encoded result of a transformation. */
 export interface TransformResult {
   data: Buffer
@@ -47,6 +76,8 @@ export interface TransformResult {
   width: number
   /** Height of one frame for an animation. */
   height: number
+  /** Each operation of the request's chain, in order, with what it found. */
+  steps: StepReport[]
 }
 
 /** What `probe` reads from a file. */
@@ -85,6 +116,24 @@ export interface Engine {
    *   `invalid_image` or `timeout`.
    */
   probe(input: Buffer): Promise<ProbeResult>
+  /**
+   * Refuses, before anything is queued, an image too large for the chain's AI operations
+   * (`AI_MAX_INPUT_PIXELS`); does nothing for a chain without one.
+   *
+   * @throws {EngineError} `too_many_pixels`
+   */
+  checkAiInput(operations: readonly ParsedOperation[], width: number, height: number): void
+  /** Ends the AI worker threads the engine started (not those of an `ai` it was given). */
+  close(): Promise<void>
+}
+
+/** `createEngine` options: the limits, and optionally the AI service to use. */
+export interface CreateEngineOptions extends Partial<EngineOptions> {
+  /**
+   * Runs the AI operations; by default the engine creates one (settings from the environment)
+   * when the first AI operation runs.
+   */
+  ai?: Ai
 }
 
 // Sharp's readable formats; anything else sharp may recognise is refused as unsupported.
@@ -110,6 +159,9 @@ interface ChainContext {
   dpr: number
   depth: number
   loadFile: ((fileId: string) => Promise<Buffer | undefined>) | undefined
+  ai: () => Ai
+  /** The request's own chain reports its steps here; merged chains report nothing. */
+  reports: StepReport[] | undefined
 }
 
 // Formats the bytes start with that sharp cannot read, to tell "unsupported" from "not an image".
@@ -182,6 +234,10 @@ function specOf(operation: ParsedOperation): OperationSpec {
 
 function implementationOf(operation: ParsedOperation): Operation {
   const spec = specOf(operation)
+  const reason = UNAVAILABLE[spec.key]
+  if (reason !== undefined) {
+    throw new EngineError('model_unavailable', MESSAGES.modelUnavailable(spec.key, reason))
+  }
   const implementation = getOperation(spec.key)
   if (implementation === undefined) {
     throw new EngineError('not_runnable', MESSAGES.notRunnable(spec.key))
@@ -231,7 +287,22 @@ async function runChain(
     if (Date.now() > context.clock.deadline) {
       throw new EngineError('timeout', MESSAGES.timeout(context.clock.timeoutMs))
     }
-    await implementation.run(createStep(operation, pipeline, context, output))
+    let data: Record<string, unknown> | null = null
+    const step = createStep(operation, pipeline, context, output, (found) => {
+      data = found
+    })
+    await implementation.run(step)
+    const spec = specOf(operation)
+    context.reports?.push({
+      name: spec.key,
+      identifier: spec.plugin,
+      operation: spec.method,
+      params: { ...operation.params },
+      data,
+      width: pipeline.width,
+      height: pipeline.height,
+      hasAlpha: pipeline.alpha,
+    })
   }
 }
 
@@ -240,6 +311,7 @@ function createStep(
   pipeline: Pipeline,
   context: ChainContext,
   output: OutputSettings,
+  report: (data: Record<string, unknown>) => void,
 ): Step {
   const spec = specOf(operation)
   return {
@@ -255,6 +327,9 @@ function createStep(
       return toRawImage(data, info)
     },
     loadImage: (fileId, pattern) => loadImage(fileId, pattern, context),
+    ai: context.ai,
+    maxOutputDimension: context.options.maxOutputDimension,
+    report,
   }
 }
 
@@ -277,7 +352,8 @@ async function loadImage(
   const source = await inspect(input, context.options)
   const pipeline = openSource(input, source, false, context)
   const output: OutputSettings = { format: 'png' }
-  await runChain(pipeline, operations, { ...context, depth: context.depth + 1 }, output)
+  const nested = { ...context, depth: context.depth + 1, reports: undefined }
+  await runChain(pipeline, operations, nested, output)
   return await pipeline.raw()
 }
 
@@ -364,6 +440,7 @@ async function encode(
       contentType: CONTENT_TYPES.bmp,
       width: image.width,
       height: image.height,
+      steps: [],
     }
   }
   if (format === 'jpeg' && pipeline.alpha) {
@@ -375,7 +452,7 @@ async function encode(
     configureOutput(image, output, options, animation),
   )
   const { height } = framesOf(info)
-  return { data, format, contentType: CONTENT_TYPES[format], width: info.width, height }
+  return { data, format, contentType: CONTENT_TYPES[format], width: info.width, height, steps: [] }
 }
 
 function withTimeout<T>(work: Promise<T>, clock: Clock): Promise<T> {
@@ -406,21 +483,43 @@ function readDpr(dpr: unknown): number {
  * const { value } = parsePattern('t.resize(w:300)~t.toFormat(f:webp)')
  * const result = await engine.transform({ input, operations: value })
  */
-export function createEngine(options: Partial<EngineOptions> = {}): Engine {
-  const resolved = resolveOptions(options)
+export function createEngine(options: CreateEngineOptions = {}): Engine {
+  const { ai: given, ...limits } = options
+  const resolved = resolveOptions(limits)
   sharp.concurrency(1)
   const limiter = createLimiter(resolved.concurrency)
+  let created: Ai | undefined
+  const ai = (): Ai => {
+    if (given !== undefined) return given
+    created ??= createAi()
+    return created
+  }
 
-  async function run<T>(job: (clock: Clock) => Promise<T>): Promise<T> {
+  function aiSteps(operations: readonly ParsedOperation[]): number {
+    return operations.filter((operation) => isAiStep(operation)).length
+  }
+
+  function checkAiInput(operations: readonly ParsedOperation[], width: number, height: number) {
+    if (aiSteps(operations) === 0) return
+    try {
+      ai().checkInput(width, height)
+    } catch (error) {
+      throw fromAiError(error)
+    }
+  }
+
+  // An AI step may take up to the AI time limit on top of the engine's own budget.
+  async function run<T>(job: (clock: Clock) => Promise<T>, extraMs = 0): Promise<T> {
     const release = await limiter.acquire()
-    const clock = { deadline: Date.now() + resolved.timeoutMs, timeoutMs: resolved.timeoutMs }
+    const timeoutMs = resolved.timeoutMs + extraMs
+    const clock = { deadline: Date.now() + timeoutMs, timeoutMs }
     const work = job(clock)
     // The slot stays taken until the work has really stopped, even after a timeout answer.
     work.then(release, release)
     try {
       return await withTimeout(work, clock)
     } catch (error) {
-      throw toEngineError(error, resolved.timeoutMs)
+      throw toEngineError(error, timeoutMs)
     }
   }
 
@@ -437,8 +536,10 @@ export function createEngine(options: Partial<EngineOptions> = {}): Engine {
     } catch (error) {
       throw toEngineError(error, resolved.timeoutMs)
     }
+    const extraMs = aiSteps(operations) * (aiSteps(operations) > 0 ? ai().settings.timeoutMs : 0)
     return await run(async (clock) => {
       const source = await inspect(input, resolved)
+      checkAiInput(operations, source.width, source.height)
       const format = chooseOutputFormat({
         sourceFormat: source.format,
         operations,
@@ -458,13 +559,16 @@ export function createEngine(options: Partial<EngineOptions> = {}): Engine {
         dpr,
         depth: 0,
         loadFile: request.loadFile,
+        ai,
+        reports: [],
       }
       const pipeline = openSource(input, source, animated, context)
       const output: OutputSettings = { format }
       await runChain(pipeline, operations, context, output)
       const animation = animated ? frameTiming(source) : undefined
-      return await encode(pipeline, output, resolved, animation)
-    })
+      const result = await encode(pipeline, output, resolved, animation)
+      return { ...result, steps: context.reports ?? [] }
+    }, extraMs)
   }
 
   async function probe(input: Buffer): Promise<ProbeResult> {
@@ -493,7 +597,12 @@ export function createEngine(options: Partial<EngineOptions> = {}): Engine {
     })
   }
 
-  return { options: resolved, transform, chooseOutputFormat, probe }
+  async function close(): Promise<void> {
+    await created?.close()
+    created = undefined
+  }
+
+  return { options: resolved, transform, chooseOutputFormat, probe, checkAiInput, close }
 }
 
 function frameTiming(source: SourceInfo): { delay?: number[]; loop?: number } {
@@ -502,4 +611,15 @@ function frameTiming(source: SourceInfo): { delay?: number[]; loop?: number } {
     timing.delay = source.delay
   if (source.loop !== undefined) timing.loop = source.loop
   return timing
+}
+
+// AI operations and the crop whose gravity needs a model.
+function isAiStep(operation: ParsedOperation): boolean {
+  const key = operation.spec?.key
+  if (key === undefined) return false
+  if (key === 'ic.crop') {
+    const gravity = operation.params.g
+    return gravity === 'face' || gravity === 'object' || gravity === 'foreground'
+  }
+  return isAiOperation(key)
 }

@@ -9,12 +9,15 @@ export type EngineErrorCode =
   | 'invalid_param'
   | 'not_runnable'
   | 'missing_file'
+  | 'model_unavailable'
+  | 'busy'
   | 'timeout'
   | 'operation_failed'
 
 /**
- * The codes caused by the request or the stored file (the server answers 4xx); `timeout` and
- * `operation_failed` are the engine's own (5xx).
+ * The codes caused by the request or the stored file (the server answers 4xx); `timeout`,
+ * `operation_failed`, `busy` (AI queue full, 503) and `model_unavailable` (no model here, 501)
+ * are the engine's own (5xx).
  */
 export const CLIENT_ERROR_CODES: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>([
   'input_too_large',
@@ -51,6 +54,7 @@ export const MESSAGES = {
   noSpec: (text: string) =>
     `${text} has no catalogue entry (presets must be expanded before transforming)`,
   notRunnable: (key: string) => `${key} cannot be run by this engine`,
+  modelUnavailable: (key: string, reason: string) => `${key} cannot run on this server: ${reason}`,
   missingFile: (id: string) => `t.merge: the image ${id} was not found`,
   loadFailed: (id: string) => `t.merge: the image ${id} could not be loaded`,
   noFileLoader: 't.merge: this engine was not given a way to load other files',

@@ -1,8 +1,10 @@
 // The public API of @tessera/engine: every export here is intentional.
 export {
+  type CreateEngineOptions,
   createEngine,
   type Engine,
   type ProbeResult,
+  type StepReport,
   type TransformRequest,
   type TransformResult,
 } from './engine.ts'

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { createEngine, EngineError } from './index.ts'
+import { createEngine } from './index.ts'
 import {
   BLACK,
   BLUE,
   chain,
+  chainRunner,
   expectColour,
   GREEN,
   halfTransparent,
@@ -25,23 +26,7 @@ function base64(pattern: string): string {
   return Buffer.from(pattern).toString('base64url')
 }
 
-async function run(pattern: string, input = QUADRANTS, files = FILES) {
-  return await engine.transform({
-    input,
-    operations: chain(pattern),
-    loadFile: async (id) => files[id],
-  })
-}
-
-async function image(pattern: string, input = QUADRANTS) {
-  return await pixels((await run(pattern, input)).data)
-}
-
-async function refusal(pattern: string, files = FILES): Promise<EngineError> {
-  const error = await run(pattern, QUADRANTS, files).catch((caught: unknown) => caught)
-  expect(error).toBeInstanceOf(EngineError)
-  return error as EngineError
-}
+const { run, image, refusal } = chainRunner(engine, { input: QUADRANTS, files: FILES })
 
 describe('t.merge with a colour canvas', () => {
   it('draws a w×h canvas of the bg colour at the gravity', async () => {
@@ -201,7 +186,7 @@ describe('t.merge with another file', () => {
   })
 
   it('refuses a file that is not an image', async () => {
-    const error = await refusal('t.merge(i:text)', { text: Buffer.from('hello, world') })
+    const error = await refusal('t.merge(i:text)', { files: { text: Buffer.from('hello, world') } })
     expect(error.code).toBe('invalid_image')
   })
 

@@ -1,10 +1,10 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { createEngine, EngineError } from './index.ts'
+import { createEngine } from './index.ts'
 import {
   BLACK,
   BLUE,
-  chain,
+  chainRunner,
   expectColour,
   GREEN,
   halfTransparent,
@@ -23,23 +23,7 @@ const MAGENTA: Rgba = [255, 0, 255, 255]
 const CYAN: Rgba = [0, 255, 255, 255]
 const CLEAR: Rgba = [0, 0, 0, 0]
 
-async function run(pattern: string, input = QUADRANTS, dpr?: number) {
-  return await engine.transform({
-    input,
-    operations: chain(pattern),
-    ...(dpr === undefined ? {} : { dpr }),
-  })
-}
-
-async function image(pattern: string, input = QUADRANTS, dpr?: number) {
-  return await pixels((await run(pattern, input, dpr)).data)
-}
-
-async function refusal(pattern: string, input = QUADRANTS): Promise<EngineError> {
-  const error = await run(pattern, input).catch((caught: unknown) => caught)
-  expect(error).toBeInstanceOf(EngineError)
-  return error as EngineError
-}
+const { run, image, refusal } = chainRunner(engine, { input: QUADRANTS })
 
 function grey(value: number): Rgba {
   return [value, value, value, 255]

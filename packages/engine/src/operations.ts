@@ -1,4 +1,6 @@
+import { AI_OPERATIONS } from '@tessera/ai'
 import type { ExtendWith, KernelEnum } from 'sharp'
+import { runAiStep } from './ai-step.ts'
 import { EngineError, MESSAGES } from './errors.ts'
 import { QUALITY_WORDS } from './formats.ts'
 import { clampRegion, type Fit, resizedSize, rotatedSize } from './geometry.ts'
@@ -325,6 +327,7 @@ export const OPERATIONS = {
   },
   't.merge': { animated: false, run: merge },
   'ic.crop': { animated: false, run: smartCrop },
+  ...Object.fromEntries(AI_OPERATIONS.map((key) => [key, { animated: false, run: runAiStep }])),
 } satisfies Record<string, Operation>
 
 /** A key of `OPERATIONS`. */

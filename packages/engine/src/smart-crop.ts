@@ -1,3 +1,5 @@
+import type { Box } from '@tessera/ai'
+import { fromAiError, toAiImage } from './ai-step.ts'
 import { EngineError, MESSAGES } from './errors.ts'
 import { resizedSize } from './geometry.ts'
 import { TRANSPARENT } from './params.ts'
@@ -18,6 +20,22 @@ const DIRECTIONS: Readonly<Record<string, string>> = {
 
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 }
 
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value))
+}
+
+// Faces (face-api), the `obj` object (COCO detector) or the subject (ISNet mask); undefined
+// for `g:none`, and when nothing is found (the crop then falls back to attention).
+async function findFocus(step: Step, gravity: string): Promise<Box | undefined> {
+  if (gravity !== 'face' && gravity !== 'object' && gravity !== 'foreground') return undefined
+  const raw = await step.image.raw()
+  try {
+    return await step.ai().focus(gravity, toAiImage(raw), step.params.string('obj'))
+  } catch (error) {
+    throw fromAiError(error)
+  }
+}
+
 /**
  * Reads an aspect ratio written `16_9`, `2` or `0.25`.
  *
@@ -32,13 +50,12 @@ export function parseAspectRatio(text: string): number | undefined {
 }
 
 /**
- * `ic.crop`, first version: crops the largest region of the wanted aspect ratio (`ar`, else
- * `w`/`h`; none with `ma`), placed by libvips' attention strategy (the most salient region:
- * skin tones, saturated colour, edges) when `g` is foreground/object/face, or at the preferred
- * direction `d` when `g` is none; then adds `p` % of the crop's size as a margin on every side
- * (white, or transparent when the image has alpha), and resizes to `w`×`h` (cover; inside when
- * `ma` keeps the original aspect). Face and object detection (`g:face`, `g:object` with `obj`)
- * come with the AI models; until then they use attention too.
+ * `ic.crop`: crops the largest region of the wanted aspect ratio (`ar`, else `w`/`h`; none
+ * with `ma`), centred on what the gravity finds — the faces (`g:face`), the best `obj` object
+ * (`g:object`), the subject's mask (`g:foreground`) — or at the preferred direction `d` when
+ * `g` is none; when a model finds nothing, libvips' attention strategy places it. Then adds
+ * `p` % of the crop's size as a margin on every side (white, or transparent when the image has
+ * alpha), and resizes to `w`×`h` (cover; inside when `ma` keeps the original aspect).
  */
 export async function smartCrop(step: Step): Promise<void> {
   const { params, image } = step
@@ -67,7 +84,16 @@ export async function smartCrop(step: Step): Promise<void> {
   if (ratio !== undefined) {
     const cropWidth = Math.min(image.width, Math.max(1, Math.round(image.height * ratio)))
     const cropHeight = Math.min(image.height, Math.max(1, Math.round(image.width / ratio)))
-    if (cropWidth !== image.width || cropHeight !== image.height) {
+    const focus = await findFocus(step, gravity)
+    if (focus !== undefined && (cropWidth !== image.width || cropHeight !== image.height)) {
+      // Centre the crop on what was found, kept inside the image.
+      const centreX = focus.left + focus.width / 2
+      const centreY = focus.top + focus.height / 2
+      const left = clamp(Math.round(centreX - cropWidth / 2), 0, image.width - cropWidth)
+      const top = clamp(Math.round(centreY - cropHeight / 2), 0, image.height - cropHeight)
+      const region = { left, top, width: cropWidth, height: cropHeight }
+      await image.pipe('extract', (sharp) => sharp.extract(region), region)
+    } else if (cropWidth !== image.width || cropHeight !== image.height) {
       const position =
         gravity === 'none' ? (DIRECTIONS[params.string('d')] ?? 'centre') : 'attention'
       // A cover resize to a box the image already covers at scale 1 is a pure crop.

@@ -1,3 +1,4 @@
+import type { Ai } from '@tessera/ai'
 import type { Sharp } from 'sharp'
 import type { OutputFormat } from './formats.ts'
 import type { Params } from './params.ts'
@@ -40,4 +41,10 @@ export interface Step {
    * (a transformation pattern, plain or base64) to it.
    */
   loadImage(fileId: string, pattern: string): Promise<RawImage>
+  /** The AI service (created on first use when the engine was given none). */
+  ai(): Ai
+  /** Most pixels per side of a result (the engine's `maxOutputDimension`). */
+  readonly maxOutputDimension: number
+  /** Records what the step found (a detection's result) for the transformation context. */
+  report(data: Record<string, unknown>): void
 }

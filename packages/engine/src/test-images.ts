@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { type ParsedOperation, parsePattern } from '@tessera/url'
 import sharp from 'sharp'
 import { expect } from 'vitest'
+import { type Engine, EngineError } from './index.ts'
 
 /** An RGBA colour, channels 0–255. */
 export type Rgba = [number, number, number, number]
@@ -123,4 +124,41 @@ export function chain(pattern: string): ParsedOperation[] {
   const { value, issues } = parsePattern(pattern)
   expect(issues).toEqual([])
   return value
+}
+
+/** What a chain run may take besides its pattern: the image, the dpr, files `t.merge` loads. */
+export interface RunOptions {
+  input?: Buffer
+  dpr?: number
+  files?: Record<string, Buffer>
+}
+
+/**
+ * The three ways every engine test runs a pattern on `engine`: the result, its pixels, or the
+ * `EngineError` it is refused with. `defaults` gives the image (and the files) when a call does
+ * not.
+ */
+export function chainRunner(
+  engine: Engine,
+  defaults: { input: Buffer; files?: Record<string, Buffer> },
+) {
+  const run = async (pattern: string, input = defaults.input, options: RunOptions = {}) => {
+    const files = options.files ?? defaults.files
+    return await engine.transform({
+      input,
+      operations: chain(pattern),
+      ...(options.dpr === undefined ? {} : { dpr: options.dpr }),
+      ...(files === undefined ? {} : { loadFile: async (id: string) => files[id] }),
+    })
+  }
+  const image = async (pattern: string, input = defaults.input, dpr?: number) =>
+    await pixels((await run(pattern, input, dpr === undefined ? {} : { dpr })).data)
+  const refusal = async (pattern: string, options: RunOptions = {}): Promise<EngineError> => {
+    const error = await run(pattern, options.input ?? defaults.input, options).catch(
+      (caught: unknown) => caught,
+    )
+    expect(error).toBeInstanceOf(EngineError)
+    return error as EngineError
+  }
+  return { run, image, refusal }
 }

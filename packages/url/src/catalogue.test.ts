@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { CATALOGUE } from './catalogue.ts'
 import { PARAM_TYPES } from './constants.ts'
+import { parsePattern } from './parse-pattern.ts'
 import { checkParamValue } from './validate.ts'
 
 const operations = CATALOGUE.plugins.flatMap((plugin) => plugin.operations)
@@ -98,4 +99,38 @@ describe('the operation catalogue', () => {
       expect(new Set(ids).size).toBe(ids.length)
     }
   })
+
+  // AI (slow) operations cost credits: a value the engine cannot use must be refused by the
+  // parser, before delivery queues or charges anything (issue 9).
+  it('bounds every numeric parameter of an AI operation', () => {
+    const open = operations
+      .filter((operation) => operation.slow)
+      .flatMap((operation) =>
+        operation.params
+          .filter((param) => param.type === 'integer' || param.type === 'float')
+          .filter((param) => param.min === undefined || param.max === undefined)
+          .map((param) => `${operation.key}.${param.id}`),
+      )
+    expect(open).toEqual([])
+  })
+
+  it.each([
+    ['ic.crop(w:-1)', 'Value for w must be greater than or equal to 0'],
+    ['ic.crop(h:12001)', 'Value for h must be less than or equal to 12000'],
+    ['ic.crop(p:101)', 'Value for p must be less than or equal to 100'],
+    [
+      'ic.crop(ar:wide)',
+      "Expected a ratio such as 16_9, 2 or 0.25 for ic.crop.ar, received 'wide'",
+    ],
+    ['ic.crop(ar:0_9)', "Expected a ratio such as 16_9, 2 or 0.25 for ic.crop.ar, received '0_9'"],
+  ])('refuses %s in the parser', (pattern, message) => {
+    expect(parsePattern(pattern).issues.map((issue) => issue.message)).toEqual([message])
+  })
+
+  it.each(['ic.crop(ar:16_9)', 'ic.crop(ar:2)', 'ic.crop(ar:0.25)', 'ic.crop(w:0,h:12000,p:100)'])(
+    'accepts %s',
+    (pattern) => {
+      expect(parsePattern(pattern).issues).toEqual([])
+    },
+  )
 })

@@ -22,6 +22,13 @@ export interface ParamSpec {
   min?: number
   /** Inclusive upper bound of a numeric parameter. */
   max?: number
+  /**
+   * The form a `string` parameter must have, as a regular-expression source matched against the
+   * whole value (`ic.crop`'s `ar`), with `expected` naming it in messages.
+   */
+  pattern?: string
+  /** What a value of `pattern` looks like, for people (`a ratio such as 16_9, 2 or 0.25`). */
+  expected?: string
 }
 
 /** One operation, `plugin.method(...)`. */

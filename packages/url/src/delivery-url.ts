@@ -226,7 +226,8 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
     typeof options === 'object' && options !== null && options.isCustomDomain === true
   const parts = splitUrl(url)
   const path = parseDeliveryPath(parts.pathname, { isCustomDomain })
-  const query = parseQueryOptions(parts.search)
+  // Read as Pixelbin's SDK reads it (a repeated option: the last wins); delivery is stricter.
+  const query = parseQueryOptions(parts.search, { lastWins: true })
   let transformations: Transformation[]
   try {
     transformations = path.pattern === '' ? [] : parseTransformations(path.pattern)

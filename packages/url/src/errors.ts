@@ -61,6 +61,12 @@ export const MESSAGES = {
   signRequired: 'url, accessKey, token & expirySeconds are required for generating signed URL',
   signExpiry: (got: string) => `Expected expirySeconds to be a Number. Got ${got} instead`,
   signAlreadySigned: 'URL already has a signature',
+  signExpiryTooLong: (max: number) => `expirySeconds must be at most ${max} (ten years)`,
+  signUnknownParameter: (key: string) =>
+    `A signed URL may carry only the query options dpr and f_auto, not '${key}'`,
+  duplicateQueryParameter: (key: string) => `The query option '${key}' is given more than once`,
+  duplicateParam: (key: string, operation: string) =>
+    `Parameter '${key}' is given more than once in '${operation}'`,
   signRequestNoUrl: 'No URL present in request config, unable to sign request',
   signRequestNoKey: 'A signing key is required to sign a request',
   bytesInvalid: (got: string) => `Expected a finite number of bytes, received ${got}`,

@@ -72,6 +72,7 @@ export {
   parseDpr,
   parseFAuto,
   parseQueryOptions,
+  QUERY_OPTION_KEYS,
   type UrlOptions,
   type UrlOptionsInput,
 } from './options.ts'
@@ -111,9 +112,11 @@ export {
   verifyRequestSignature,
 } from './request-signing.ts'
 export {
+  MAX_SIGNED_URL_LIFETIME_S,
   SIGNATURE_PARAMS,
   type SignatureCheck,
   type SignUrlOptions,
+  signedMessage,
   signUrl,
   timingSafeEqual,
   type VerifySignedUrlOptions,

@@ -52,6 +52,18 @@ describe('query options', () => {
     expect(parseQueryOptions('?%64pr=1.5&f%5Fauto=%74rue&w=3')).toEqual({ dpr: 1.5, f_auto: true })
   })
 
+  // Issue 9 item 13: a repeated option was read silently (the last one won).
+  it('refuses a repeated option unless asked to let the last one win', () => {
+    expect(() => parseQueryOptions('?dpr=1&dpr=2')).toThrowError(
+      MESSAGES.duplicateQueryParameter('dpr'),
+    )
+    expect(() => parseQueryOptions('f_auto=true&f%5Fauto=false')).toThrowError(
+      MESSAGES.duplicateQueryParameter('f_auto'),
+    )
+    expect(parseQueryOptions('?dpr=1&dpr=2', { lastWins: true })).toEqual({ dpr: 2 })
+    expect(parseQueryOptions('?v=1&v=2&dpr=2')).toEqual({ dpr: 2 })
+  })
+
   it('keeps malformed percent-escapes as text', () => {
     expect(() => parseQueryOptions('dpr=%E0%A4%A')).toThrowError(MESSAGES.dpr)
   })

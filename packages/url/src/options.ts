@@ -10,6 +10,9 @@ export interface UrlOptions {
   f_auto?: boolean | undefined
 }
 
+/** The query options delivery reads; any other key is ignored (and refused on signed URLs). */
+export const QUERY_OPTION_KEYS: readonly string[] = ['dpr', 'f_auto']
+
 /** Options as the builder accepts them (a dpr may be numeric text). */
 export interface UrlOptionsInput {
   dpr?: number | string | null | undefined
@@ -59,11 +62,13 @@ function decodeQueryText(text: string): string {
 
 /**
  * Reads the `dpr` and `f_auto` options from a query string (with or without `?`); every other
- * key is ignored. When a key repeats, the last one wins.
+ * key is ignored. An option given twice is refused (`?dpr=1&dpr=2` has no single meaning, and a
+ * cache in front could read either one), unless `lastWins` is set, as `urlToObj` does to read
+ * URLs the way Pixelbin's SDK reads them.
  *
- * @throws {IllegalQueryParameterError} for a bad dpr or f_auto value.
+ * @throws {IllegalQueryParameterError} for a bad dpr or f_auto value, or a repeated option.
  */
-export function parseQueryOptions(search: string): UrlOptions {
+export function parseQueryOptions(search: string, { lastWins = false } = {}): UrlOptions {
   const options: UrlOptions = {}
   const query = search.startsWith('?') ? search.slice(1) : search
   if (query === '') return options
@@ -71,6 +76,9 @@ export function parseQueryOptions(search: string): UrlOptions {
     const equals = pair.indexOf('=')
     const key = decodeQueryText(equals === -1 ? pair : pair.slice(0, equals))
     if (key !== 'dpr' && key !== 'f_auto') continue
+    if (!lastWins && options[key] !== undefined) {
+      throw new IllegalQueryParameterError(MESSAGES.duplicateQueryParameter(key))
+    }
     const value = equals === -1 ? undefined : decodeQueryText(pair.slice(equals + 1))
     if (key === 'dpr') options.dpr = parseDpr(value)
     else options.f_auto = parseFAuto(value)

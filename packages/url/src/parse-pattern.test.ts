@@ -172,6 +172,22 @@ describe('parsePattern drops an invalid operation and says why', () => {
     ])
   })
 
+  // Issue 9 item 13: a repeated parameter was read silently (the last one won).
+  it('drops an operation that gives a parameter twice', () => {
+    const { value, issues } = parsePattern('t.resize(w:100,w:200)~t.flip()~p:thumb(a:1,a:2)')
+    expect(value.map((operation) => operation.name)).toEqual(['flip'])
+    expect(issues).toEqual([
+      {
+        code: 'duplicate_param',
+        message: MESSAGES.duplicateParam('w', 't.resize(w:100,w:200)'),
+        index: 0,
+        operation: 't.resize(w:100,w:200)',
+        param: 'w',
+      },
+      expect.objectContaining({ code: 'duplicate_param', index: 2, param: 'a' }),
+    ])
+  })
+
   it('drops an operation that does not accept the source format', () => {
     const { value, issues } = parsePattern('vsr.upscale()~t.flip()', { format: 'png' })
     expect(value.map((operation) => operation.name)).toEqual(['flip'])

@@ -98,6 +98,18 @@ export function parsePattern(pattern: string, options: ParsePatternOptions = {})
       continue
     }
     const transformation = syntax.transformation
+    // `t.resize(w:100,w:200)` has no single meaning: refuse it rather than keep either value.
+    const repeated = syntax.repeated
+    if (repeated !== undefined) {
+      result.issues.push({
+        code: 'duplicate_param',
+        message: MESSAGES.duplicateParam(repeated, text),
+        index,
+        operation: text,
+        param: repeated,
+      })
+      continue
+    }
     if (transformation.plugin === PRESET_PLUGIN) {
       const preset = presetOperation(transformation, index, text)
       if ('params' in preset) result.value.push(preset)

@@ -43,7 +43,12 @@ export interface TransformationInput {
 
 /** The result of reading one operation's text. */
 export type OperationSyntax =
-  | { ok: true; transformation: Transformation }
+  | {
+      ok: true
+      transformation: Transformation
+      /** The first key given more than once (its last value is kept); delivery refuses it. */
+      repeated?: string
+    }
   | { ok: false; reason: string }
 
 const OPEN_PAREN = 40
@@ -122,6 +127,7 @@ export function parseOperationSyntax(text: string): OperationSyntax {
   // One scan over the parameters: items end at a top-level comma or at the closing parenthesis.
   const values: TransformationValue[] = []
   let positions: Map<string, number> | undefined
+  let repeated: string | undefined
   let depth = 0
   let itemStart = open + 1
   let colon = -1
@@ -144,8 +150,10 @@ export function parseOperationSyntax(text: string): OperationSyntax {
           if ((values[j] as TransformationValue).key === key) at = j
         }
       }
-      if (at !== -1) values[at] = pair
-      else {
+      if (at !== -1) {
+        values[at] = pair
+        repeated ??= key
+      } else {
         if (positions === undefined && values.length >= LINEAR_KEY_SEARCH) {
           positions = new Map(values.map((value, index) => [value.key, index]))
         }
@@ -162,7 +170,9 @@ export function parseOperationSyntax(text: string): OperationSyntax {
       if (--depth < 0) return fail('unbalanced brackets')
     }
   }
-  return { ok: true, transformation: { plugin, name, values } }
+  return repeated === undefined
+    ? { ok: true, transformation: { plugin, name, values } }
+    : { ok: true, transformation: { plugin, name, values }, repeated }
 }
 
 /**

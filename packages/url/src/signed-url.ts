@@ -1,8 +1,18 @@
 import { describeType, IllegalArgumentError, MESSAGES } from './errors.ts'
+import { QUERY_OPTION_KEYS } from './options.ts'
 import { splitUrl } from './split-url.ts'
 
 /** Query parameters of a signed URL: signature, expiry (Unix seconds) and access key. */
 export const SIGNATURE_PARAMS = { signature: 'pbs', expiry: 'pbe', accessKey: 'pbt' } as const
+
+/**
+ * The longest a signed URL may live: ten years. `signUrl` refuses a longer `expirySeconds`, and
+ * `verifySignedUrl` refuses an expiry further away than this, whatever its signature.
+ */
+export const MAX_SIGNED_URL_LIFETIME_S = 10 * 366 * 24 * 60 * 60
+
+/** Names the version of the signed message, so a later scheme can never collide with this one. */
+const MESSAGE_VERSION = 'tessera-signed-url-v2'
 
 /** Options of `signUrl`. */
 export interface SignUrlOptions {
@@ -29,7 +39,13 @@ export type SignatureCheck =
   | { valid: true; accessKey: string; expiresAt: number }
   | {
       valid: false
-      reason: 'missing' | 'malformed' | 'expired' | 'unknown_key' | 'invalid_signature'
+      reason:
+        | 'missing'
+        | 'malformed'
+        | 'expired'
+        | 'unknown_key'
+        | 'invalid_signature'
+        | 'unknown_parameter'
     }
 
 const encoder = new TextEncoder()
@@ -63,12 +79,17 @@ export function timingSafeEqual(a: string, b: string): boolean {
   return difference === 0
 }
 
-// The signed message: the path without its leading slash, the query other than the signature
-// parameters (with its `?`), then the expiry. Without a query this equals the message of the
-// other SDKs' signers (path + expiry).
-function signedMessage(pathname: string, query: readonly string[], expiry: string): string {
-  const search = query.length > 0 ? `?${query.join('&')}` : ''
-  return `${pathname.slice(1)}${search}${expiry}`
+/**
+ * The signed message: a version line, then the path (without its leading slash), the query
+ * other than the signature parameters (pairs joined by `&`) and the expiry, each field prefixed
+ * by its length. Pixelbin's message runs path, query and expiry together, so characters could
+ * move from one field to the next (digits at the end of the query into the expiry) without
+ * changing the signature; with lengths no field can borrow from its neighbour
+ * (docs/decisions/004-signed-url-canonical-message.md).
+ */
+export function signedMessage(pathname: string, query: readonly string[], expiry: string): string {
+  const fields = [pathname.slice(1), query.join('&'), expiry]
+  return [MESSAGE_VERSION, ...fields.map((field) => `${field.length}:${field}`)].join('\n')
 }
 
 function splitQuery(search: string): string[] {
@@ -82,11 +103,11 @@ function queryKey(pair: string): string {
 
 /**
  * Signs a delivery URL so it cannot be altered and expires: appends `pbs` (hex HMAC-SHA256 of
- * the path, query and expiry, keyed by the token), `pbe` (expiry, Unix seconds) and `pbt`
+ * the length-prefixed path, query and expiry, keyed by the token; see `signedMessage`), `pbe` (expiry, Unix seconds) and `pbt`
  * (the access key). Uses Web Crypto, so it runs in browsers and Node alike.
  *
- * @throws {IllegalArgumentError} for missing arguments, a non-numeric expiry, or a URL that is
- *   already signed.
+ * @throws {IllegalArgumentError} for missing arguments, a non-numeric or too long expiry, a URL
+ *   that is already signed, or a query parameter other than the delivery options.
  * @example await signUrl('https://cdn.example.com/v2/demo/original/a.jpg',
  *   { accessKey: 'key-id', token: 'secret', expirySeconds: 3600 })
  */
@@ -98,11 +119,17 @@ export async function signUrl(url: string, options: SignUrlOptions): Promise<str
   if (typeof expirySeconds !== 'number' || !Number.isFinite(expirySeconds)) {
     throw new IllegalArgumentError(MESSAGES.signExpiry(describeType(expirySeconds)))
   }
+  if (expirySeconds > MAX_SIGNED_URL_LIFETIME_S) {
+    throw new IllegalArgumentError(MESSAGES.signExpiryTooLong(MAX_SIGNED_URL_LIFETIME_S))
+  }
   const parts = splitUrl(url)
   const query = splitQuery(parts.search)
   if (query.some((pair) => queryKey(pair) === SIGNATURE_PARAMS.signature)) {
     throw new IllegalArgumentError(MESSAGES.signAlreadySigned)
   }
+  // The server refuses a signed URL with a parameter it does not know, so none is signed.
+  const unknown = query.map(queryKey).find((key) => !QUERY_OPTION_KEYS.includes(key))
+  if (unknown !== undefined) throw new IllegalArgumentError(MESSAGES.signUnknownParameter(unknown))
   const expiry = String(nowInSeconds(options.now) + Math.floor(expirySeconds))
   const signature = await hmacHex(token, signedMessage(parts.pathname, query, expiry))
   const signed = [
@@ -115,8 +142,10 @@ export async function signUrl(url: string, options: SignUrlOptions): Promise<str
 }
 
 /**
- * Verifies a signed delivery URL: the signature must match (compared in constant time) and the
- * expiry must not have passed. Never throws for a bad URL; it answers `{ valid: false, reason }`.
+ * Verifies a signed delivery URL: the signature must match (compared in constant time), the
+ * expiry must not have passed nor lie more than `MAX_SIGNED_URL_LIFETIME_S` ahead, and the query
+ * may hold only the delivery options (`dpr`, `f_auto`) besides `pbs`/`pbe`/`pbt`. Never throws
+ * for a bad URL; it answers `{ valid: false, reason }`.
  */
 export async function verifySignedUrl(
   url: string,
@@ -139,7 +168,8 @@ export async function verifySignedUrl(
     ) {
       if (found.has(key)) return { valid: false, reason: 'malformed' }
       found.set(key, pair.slice(key.length + 1))
-    } else rest.push(pair)
+    } else if (QUERY_OPTION_KEYS.includes(key)) rest.push(pair)
+    else return { valid: false, reason: 'unknown_parameter' }
   }
   const signature = found.get(SIGNATURE_PARAMS.signature)
   const expiry = found.get(SIGNATURE_PARAMS.expiry)
@@ -151,7 +181,9 @@ export async function verifySignedUrl(
     return { valid: false, reason: 'malformed' }
   }
   const expiresAt = Number(expiry)
-  if (expiresAt < nowInSeconds(options.now)) return { valid: false, reason: 'expired' }
+  const now = nowInSeconds(options.now)
+  if (expiresAt < now) return { valid: false, reason: 'expired' }
+  if (expiresAt > now + MAX_SIGNED_URL_LIFETIME_S) return { valid: false, reason: 'malformed' }
   let accessKey: string
   try {
     accessKey = decodeURIComponent(encodedKey)

@@ -20,6 +20,7 @@ export type IssueCode =
   | 'too_big'
   | 'required'
   | 'invalid_preset'
+  | 'duplicate_param'
 
 /** One problem found in an operation. */
 export interface ParamIssue {
@@ -91,11 +92,23 @@ function typeFailure(raw: string, spec: ParamSpec, where: string): { ok: false; 
     ok: false,
     message: isList
       ? MESSAGES.listFormat
-      : MESSAGES.typeExpected(EXPECTED[spec.type] ?? spec.type, where, raw),
+      : MESSAGES.typeExpected(spec.expected ?? EXPECTED[spec.type] ?? spec.type, where, raw),
   }
 }
 
 const INVALID: unique symbol = Symbol('invalid')
+
+// Compiled parameter patterns by source: a handful in the catalogue, compiled once each.
+const PATTERNS = new Map<string, RegExp>()
+
+function patternOf(source: string): RegExp {
+  let compiled = PATTERNS.get(source)
+  if (compiled === undefined) {
+    compiled = new RegExp(`^(?:${source})$`)
+    PATTERNS.set(source, compiled)
+  }
+  return compiled
+}
 
 function readList(raw: string, isItem: (item: unknown) => boolean): ParamValue | typeof INVALID {
   const list = parseListValue(raw)
@@ -118,7 +131,7 @@ function readValue(raw: string, spec: ParamSpec): ParamValue | typeof INVALID {
       return Number.isFinite(value) ? value : INVALID
     }
     case 'string':
-      return raw
+      return spec.pattern === undefined || patternOf(spec.pattern).test(raw) ? raw : INVALID
     case 'file':
       return raw === '' ? INVALID : raw
     case 'color':

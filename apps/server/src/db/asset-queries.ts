@@ -1,14 +1,6 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
-import {
-  derivedImages,
-  type Folder,
-  files,
-  folders,
-  type Preset,
-  presets,
-  type StoredFile,
-} from './schema.ts'
+import { derivedImages, type Folder, files, folders, type StoredFile } from './schema.ts'
 
 /** One level of a folder: its sub-folders (by name) and files, one page of them. */
 export interface FolderLevel {
@@ -41,26 +33,6 @@ export interface MovedFile {
   to: string
 }
 
-export interface NewPreset {
-  name: string
-  transformation: string
-  params: Record<string, unknown>
-  archived: boolean
-}
-
-export interface PresetChanges {
-  transformation?: string | undefined
-  params?: Record<string, unknown> | undefined
-  archived?: boolean | undefined
-}
-
-export interface ListPresetsOptions {
-  /** Only archived (`true`) or only usable (`false`) presets; both when absent. */
-  archived?: boolean | undefined
-  limit: number
-  offset: number
-}
-
 // `files.path` and `folders.path` are whole paths without leading or trailing slash. A folder
 // exists when it was made explicitly (a `folders` row) or while a file or folder lies under it.
 // Every prefix is compared with starts_with, never LIKE, so `%` and `_` in names are plain text.
@@ -76,7 +48,7 @@ const containsText = (column: SQL, text: string | undefined): SQL | undefined =>
   text === undefined ? undefined : sql`strpos(lower(${column}), lower(${text}::text)) > 0`
 
 /**
- * The file, folder and preset queries (see createRepository). Everything here is read and
+ * The file and folder queries (see createRepository). Everything here is read and
  * written through an organisation's id.
  */
 export function createAssetQueries(db: Db) {
@@ -396,60 +368,6 @@ export function createAssetQueries(db: Db) {
     })
   }
 
-  // ── presets ───────────────────────────────────────────────────────────────────────────────
-
-  /** Creates a preset; undefined when the organisation has one of that name. */
-  async function createPreset(
-    organisationId: string,
-    input: NewPreset,
-  ): Promise<Preset | undefined> {
-    const [row] = await db
-      .insert(presets)
-      .values({ organisationId, ...input })
-      .onConflictDoNothing({ target: [presets.organisationId, presets.name] })
-      .returning()
-    return row
-  }
-
-  async function listPresetPage(organisationId: string, options: ListPresetsOptions) {
-    const where = and(
-      eq(presets.organisationId, organisationId),
-      options.archived === undefined ? undefined : eq(presets.archived, options.archived),
-    )
-    const [items, [total]] = await Promise.all([
-      db
-        .select()
-        .from(presets)
-        .where(where)
-        .orderBy(sql`${presets.name} collate "C"`)
-        .limit(options.limit)
-        .offset(options.offset),
-      db.select({ value: count() }).from(presets).where(where),
-    ])
-    return { items, total: total?.value ?? 0 }
-  }
-
-  async function updatePreset(
-    organisationId: string,
-    name: string,
-    changes: PresetChanges,
-  ): Promise<Preset | undefined> {
-    const [row] = await db
-      .update(presets)
-      .set({ ...changes, updatedAt: sql`now()` })
-      .where(and(eq(presets.organisationId, organisationId), eq(presets.name, name)))
-      .returning()
-    return row
-  }
-
-  async function deletePreset(organisationId: string, name: string): Promise<Preset | undefined> {
-    const [row] = await db
-      .delete(presets)
-      .where(and(eq(presets.organisationId, organisationId), eq(presets.name, name)))
-      .returning()
-    return row
-  }
-
   return {
     listFolderLevel,
     findFolder,
@@ -459,9 +377,5 @@ export function createAssetQueries(db: Db) {
     moveFile,
     moveFolder,
     deleteFolder,
-    createPreset,
-    listPresetPage,
-    updatePreset,
-    deletePreset,
   }
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
 import {
   type Addon,
@@ -9,10 +9,7 @@ import {
   jobs,
   type Organisation,
   organisations,
-  type Payment,
-  type PaymentStatus,
   type Plan,
-  payments,
   plans,
   type Subscription,
   subscriptions,
@@ -26,26 +23,6 @@ export type CreditChange =
   | { status: 'duplicate'; entry: CreditEntry | undefined; balance: number }
   /** Spending would take the balance below 0: nothing changed. */
   | { status: 'insufficient'; balance: number; needed: number }
-
-/** A checkout about to be recorded (the provider has already made its side of it). */
-export interface NewPayment {
-  id: string
-  kind: 'subscription' | 'topup'
-  itemId: number
-  amount: number
-  currency: string
-  credits: number
-  provider: string
-  providerRef: string
-  createdBy: string | null
-}
-
-/** What settling a checkout did. */
-export interface SettledPayment {
-  payment: Payment
-  /** False when the payment was not pending any more (a replayed or late event). */
-  changed: boolean
-}
 
 /** A job whose credits are taken in the same transaction that queues it. */
 export interface NewPaidJob {
@@ -66,8 +43,58 @@ export interface ListLedgerOptions {
   offset: number
 }
 
+/**
+ * The ledger reasons of charges for a job (delivery's AI transformations, prediction jobs) and
+ * of their refunds. A refund has the charge's reference, so each charge is refunded at most once.
+ */
+export const REFUND_REASONS: Readonly<Record<string, string>> = {
+  ai_transformation: 'ai_transformation_refund',
+  prediction: 'prediction_refund',
+}
+
+/** A refund given back for a failed job's charge. */
+export interface JobRefund {
+  reason: string
+  reference: string
+  credits: number
+  change: CreditChange
+}
+
 // Thrown inside a transaction to undo it when a concurrent call wrote the same ledger entry.
 class DuplicateEntry extends Error {}
+
+/** Adds `delta` (positive or negative) to the balance inside `tx`, with its ledger entry. */
+export async function changeIn(
+  tx: Db,
+  organisationId: string,
+  delta: number,
+  reason: string,
+  reference: string | null,
+): Promise<CreditChange> {
+  if (!Number.isSafeInteger(delta) || Math.abs(delta) > 2_000_000_000) {
+    throw new RangeError(`A credit change must be a whole number, got ${delta}`)
+  }
+  const [updated] = await tx
+    .update(organisations)
+    .set({ credits: sql`${organisations.credits} + ${delta}` })
+    .where(and(eq(organisations.id, organisationId), sql`${organisations.credits} + ${delta} >= 0`))
+    .returning({ credits: organisations.credits })
+  if (updated === undefined) {
+    const [row] = await tx
+      .select({ credits: organisations.credits })
+      .from(organisations)
+      .where(eq(organisations.id, organisationId))
+    if (row === undefined) throw new Error(`No organisation ${organisationId}`)
+    return { status: 'insufficient', balance: row.credits, needed: -delta }
+  }
+  const [entry] = await tx
+    .insert(creditLedger)
+    .values({ organisationId, delta, balance: updated.credits, reason, reference })
+    .onConflictDoNothing()
+    .returning()
+  if (entry === undefined) throw new DuplicateEntry()
+  return { status: 'applied', entry, balance: updated.credits }
+}
 
 /**
  * The billing queries (see createRepository). Everything here is read and written through an
@@ -105,41 +132,6 @@ export function createBillingQueries(db: Db) {
         ),
       )
     return row
-  }
-
-  /** Adds `delta` (positive or negative) to the balance inside `tx`, with its ledger entry. */
-  async function changeIn(
-    tx: Db,
-    organisationId: string,
-    delta: number,
-    reason: string,
-    reference: string | null,
-  ): Promise<CreditChange> {
-    if (!Number.isSafeInteger(delta) || Math.abs(delta) > 2_000_000_000) {
-      throw new RangeError(`A credit change must be a whole number, got ${delta}`)
-    }
-    const [updated] = await tx
-      .update(organisations)
-      .set({ credits: sql`${organisations.credits} + ${delta}` })
-      .where(
-        and(eq(organisations.id, organisationId), sql`${organisations.credits} + ${delta} >= 0`),
-      )
-      .returning({ credits: organisations.credits })
-    if (updated === undefined) {
-      const [row] = await tx
-        .select({ credits: organisations.credits })
-        .from(organisations)
-        .where(eq(organisations.id, organisationId))
-      if (row === undefined) throw new Error(`No organisation ${organisationId}`)
-      return { status: 'insufficient', balance: row.credits, needed: -delta }
-    }
-    const [entry] = await tx
-      .insert(creditLedger)
-      .values({ organisationId, delta, balance: updated.credits, reason, reference })
-      .onConflictDoNothing()
-      .returning()
-    if (entry === undefined) throw new DuplicateEntry()
-    return { status: 'applied', entry, balance: updated.credits }
   }
 
   /** Runs `change` in a transaction; an entry that already exists answers `duplicate`. */
@@ -243,6 +235,73 @@ export function createBillingQueries(db: Db) {
     return done ?? (insufficient as CreditChange)
   }
 
+  /**
+   * Gives back every charge made for a job that failed for good: charges of `REFUND_REASONS`
+   * referencing the job's id (predictions) or its dedupe key (delivery, whose charge references
+   * the derived image's cache key). Calling it again refunds nothing twice.
+   */
+  async function refundJob(job: Job): Promise<JobRefund[]> {
+    if (job.organisationId === null || job.status !== 'failed') return []
+    const references = job.dedupeKey === null ? [job.id] : [job.id, job.dedupeKey]
+    const charges = await db
+      .select()
+      .from(creditLedger)
+      .where(
+        and(
+          eq(creditLedger.organisationId, job.organisationId),
+          inArray(creditLedger.reason, Object.keys(REFUND_REASONS)),
+          inArray(creditLedger.reference, references),
+          lt(creditLedger.delta, 0),
+        ),
+      )
+    const refunds: JobRefund[] = []
+    for (const charge of charges) {
+      const reason = REFUND_REASONS[charge.reason] as string
+      const reference = charge.reference as string
+      const change = await grantCredits(job.organisationId, -charge.delta, reason, reference)
+      refunds.push({ reason, reference, credits: -charge.delta, change })
+    }
+    return refunds
+  }
+
+  /**
+   * Failed jobs with a charge that has no refund yet (a worker that died on the last attempt
+   * fails its job without running its handler), oldest first, at most `limit`.
+   */
+  async function listUnrefundedFailedJobs(limit: number): Promise<Job[]> {
+    const reasons = Object.entries(REFUND_REASONS)
+    const charged = sql.join(
+      reasons.map(([charge]) => sql`${charge}`),
+      sql`, `,
+    )
+    const refundOf = sql.join(
+      reasons.map(([charge, refund]) => sql`when ${charge} then ${refund}`),
+      sql` `,
+    )
+    const rows = await db.execute(sql`
+      select distinct j.id, j.created_at from ${jobs} j
+      join ${creditLedger} l
+        on l.organisation_id = j.organisation_id
+        and l.reference in (j.id::text, j.dedupe_key)
+        and l.reason in (${charged})
+        and l.delta < 0
+      where j.status = 'failed'
+        and not exists (
+          select 1 from ${creditLedger} r
+          where r.organisation_id = l.organisation_id
+            and r.reference = l.reference
+            and r.reason = case l.reason ${refundOf} end
+        )
+      order by j.created_at
+      limit ${limit}`)
+    // PGlite and node-postgres both answer `{ rows }`.
+    const ids = ((rows as unknown as { rows: Array<{ id: string }> }).rows ?? []).map(
+      (row) => row.id,
+    )
+    if (ids.length === 0) return []
+    return db.select().from(jobs).where(inArray(jobs.id, ids))
+  }
+
   /** The organisation's ledger, newest first. */
   async function listCreditLedger(
     organisationId: string,
@@ -304,119 +363,17 @@ export function createBillingQueries(db: Db) {
     return row
   }
 
-  async function createPayment(organisationId: string, input: NewPayment): Promise<Payment> {
-    const [row] = await db
-      .insert(payments)
-      .values({ ...input, organisationId })
-      .returning()
-    if (row === undefined) throw new Error('The database returned no payment')
-    return row
-  }
-
-  async function findPayment(organisationId: string, id: string): Promise<Payment | undefined> {
-    const [row] = await db
-      .select()
-      .from(payments)
-      .where(and(eq(payments.organisationId, organisationId), eq(payments.id, id)))
-    return row
-  }
-
-  async function findPaymentByProviderRef(
-    provider: string,
-    providerRef: string,
-  ): Promise<Payment | undefined> {
-    const [row] = await db
-      .select()
-      .from(payments)
-      .where(and(eq(payments.provider, provider), eq(payments.providerRef, providerRef)))
-    return row
-  }
-
-  /**
-   * Records the provider's outcome of a checkout, once: a pending payment becomes paid, failed
-   * or canceled; a payment that is not pending is answered as it is (`changed: false`). Paid
-   * grants the credits (referenced by the payment, so never twice) and, for a subscription,
-   * moves the organisation to the plan with a period of the plan's interval — all in one
-   * transaction with the status change.
-   */
-  async function settlePayment(
-    provider: string,
-    providerRef: string,
-    outcome: Exclude<PaymentStatus, 'pending'>,
-  ): Promise<SettledPayment | undefined> {
-    return db.transaction(async (tx) => {
-      const [payment] = await tx
-        .select()
-        .from(payments)
-        .where(and(eq(payments.provider, provider), eq(payments.providerRef, providerRef)))
-        .for('update')
-      if (payment === undefined) return undefined
-      if (payment.status !== 'pending') return { payment, changed: false }
-      const [updated] = await tx
-        .update(payments)
-        .set({ status: outcome, completedAt: sql`now()` })
-        .where(eq(payments.id, payment.id))
-        .returning()
-      if (updated === undefined) throw new Error('The payment vanished while it was settled')
-      if (outcome !== 'paid') return { payment: updated, changed: true }
-
-      const organisationId = payment.organisationId
-      if (payment.kind === 'subscription') {
-        const [plan] = await tx.select().from(plans).where(eq(plans.id, payment.itemId))
-        const length = plan?.interval.startsWith('yearly')
-          ? sql`interval '1 year'`
-          : sql`interval '1 month'`
-        await tx
-          .update(organisations)
-          .set({ planId: payment.itemId })
-          .where(eq(organisations.id, organisationId))
-        await tx
-          .insert(subscriptions)
-          .values({
-            organisationId,
-            planId: payment.itemId,
-            status: 'active',
-            provider,
-            currentPeriodStart: sql`now()`,
-            currentPeriodEnd: sql`now() + ${length}`,
-          })
-          .onConflictDoUpdate({
-            target: subscriptions.organisationId,
-            set: {
-              planId: payment.itemId,
-              status: 'active',
-              provider,
-              currentPeriodStart: sql`now()`,
-              currentPeriodEnd: sql`now() + ${length}`,
-              updatedAt: sql`now()`,
-            },
-          })
-      }
-      const change = await changeIn(
-        tx as Db,
-        organisationId,
-        payment.credits,
-        payment.kind,
-        payment.id,
-      )
-      if (change.status !== 'applied') throw new Error('Granting the credits of a payment failed')
-      return { payment: updated, changed: true }
-    })
-  }
-
   return {
     grantCredits,
     spendCredits,
     enqueuePaidJob,
+    refundJob,
+    listUnrefundedFailedJobs,
     findCreditEntry,
     listCreditLedger,
     sumCreditLedger,
     creditSummary,
     findActivePlan,
     findActiveAddon,
-    createPayment,
-    findPayment,
-    findPaymentByProviderRef,
-    settlePayment,
   }
 }

@@ -6,32 +6,28 @@ export {
   DEFAULT_DATA_DIR,
   MIGRATIONS_FOLDER,
 } from './database.ts'
+export type { DerivedCacheEntry } from './derived-queries.ts'
+export type { MemberOrganisation, NewUser } from './identity-queries.ts'
 export {
-  type BillingItemInput,
-  createRepository,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_RETRY_MAX_MS,
   DEFAULT_STALE_JOB_AFTER_MS,
+  type FailJobOptions,
+  type NewJob,
+  type RepositoryOptions,
+} from './job-queries.ts'
+export type { NewOrganisation, NewSigningKey, NewZone } from './organisation-queries.ts'
+export type { BillingItemInput, ListBillingOptions, ListPage, PlanInput } from './plan-queries.ts'
+export type { PresetInput } from './preset-queries.ts'
+export { isUniqueViolation, isUuid } from './query-helpers.ts'
+export {
+  createRepository,
   type DeletedFile,
   type DerivedInput,
-  type FailJobOptions,
   type FileInput,
-  isUniqueViolation,
-  isUuid,
-  type ListBillingOptions,
   type ListFilesOptions,
-  type ListPage,
-  type MemberOrganisation,
-  type NewJob,
-  type NewOrganisation,
-  type NewSigningKey,
-  type NewUser,
-  type NewZone,
-  type PlanInput,
-  type PresetInput,
   type Repository,
-  type RepositoryOptions,
 } from './repository.ts'
 export type {
   Addon,

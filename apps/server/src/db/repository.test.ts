@@ -7,12 +7,8 @@ import { count, eq, sql } from 'drizzle-orm'
 import { pgSchema, serial, text } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase, type Database, MIGRATIONS_FOLDER } from './database.ts'
-import {
-  createRepository,
-  type FileInput,
-  isUniqueViolation,
-  type Repository,
-} from './repository.ts'
+import { isUniqueViolation } from './query-helpers.ts'
+import { createRepository, type FileInput, type Repository } from './repository.ts'
 import { files, jobs, organisations, presets } from './schema.ts'
 import { createThrowawayDatabase } from './test-database.ts'
 

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -90,6 +90,27 @@ describe('local storage', () => {
     expect(await rejection(storage.put(leftover, Buffer.from('x')))).toMatchObject({
       code: 'invalid_key',
     })
+  })
+
+  it('removes temporary files older than the given time, and nothing else', async () => {
+    await storage.put('a/b/kept.png', Buffer.from('object'))
+    const dir = join(root, 'a', 'b')
+    const stale = join(dir, '.kept.png.0123456789abcdef.tmp')
+    const fresh = join(dir, '.other.png.fedcba9876543210.tmp')
+    await writeFile(stale, 'crashed write')
+    await writeFile(fresh, 'write in progress')
+    // An object whose name merely ends in .tmp is not a temporary file.
+    await storage.put('a/old.tmp', Buffer.from('an object'))
+    const hourAgo = new Date(Date.now() - 60 * 60_000)
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000)
+    await utimes(stale, twoHoursAgo, twoHoursAgo)
+    await utimes(join(root, 'a', 'old.tmp'), twoHoursAgo, twoHoursAgo)
+    expect(await storage.removeStaleTemporaries(hourAgo)).toBe(1)
+    expect(await filesUnder(root)).toEqual([
+      join('a', 'b', '.other.png.fedcba9876543210.tmp'),
+      join('a', 'b', 'kept.png'),
+      join('a', 'old.tmp'),
+    ])
   })
 
   it('lists keys in UTF-8 byte order, as S3 does', async () => {

@@ -50,6 +50,9 @@ function tempName(name: string): string {
   return `.${stem}.${randomBytes(8).toString('hex')}.tmp`
 }
 
+/** What tempName makes; a valid key never starts with a dot, so no object looks like this. */
+const TEMP_NAME = /^\..*\.[0-9a-f]{16}\.tmp$/u
+
 /** Byte order of UTF-8, the order S3 lists keys in. */
 function compareNames(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b))
@@ -255,6 +258,9 @@ export function createLocalStorage(options: { root: string }): Storage {
       const body = opened.handle.createReadStream(
         range === undefined ? {} : { start: range.start, end: range.end },
       )
+      // The reader listens too; this one only keeps a read error from ending the process when a
+      // reader has not attached yet (or never does). The stream still closes its file.
+      body.on('error', () => undefined)
       return { body, size: opened.size }
     },
 
@@ -318,6 +324,38 @@ export function createLocalStorage(options: { root: string }): Storage {
       }
 
       yield* walk(rootPath, '')
+    },
+
+    async removeStaleTemporaries(olderThan: Date): Promise<number> {
+      const rootPath = await root()
+      let removed = 0
+      async function sweep(dir: string): Promise<void> {
+        let entries: { name: string; isDirectory(): boolean; isFile(): boolean }[]
+        try {
+          entries = await readdir(dir, { withFileTypes: true })
+        } catch (error) {
+          if (isMissing(error)) return
+          throw ioError('list the temporary files', '', error)
+        }
+        for (const entry of entries) {
+          const path = join(dir, entry.name)
+          if (entry.isDirectory()) {
+            await sweep(path)
+            continue
+          }
+          if (!entry.isFile() || !TEMP_NAME.test(entry.name)) continue
+          try {
+            // A write still in progress keeps touching its file, so only a quiet one goes.
+            if ((await lstat(path)).mtime >= olderThan) continue
+            await unlink(path)
+            removed++
+          } catch (error) {
+            if (!isMissing(error)) throw ioError('delete a temporary file', '', error)
+          }
+        }
+      }
+      await sweep(rootPath)
+      return removed
     },
 
     async check(): Promise<void> {

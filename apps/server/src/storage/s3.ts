@@ -207,6 +207,8 @@ export function createS3Storage(options: S3StorageOptions): Storage {
           key,
         })
       }
+      // As in local storage: a read error nobody heard yet must not end the process.
+      body.on('error', () => undefined)
       return { body, size }
     },
 
@@ -259,6 +261,11 @@ export function createS3Storage(options: S3StorageOptions): Storage {
         }
         token = page.IsTruncated === true ? page.NextContinuationToken : undefined
       } while (token !== undefined)
+    },
+
+    async removeStaleTemporaries(): Promise<number> {
+      // A put is one request (or a multipart upload the SDK aborts when it fails): no temporaries.
+      return 0
     },
 
     async check(): Promise<void> {

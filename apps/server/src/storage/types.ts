@@ -55,4 +55,9 @@ export interface Storage {
   list(prefix: string): AsyncIterable<string>
   /** Resolves when the store is reachable and writable; throws `not_reachable` otherwise. */
   check(): Promise<void>
+  /**
+   * Deletes the temporary files of writes that never finished (a crash, a kill -9) last changed
+   * before `olderThan`; answers how many went. A store whose writes leave nothing behind answers 0.
+   */
+  removeStaleTemporaries(olderThan: Date): Promise<number>
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import type { DynamicApp } from '../lib/api.ts'
-import { cmsImage } from '../lib/images.ts'
+import { CARD_SIZES, ResponsiveImage } from './responsive-image.tsx'
 
 /**
  * A dynamic app (AI tool) as a card; its page is /ai-tools/{slug}. `position` is its place in
@@ -10,20 +10,19 @@ import { cmsImage } from '../lib/images.ts'
 export function AppCard({
   app,
   position = Number.POSITIVE_INFINITY,
+  usable,
 }: {
   app: DynamicApp
   position?: number
+  /** Whether the tool runs on this server; when false the card says so. */
+  usable?: boolean
 }) {
-  const image = cmsImage(app.config.thumbnailURL, 480)
   return (
     <article className="card has-media" data-testid="app-card">
-      <img
+      <ResponsiveImage
         className="card-media"
-        src={image.src}
-        {...(image.srcSet === undefined
-          ? {}
-          : { srcSet: image.srcSet, sizes: '(max-width: 767px) 100vw, 400px' })}
-        alt=""
+        url={app.config.thumbnailURL}
+        sizes={CARD_SIZES}
         width={480}
         height={320}
         loading={position < 3 ? 'eager' : 'lazy'}
@@ -32,6 +31,11 @@ export function AppCard({
       />
       <div className="card-body">
         <h3>{app.config.title}</h3>
+        {usable === false ? (
+          <p className="pill" data-testid="not-usable">
+            Coming soon on this server
+          </p>
+        ) : null}
         <p>{app.config.description}</p>
         <Link className="card-link" to={`/ai-tools/${app.slug}`}>
           Open {app.config.title}

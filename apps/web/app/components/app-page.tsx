@@ -1,11 +1,12 @@
 // The shell of a dynamic app's page (SPEC §2.1: /ai-tools/{slug} and /apps/{slug}). The tool
 // itself (upload, run, compare) arrives with the AI tools issue; this shows what it does, the
 // delivery URL behind it and where to go next.
+
 import { Link } from 'react-router'
 import type { DynamicApp } from '../lib/api.ts'
 import { useConfig, useSession } from '../lib/app-context.tsx'
-import { cmsImage } from '../lib/images.ts'
 import { playgroundUrl, signupUrl } from '../lib/links.ts'
+import { ResponsiveImage } from './responsive-image.tsx'
 import { usePageLocation } from './use-page-location.ts'
 
 export function AppPage({ app, slug }: { app: DynamicApp | null; slug: string }) {
@@ -61,9 +62,10 @@ export function AppPage({ app, slug }: { app: DynamicApp | null; slug: string })
             </div>
           )}
         </div>
-        <img
+        <ResponsiveImage
           className="app-page-image"
-          {...responsive(cmsImage(app.config.thumbnailURL, 480), '(max-width: 767px) 100vw, 560px')}
+          url={app.config.thumbnailURL}
+          sizes="(max-width: 767px) 100vw, 560px"
           alt={`An example for ${app.config.title}`}
           width={480}
           height={320}
@@ -72,9 +74,4 @@ export function AppPage({ app, slug }: { app: DynamicApp | null; slug: string })
       </div>
     </section>
   )
-}
-
-/** `src`, and `srcSet` with `sizes` when the image has widths to choose from. */
-function responsive(image: { src: string; srcSet?: string }, sizes: string) {
-  return image.srcSet === undefined ? { src: image.src } : { ...image, sizes }
 }

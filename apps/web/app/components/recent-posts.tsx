@@ -1,8 +1,8 @@
 import { useConfig } from '../lib/app-context.tsx'
 import { type BlogPost, formatPostDate, postUrl } from '../lib/blog.ts'
-import { cmsImage } from '../lib/images.ts'
 import { ArrowRight } from './icons.tsx'
 import { SmartLink } from './nav-link.tsx'
+import { CARD_SIZES, ResponsiveImage } from './responsive-image.tsx'
 
 /** The newest blog posts (SPEC §3 recentBlog), each linking to the post on the blog. */
 export function RecentPosts({ posts }: { posts: BlogPost[] }) {
@@ -27,17 +27,13 @@ export function RecentPosts({ posts }: { posts: BlogPost[] }) {
         </div>
         <div className="grid cols-3">
           {posts.map((post) => {
-            const cover = post.cover === undefined ? undefined : cmsImage(post.cover.url, 640)
             return (
               <article key={post.slug} className="card has-media post-card">
-                {cover === undefined ? null : (
-                  <img
+                {post.cover === undefined ? null : (
+                  <ResponsiveImage
                     className="card-media"
-                    src={cover.src}
-                    {...(cover.srcSet === undefined
-                      ? {}
-                      : { srcSet: cover.srcSet, sizes: '(max-width: 767px) 100vw, 400px' })}
-                    alt=""
+                    url={post.cover.url}
+                    sizes={CARD_SIZES}
                     width={640}
                     height={360}
                     loading="lazy"

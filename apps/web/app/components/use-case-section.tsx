@@ -1,8 +1,8 @@
 import type { ProductSection } from '../lib/api.ts'
 import { useConfig } from '../lib/app-context.tsx'
-import { cmsImage } from '../lib/images.ts'
 import { docsHome } from '../lib/nav.ts'
 import { SmartLink } from './nav-link.tsx'
+import { CARD_SIZES, ResponsiveImage } from './responsive-image.tsx'
 
 /** One use-case section of SPEC §2.7: its header and 2–3 cards linking into the docs. */
 export function UseCaseSection({
@@ -31,16 +31,12 @@ export function UseCaseSection({
         </div>
         <div className={`grid ${section.cards.length === 2 ? 'cols-2' : 'cols-3'}`}>
           {section.cards.map((card) => {
-            const image = cmsImage(card.image, 640)
             return (
               <article key={card.title} className="card has-media">
-                <img
+                <ResponsiveImage
                   className="card-media"
-                  src={image.src}
-                  {...(image.srcSet === undefined
-                    ? {}
-                    : { srcSet: image.srcSet, sizes: '(max-width: 767px) 100vw, 400px' })}
-                  alt=""
+                  url={card.image}
+                  sizes={CARD_SIZES}
                   width={640}
                   height={400}
                   loading="lazy"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { collectPages, type Plan, splitPlans } from './api.ts'
+import { collectPages, getAddons, getPlans, type Plan, splitPlans } from './api.ts'
+import { DEFAULT_RUNTIME_CONFIG } from './runtime-config.ts'
 
 const plan = (id: number, amount: number, interval?: string): Plan => ({
   _id: id,
@@ -38,5 +39,26 @@ describe('plans (SPEC §7.2)', () => {
     })
     expect(asked).toEqual([1, 2, 3])
     expect(items).toEqual([10, 11, 20, 21, 30, 31])
+  })
+})
+
+describe('plans and addons that cannot be loaded (SPEC §8)', () => {
+  // A client whose every call fails the way an unreachable API does.
+  const down = new TypeError('fetch failed')
+  const client = {
+    request: () => Promise.reject(down),
+  }
+
+  it('write the cause to the log given, then reject with null', async () => {
+    const written: { message: string; err: unknown }[] = []
+    const log = (message: string, details: { err: unknown }) => {
+      written.push({ message, err: details.err })
+    }
+    await expect(getPlans(client, DEFAULT_RUNTIME_CONFIG, log)).rejects.toBeNull()
+    await expect(getAddons(client, DEFAULT_RUNTIME_CONFIG, log)).rejects.toBeNull()
+    expect(written).toEqual([
+      { message: 'The plans could not be loaded', err: down },
+      { message: 'The addons could not be loaded', err: down },
+    ])
   })
 })

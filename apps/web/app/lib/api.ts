@@ -102,6 +102,16 @@ export interface Prediction {
 
 const api = (config: RuntimeConfig, path: string) => joinUrl(config.apiUrl, path)
 
+/**
+ * Where a call that a page gives up on is written: the server's log under the visitor's request
+ * id in loaders (`serverApi(...).log`), the console in the browser.
+ */
+export type FailureLog = (message: string, details: { err: unknown }) => void
+
+const consoleLog: FailureLog = (message, details) => {
+  console.error(message, details)
+}
+
 /** The session check: 200 gives the user; anything else rejects. */
 export async function getSession(client: HttpClient, config: RuntimeConfig): Promise<SessionUser> {
   const answer = await client.request<{ session: { passport: { user: SessionUser } } }>(
@@ -158,6 +168,12 @@ export async function getOrganizations(
   }
 }
 
+/**
+ * Items per page asked of the plan and addon lists: the server's largest, so a page view makes
+ * one call per list (the loop on `hasNext` stays, as SPEC §7.2 has it).
+ */
+export const BILLING_PAGE_SIZE = 100
+
 /** Follows `page.hasNext` from page 1, collecting every item (SPEC §7.2). */
 export async function collectPages<T>(
   fetchPage: (pageNo: number) => Promise<{ items: T[]; page: Page }>,
@@ -189,38 +205,46 @@ export function splitPlans(plans: Plan[], freePlanId: number): PlansByInterval {
   }
 }
 
-/** Plans, split; rejects with null on failure (SPEC §8). */
+/** Plans, split; rejects with null on failure (SPEC §8), the cause written to `log` first. */
 export async function getPlans(
   client: HttpClient,
   config: RuntimeConfig,
+  log: FailureLog = consoleLog,
 ): Promise<PlansByInterval> {
   try {
     const plans = await collectPages((pageNo) =>
       client.request<{ items: Plan[]; page: Page }>(
         api(
           config,
-          `${BILLING}/plans?custom=false&tag=${encodeURIComponent(config.productTag)}&pageNo=${pageNo}`,
+          `${BILLING}/plans?custom=false&tag=${encodeURIComponent(config.productTag)}&pageNo=${pageNo}&pageSize=${BILLING_PAGE_SIZE}`,
         ),
       ),
     )
     return splitPlans(plans, config.freePlanId)
-  } catch {
+  } catch (error) {
+    log('The plans could not be loaded', { err: error })
     throw null
   }
 }
 
-export async function getAddons(client: HttpClient, config: RuntimeConfig): Promise<Addon[]> {
+/** Addons by amount; rejects with null on failure (SPEC §8), the cause written to `log` first. */
+export async function getAddons(
+  client: HttpClient,
+  config: RuntimeConfig,
+  log: FailureLog = consoleLog,
+): Promise<Addon[]> {
   try {
     const addons = await collectPages((pageNo) =>
       client.request<{ items: Addon[]; page: Page }>(
         api(
           config,
-          `${BILLING}/addons?custom=false&tag=${encodeURIComponent(config.productTag)}&pageNo=${pageNo}`,
+          `${BILLING}/addons?custom=false&tag=${encodeURIComponent(config.productTag)}&pageNo=${pageNo}&pageSize=${BILLING_PAGE_SIZE}`,
         ),
       ),
     )
     return addons.sort((a, b) => a.amount - b.amount)
-  } catch {
+  } catch (error) {
+    log('The addons could not be loaded', { err: error })
     throw null
   }
 }

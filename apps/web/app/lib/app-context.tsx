@@ -6,6 +6,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useReducer,
 } from 'react'
@@ -21,6 +22,8 @@ import {
   isStorageUsable,
   markKnownUser,
   type SessionState,
+  type SessionUser,
+  sessionFromServer,
   sessionReducer,
   storeAffiliate,
   withoutSessionParam,
@@ -62,8 +65,23 @@ function randomId(): string {
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
 }
 
-export function AppProvider({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
-  const [state, dispatch] = useReducer(sessionReducer, INITIAL_SESSION)
+export function AppProvider({
+  config,
+  serverUser,
+  children,
+}: {
+  config: RuntimeConfig
+  /**
+   * The session the root loader resolved while rendering (null: anonymous). Absent only on the
+   * root error page, which has no loader data: the browser checks the session itself there.
+   */
+  serverUser?: SessionUser | null
+  children: ReactNode
+}) {
+  const [state, dispatch] = useReducer(
+    sessionReducer,
+    serverUser === undefined ? INITIAL_SESSION : sessionFromServer(serverUser),
+  )
   const location = useLocation()
   const navigate = useNavigate()
 
@@ -98,14 +116,37 @@ export function AppProvider({ config, children }: { config: RuntimeConfig; child
     }
   }, [client, config])
 
-  // Once per page load: identifiers, affiliate data, the session check.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on the first render
-  useEffect(() => {
+  // Once per page load, before any child's effect (one-tap reads them at once): the anonymous id
+  // and the affiliate data.
+  useLayoutEffect(() => {
     const store = browserStore()
     if (isStorageUsable(store)) ensureAnonymousId(store, randomId)
     storeAffiliate(store, window.location.search)
-    void check()
   }, [])
+
+  // The session check, unless the server already ran it (then only the browser-side new-user
+  // flag is left to work out, below). This is the last mount effect of the page: it marks the
+  // page hydrated (`<html data-hydrated>`), which the browser tests wait for.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on the first render
+  useEffect(() => {
+    if (serverUser === undefined) void check()
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
+
+  // The server's answer, on the first render and whenever the root loader runs again (after a
+  // navigation that revalidates it): signed in or out, with the new-user flag of this browser.
+  const serverUserId = serverUser === undefined ? undefined : (serverUser?._id ?? null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the user's id
+  useEffect(() => {
+    if (serverUser === undefined) return
+    if (serverUser === null) {
+      dispatch({ type: 'logged_out' })
+      return
+    }
+    const store = browserStore()
+    const isNewUser = isStorageUsable(store) ? markKnownUser(store, serverUser._id) : false
+    dispatch({ type: 'check_succeeded', user: serverUser, isNewUser })
+  }, [serverUserId])
 
   // The `session` parameter is read (the check above ran with it) and then removed.
   useEffect(() => {

@@ -27,10 +27,24 @@ export function featuredApps(config: Pick<RuntimeConfig, 'deliveryUrl' | 'siblin
   // The shape the apps service answers, so the cards make their srcset from it alike.
   const thumbnail = (file: string) =>
     joinUrl(config.deliveryUrl, `/v2/demo/t.resize(w:480,h:320)/samples/${file}`)
-  const app = (slug: string, title: string, description: string, file: string, url: string) => ({
+  const app = (
+    slug: string,
+    title: string,
+    description: string,
+    file: string,
+    url: string,
+    transformation: string,
+  ) => ({
     slug,
     tags: ['ai-tools'],
-    config: { title, description, thumbnailURL: thumbnail(file), isFeatured: true, url },
+    config: {
+      title,
+      description,
+      thumbnailURL: thumbnail(file),
+      isFeatured: true,
+      url,
+      transformation,
+    },
   })
   const tools = config.siblingTools
   return [
@@ -40,6 +54,7 @@ export function featuredApps(config: Pick<RuntimeConfig, 'deliveryUrl' | 'siblin
       'Remove the background of any photo in seconds: products, people, cars and pets.',
       'coffee.png',
       tools.backgroundRemover,
+      'erase.bg(i:general)',
     ),
     app(
       'image-upscaler',
@@ -47,6 +62,7 @@ export function featuredApps(config: Pick<RuntimeConfig, 'deliveryUrl' | 'siblin
       'Enlarge images two, four or eight times while keeping edges and faces sharp.',
       'astronaut.png',
       tools.upscaler,
+      'sr.upscale(t:2x)',
     ),
     app(
       'watermark-remover',
@@ -54,6 +70,7 @@ export function featuredApps(config: Pick<RuntimeConfig, 'deliveryUrl' | 'siblin
       'Remove text and logo watermarks from images you own the rights to.',
       'astronaut-wm.png',
       tools.watermarkRemover,
+      'wm.remove(rem_text:true,rem_logo:true)',
     ),
   ] satisfies DynamicApp[]
 }

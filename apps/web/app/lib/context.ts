@@ -1,4 +1,5 @@
 import { createContext } from 'react-router'
+import type { FailureLog } from './api.ts'
 import type { ContactMessage } from './contact.ts'
 import type { RuntimeConfig } from './runtime-config.ts'
 
@@ -12,6 +13,8 @@ export interface WebContext {
   localFetch: (request: Request) => Promise<Response>
   /** Keeps a contact-form message on the server. */
   saveContact: (message: ContactMessage & { receivedAt: string }) => Promise<void>
+  /** Writes a loader's failure to the server's log, under the visitor's request id. */
+  log: FailureLog
 }
 
 // Exported through entry.server.tsx: the server must set the very key the built routes read.

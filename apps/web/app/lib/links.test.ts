@@ -7,6 +7,7 @@ import {
   crossSellUrl,
   loginUrl,
   playgroundUrl,
+  signupToBuyUrl,
   signupUrl,
 } from './links.ts'
 
@@ -58,6 +59,15 @@ describe('console links (SPEC §2.2)', () => {
       '/console/choose-org?redirectUrl=organization%2Forg1%2Fbilling%2Fplans%2Fsubscription',
     )
     expect(billingUrl('/console', 'org1', 'topup')).toContain('plans%2Ftopup')
+  })
+
+  it('keeps the plan or addon chosen on the pricing page, for members and visitors', () => {
+    expect(billingUrl('/console', 'org1', 'subscription', 2)).toBe(
+      '/console/choose-org?redirectUrl=organization%2Forg1%2Fbilling%2Fplans%2Fsubscription%3FplanId%3D2',
+    )
+    expect(signupToBuyUrl('/console', 'topup', 101)).toBe(
+      '/console/auth/signup?redirectTo=billing%2Fplans%2Ftopup%3FaddonId%3D101',
+    )
   })
 
   it('sends apps settings through the chooser with redirectTo', () => {

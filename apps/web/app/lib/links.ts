@@ -36,11 +36,34 @@ export function playgroundUrl(base: string, orgId?: string): string {
     : consoleUrl(base, `/organization/${encodeURIComponent(orgId)}/playground`)
 }
 
-/** Buy a subscription or a top-up: through the chooser with redirectUrl (SPEC §2.2). */
-export function billingUrl(base: string, orgId: string, kind: 'subscription' | 'topup'): string {
+/** The billing page of a kind, with the plan or addon chosen on the pricing page. */
+function billingPath(kind: 'subscription' | 'topup', itemId: number | undefined): string {
+  const choice = itemId === undefined ? '' : `?${kind === 'topup' ? 'addonId' : 'planId'}=${itemId}`
+  return `billing/plans/${kind}${choice}`
+}
+
+/**
+ * Buy a subscription or a top-up: through the chooser with redirectUrl (SPEC §2.2); the billing
+ * page preselects `itemId` when given.
+ */
+export function billingUrl(
+  base: string,
+  orgId: string,
+  kind: 'subscription' | 'topup',
+  itemId?: number,
+): string {
   return consoleUrl(base, CONSOLE_PATHS.chooseOrg, {
-    redirectUrl: `organization/${orgId}/billing/plans/${kind}`,
+    redirectUrl: `organization/${orgId}/${billingPath(kind, itemId)}`,
   })
+}
+
+/** A visitor buying: sign up, then the chooser and the billing page with the choice kept. */
+export function signupToBuyUrl(
+  base: string,
+  kind: 'subscription' | 'topup',
+  itemId?: number,
+): string {
+  return consoleUrl(base, CONSOLE_PATHS.signup, { redirectTo: billingPath(kind, itemId) })
 }
 
 /** The apps settings: through the chooser with redirectTo (SPEC §2.2). */

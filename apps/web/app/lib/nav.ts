@@ -1,5 +1,5 @@
 // Header navigation items with the fields of SPEC §2.5, and the footer columns of SPEC §2.6.
-import { appsSettingsUrl } from './links.ts'
+import { docsBase } from './docs-nav.ts'
 import type { RuntimeConfig } from './runtime-config.ts'
 
 export interface NavItem {
@@ -32,9 +32,9 @@ const link = (
   ...extra,
 })
 
-/** The documentation entry point: the docs site when configured, else the API pages. */
+/** A page of the documentation site: WEB_DOCS_URL when configured, else this site's `/docs`. */
 export function docsHome(config: RuntimeConfig, path = ''): string {
-  return config.docsUrl === '' ? '/api' : `${config.docsUrl}${path}`
+  return `${docsBase(config.docsUrl)}${path}`
 }
 
 export function headerNav(config: RuntimeConfig): NavItem[] {
@@ -55,7 +55,7 @@ export function headerNav(config: RuntimeConfig): NavItem[] {
       DropDownRoutes: [
         link('Documentation', 'documentation', docsHome(config)),
         link('APIs', 'apis', '/api'),
-        link('Integrations', 'integrations', appsSettingsUrl(config.consoleUrl)),
+        link('Integrations', 'integrations', docsHome(config, '/integrations')),
       ],
     }),
     // SPEC §2.5: Pricing is an external link that opens in the same tab.
@@ -100,7 +100,7 @@ export function footerColumns(config: RuntimeConfig): FooterColumn[] {
         { label: 'Getting Started', href: docsHome(config, '/getting-started') },
         { label: 'Documentation', href: docsHome(config) },
         { label: 'APIs', href: '/api' },
-        { label: 'Integrations', href: appsSettingsUrl(config.consoleUrl) },
+        { label: 'Integrations', href: docsHome(config, '/integrations') },
       ],
     },
     {

@@ -3,12 +3,14 @@ import {
   AFFILIATE_KEY,
   ANONYMOUS_ID_KEYS,
   ensureAnonymousId,
+  hasSessionCookie,
   INITIAL_SESSION,
   initialOf,
   isPreviewMode,
   isStorageUsable,
   type KeyValueStore,
   markKnownUser,
+  sessionFromServer,
   sessionReducer,
   storeAffiliate,
   withoutSessionParam,
@@ -137,5 +139,26 @@ describe('browser storage', () => {
     expect(isStorageUsable(broken)).toBe(false)
     expect(storeAffiliate(broken, '?fp_ref=partner')).toBeUndefined()
     expect(storeAffiliate(undefined, '?fp_ref=partner')).toBeUndefined()
+  })
+})
+
+describe('the session resolved on the server', () => {
+  it('asks only when the bg.session cookie is there and not empty', () => {
+    expect(hasSessionCookie(null)).toBe(false)
+    expect(hasSessionCookie('')).toBe(false)
+    expect(hasSessionCookie('theme=dark; bg.sessionx=1')).toBe(false)
+    expect(hasSessionCookie('bg.session=')).toBe(false)
+    expect(hasSessionCookie('theme=dark; bg.session=abc=def')).toBe(true)
+    expect(hasSessionCookie('bg.session=abc')).toBe(true)
+  })
+
+  it('starts the header settled: signed in with the user, or anonymous', () => {
+    expect(sessionFromServer(user)).toEqual({
+      loading: false,
+      isUserLoggedIn: true,
+      user,
+      isNewUser: false,
+    })
+    expect(sessionFromServer(null)).toEqual({ ...INITIAL_SESSION, loading: false })
   })
 })

@@ -138,3 +138,22 @@ export function storeAffiliate(
   store.setItem(AFFILIATE_KEY, JSON.stringify({ fp_ref: ref }))
   return ref
 }
+
+export const SESSION_COOKIE = 'bg.session'
+
+/** Whether a Cookie header carries a non-empty session cookie (only then is a check useful). */
+export function hasSessionCookie(cookieHeader: string | null): boolean {
+  if (cookieHeader === null) return false
+  return cookieHeader.split(';').some((part) => {
+    const [name, ...value] = part.split('=')
+    return name?.trim() === SESSION_COOKIE && value.join('=').trim() !== ''
+  })
+}
+
+/**
+ * The session as the server found it while rendering: the state the header starts from, so it
+ * paints signed in or anonymous at once (the check already ran, so the loading flag is false).
+ */
+export function sessionFromServer(user: SessionUser | null): SessionState {
+  return { loading: false, isUserLoggedIn: user !== null, user, isNewUser: false }
+}

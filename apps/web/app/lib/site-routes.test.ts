@@ -11,6 +11,20 @@ describe('sitemap', () => {
     expect(paths).not.toContain('/page-not-found')
   })
 
+  it('lists the documentation pages and each prediction', () => {
+    const paths = sitemapPaths({
+      useCases: [],
+      appSlugs: [],
+      docsPaths: ['', '/presets/using'],
+      predictionIds: ['ic_crop'],
+    })
+    expect(paths).toContain('/docs')
+    expect(paths).toContain('/docs/presets/using')
+    expect(paths).toContain('/predictions')
+    expect(paths).toContain('/predictions/ic_crop')
+    expect(paths.filter((path) => path === '/docs')).toHaveLength(1)
+  })
+
   it('writes absolute, escaped locations', () => {
     const xml = sitemapXml('https://www.example.com/', ['/', '/a&b'])
     expect(xml).toContain('<loc>https://www.example.com/</loc>')

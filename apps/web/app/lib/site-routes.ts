@@ -11,6 +11,8 @@ export const STATIC_PAGES = [
   '/api',
   '/api/plugin',
   '/playground',
+  '/docs',
+  '/predictions',
   '/faqs',
   '/about-us',
   '/contactus',
@@ -27,13 +29,23 @@ const escapeXml = (text: string) =>
       ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char] ?? char,
   )
 
-/** The sitemap's paths: the static pages, then each use case, AI tool and app page. */
-export function sitemapPaths(dynamic: { useCases: string[]; appSlugs: string[] }): string[] {
+/**
+ * The sitemap's paths: the static pages, then each use case, AI tool and app page, every page of
+ * the documentation site (paths under `/docs`) and each prediction.
+ */
+export function sitemapPaths(dynamic: {
+  useCases: string[]
+  appSlugs: string[]
+  docsPaths?: string[]
+  predictionIds?: string[]
+}): string[] {
   const paths = [
     ...STATIC_PAGES,
     ...dynamic.useCases.map((id) => `/usecase/${encodeURIComponent(id)}`),
     ...dynamic.appSlugs.map((slug) => `/ai-tools/${encodeURIComponent(slug)}`),
     ...dynamic.appSlugs.map((slug) => `/apps/${encodeURIComponent(slug)}`),
+    ...(dynamic.docsPaths ?? []).map((path) => `/docs${path}`),
+    ...(dynamic.predictionIds ?? []).map((id) => `/predictions/${encodeURIComponent(id)}`),
   ]
   return [...new Set(paths)].filter(
     (path) => !(EXCLUDED_FROM_SITEMAP as readonly string[]).includes(path),

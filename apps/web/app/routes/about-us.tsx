@@ -49,7 +49,6 @@ export default function AboutUs() {
             width={1200}
             height={400}
             className="about-banner"
-            style={{ borderRadius: 'var(--radius-large)', width: '100%', objectFit: 'cover' }}
           />
         </div>
       </section>

@@ -1,27 +1,55 @@
+import { data, isRouteErrorResponse, useRouteError } from 'react-router'
+import { AiToolRunner } from '../components/ai-tool-runner.tsx'
 import { AppPage } from '../components/app-page.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
 import { getDynamicApp } from '../lib/api.ts'
+import { HttpError } from '../lib/http-client.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/ai-tool.ts'
 
 export const meta: Route.MetaFunction = (args) => {
   const app = args.loaderData?.app
   return metaFor(args, {
-    title: app?.config.title ?? 'AI tool',
-    ...(app == null ? {} : { description: app.config.description, image: app.config.thumbnailURL }),
+    title: app?.config.title ?? 'AI tool not available',
+    ...(app == null
+      ? { noIndex: true }
+      : { description: app.config.description, image: app.config.thumbnailURL }),
   })
 }
 
-// A failed lookup leaves no selected app (SPEC §8); the page says so.
+/** What a failed lookup throws: the page says the tool is not available (SPEC §8). */
+interface Missing {
+  missing: true
+  slug: string
+}
+
+// An unknown slug answers 404 (so it is not indexed or cached as a page); a lookup that failed
+// for another reason answers 503, with the same page.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = serverApi(request, context)
-  const app = await getDynamicApp(api.client, api.config, params.slug).catch(() => null)
-  return { app, slug: params.slug }
+  try {
+    const app = await getDynamicApp(api.client, api.config, params.slug)
+    return { app, slug: params.slug }
+  } catch (error) {
+    const status = error instanceof HttpError && error.status === 404 ? 404 : 503
+    throw data<Missing>({ missing: true, slug: params.slug }, { status })
+  }
 }
 
 export default function DynamicAppPage({ loaderData }: Route.ComponentProps) {
-  return <AppPage app={loaderData.app} slug={loaderData.slug} />
+  return (
+    <>
+      <AppPage app={loaderData.app} slug={loaderData.slug} />
+      <AiToolRunner app={loaderData.app} />
+    </>
+  )
 }
 
-export const ErrorBoundary = RouteErrorBoundary
+export function ErrorBoundary() {
+  const error = useRouteError()
+  if (isRouteErrorResponse(error) && (error.data as Partial<Missing> | null)?.missing === true) {
+    return <AppPage app={null} slug={(error.data as Missing).slug} />
+  }
+  return <RouteErrorBoundary />
+}

@@ -1,9 +1,22 @@
 import { CATALOGUE } from '@tessera/url'
 import { Link } from 'react-router'
+import { LiveImage } from '../components/live-image.tsx'
 import { PageHero } from '../components/page-hero.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
+import { runtimeConfig } from '../lib/api.server.ts'
+import { useConfig } from '../lib/app-context.tsx'
+import { docsHome } from '../lib/nav.ts'
+import {
+  exampleUrl,
+  type OperationDoc,
+  operationDoc,
+  originalUrl,
+  type ParamDoc,
+  playgroundLink,
+} from '../lib/operation-docs.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/api-plugin.ts'
+import './api-pages.css'
 
 export const meta: Route.MetaFunction = (args) =>
   metaFor(args, {
@@ -11,8 +24,9 @@ export const meta: Route.MetaFunction = (args) =>
     ...(args.loaderData?.plugin == null ? {} : { description: args.loaderData.plugin.description }),
   })
 
-// The plugin named by ?plugin= and its schema (operations and parameters) from the catalogue.
-export function loader({ request }: Route.LoaderArgs) {
+// The plugin named by ?plugin= and its schema (operations and parameters) from the catalogue,
+// with an example on a demo sample for each operation (SPEC §7.2: the /api/plugin preload).
+export function loader({ request, context }: Route.LoaderArgs) {
   const id = new URL(request.url).searchParams.get('plugin') ?? ''
   const plugin = CATALOGUE.getPlugin(id)
   if (plugin === undefined) {
@@ -22,31 +36,107 @@ export function loader({ request }: Route.LoaderArgs) {
       plugins: CATALOGUE.plugins.map((entry) => ({ id: entry.id, name: entry.name })),
     }
   }
+  const config = runtimeConfig(context)
+  const delivery = config.deliveryUrl === '' ? new URL(request.url).origin : config.deliveryUrl
   return {
     plugins: [],
     plugin: {
       id: plugin.id,
       name: plugin.name,
       description: plugin.description,
-      operations: plugin.operations.map((operation) => ({
-        key: operation.key,
-        method: operation.method,
-        displayName: operation.displayName,
-        description: operation.description,
-        runnable: operation.runnable,
-        params: operation.params.map((param) => ({
-          name: param.title,
-          identifier: param.id,
-          type: param.type,
-          default: param.default === null ? '' : String(param.default),
-          required: param.required,
-        })),
-      })),
+      original: originalUrl(delivery),
+      operations: plugin.operations.map((operation) => {
+        const example = exampleUrl(operation, delivery)
+        return { ...operationDoc(plugin, operation), example, playground: playgroundLink(example) }
+      }),
     },
   }
 }
 
+/** Enums longer than this are folded (ic.crop has 80 object classes). */
+const SHORT_ENUM = 12
+
+function EnumValues({ values }: { values: readonly string[] }) {
+  const list = (
+    <ul className="enum-values">
+      {values.map((value) => (
+        <li key={value}>
+          <code>{value}</code>
+        </li>
+      ))}
+    </ul>
+  )
+  if (values.length <= SHORT_ENUM) return list
+  return (
+    <details>
+      <summary>{values.length} values</summary>
+      {list}
+    </details>
+  )
+}
+
+/** One parameter as a small stacked block: readable at 320 px, unlike a five-column table. */
+export function ParamBlock({ param }: { param: ParamDoc }) {
+  return (
+    <li className="param" data-testid="param">
+      <p className="param-head">
+        <code className="param-key">{param.key}</code> <span>{param.title}</span>{' '}
+        <span className={`param-flag${param.required ? ' is-required' : ''}`}>
+          {param.required ? 'required' : 'optional'}
+        </span>
+      </p>
+      <dl className="param-facts">
+        <div>
+          <dt>Type</dt>
+          <dd>{param.type}</dd>
+        </div>
+        <div>
+          <dt>Name</dt>
+          <dd>
+            <code>{param.name}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Default</dt>
+          <dd>{param.default === '' ? '—' : <code>{param.default}</code>}</dd>
+        </div>
+        {param.range === '' ? null : (
+          <div>
+            <dt>Range</dt>
+            <dd>{param.range}</dd>
+          </div>
+        )}
+        {param.enum.length === 0 ? null : (
+          <div className="is-wide">
+            <dt>Values</dt>
+            <dd>
+              <EnumValues values={param.enum} />
+            </dd>
+          </div>
+        )}
+      </dl>
+    </li>
+  )
+}
+
+/** Whether this server runs the operation, in words. */
+export function RunsHere({ operation }: { operation: Pick<OperationDoc, 'runnable' | 'slow'> }) {
+  if (!operation.runnable) {
+    return (
+      <span className="run-status is-off" data-testid="run-status">
+        Not run by this server (answers 501 operation_unavailable)
+      </span>
+    )
+  }
+  return (
+    <span className="run-status is-on" data-testid="run-status">
+      Runs on this server{operation.slow ? ' (as a background job: 202 until ready)' : ''}
+    </span>
+  )
+}
+
 export default function ApiPlugin({ loaderData }: Route.ComponentProps) {
+  const config = useConfig()
   const { plugin, plugins } = loaderData
   if (plugin === null) {
     return (
@@ -71,61 +161,92 @@ export default function ApiPlugin({ loaderData }: Route.ComponentProps) {
     )
   }
   return (
-    <>
+    <div className="api-pages">
       <PageHero flush eyebrow={`Plugin ${plugin.id}`} title={plugin.name} lead={plugin.description}>
-        <p style={{ marginTop: 'var(--space-4)' }}>
+        <p className="space-above-4">
           <Link to="/api">← All plugins</Link>
         </p>
       </PageHero>
-      <section className="section" style={{ paddingTop: 0 }}>
-        <div className="container" style={{ display: 'grid', gap: 'var(--space-5)' }}>
+      <section className="section is-flush-top">
+        <div className="container operation-list">
           {plugin.operations.map((operation) => (
             <article
               key={operation.key}
-              className="card"
+              className="card operation"
               id={operation.method}
               data-testid="operation"
             >
-              <h2 style={{ fontSize: '1.2rem' }}>
+              <h2 className="operation-title">
                 {operation.displayName} <code className="pill">{operation.key}</code>
               </h2>
               <p>{operation.description}</p>
+              <p>
+                <RunsHere operation={operation} />
+              </p>
+              <h3 className="operation-subtitle">Parameters</h3>
               {operation.params.length === 0 ? (
                 <p>No parameters.</p>
               ) : (
-                <div style={{ overflowX: 'auto' }}>
-                  <table className="param-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Parameter</th>
-                        <th scope="col">Key</th>
-                        <th scope="col">Type</th>
-                        <th scope="col">Default</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {operation.params.map((param) => (
-                        <tr key={param.identifier}>
-                          <td>
-                            {param.name}
-                            {param.required ? ' (required)' : ''}
-                          </td>
-                          <td>
-                            <code>{param.identifier}</code>
-                          </td>
-                          <td>{param.type}</td>
-                          <td>{param.default === '' ? '—' : <code>{param.default}</code>}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <ul className="param-list">
+                  {operation.params.map((param) => (
+                    <ParamBlock key={param.key} param={param} />
+                  ))}
+                </ul>
               )}
+              <h3 className="operation-subtitle">Example</h3>
+              <pre className="example-url" data-testid="example-url">
+                <code>{operation.example}</code>
+              </pre>
+              {operation.runnable ? (
+                <div className="example-images">
+                  <figure>
+                    <img
+                      className="live-image"
+                      src={plugin.original}
+                      alt="The demo sample, unchanged"
+                      width={451}
+                      height={300}
+                      loading="lazy"
+                      decoding="async"
+                    />
+                    <figcaption>Original</figcaption>
+                  </figure>
+                  <figure data-testid="example-result">
+                    <LiveImage
+                      src={operation.example}
+                      alt={`The demo sample after ${operation.pattern}`}
+                      slow={operation.slow}
+                      width={451}
+                      height={300}
+                    />
+                    <figcaption>
+                      <code>{operation.pattern}</code>
+                    </figcaption>
+                  </figure>
+                </div>
+              ) : (
+                <p className="example-note">
+                  The URL parses and validates here, but this server has no model for{' '}
+                  <code>{operation.key}</code>, so it answers <code>501 operation_unavailable</code>{' '}
+                  instead of an image.
+                </p>
+              )}
+              <p className="operation-links">
+                <a className="button is-small is-primary" href={operation.playground}>
+                  Open in the playground
+                </a>
+                <a
+                  className="button is-small is-secondary"
+                  href={docsHome(config, operation.docPath)}
+                >
+                  Read the documentation
+                </a>
+              </p>
             </article>
           ))}
         </div>
       </section>
-    </>
+    </div>
   )
 }
 

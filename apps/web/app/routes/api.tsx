@@ -34,7 +34,7 @@ export default function Api({ loaderData }: Route.ComponentProps) {
         title="Transformation API"
         lead="Every operation is written in the delivery URL as plugin.method(param:value). Pick a plugin to see its operations and parameters."
       />
-      <section className="section" style={{ paddingTop: 0 }}>
+      <section className="section is-flush-top">
         <div className="container">
           <div className="grid cols-3" data-testid="plugin-list">
             {loaderData.plugins.map((plugin) => (
@@ -42,9 +42,9 @@ export default function Api({ loaderData }: Route.ComponentProps) {
                 <p className="eyebrow">
                   <code>{plugin.id}</code>
                 </p>
-                <h2 style={{ fontSize: '1.15rem' }}>{plugin.name}</h2>
+                <h2 className="plugin-card-name">{plugin.name}</h2>
                 <p>{plugin.description}</p>
-                <p style={{ fontSize: '0.9rem' }}>
+                <p className="plugin-card-count">
                   {plugin.operations} operation{plugin.operations === 1 ? '' : 's'}
                   {plugin.runnable === plugin.operations
                     ? ''

@@ -41,7 +41,7 @@ export default function ContactUs() {
         title="Talk to the team"
         lead="Questions about pricing, a demo, self-hosting or a ticket: write to us and a person will answer within one working day."
       />
-      <section className="section" style={{ paddingTop: 0 }}>
+      <section className="section is-flush-top">
         <div className="container contact-grid">
           <div className="card contact-card">
             {result?.ok === true ? (
@@ -55,7 +55,7 @@ export default function ContactUs() {
               </div>
             ) : null}
             <Form method="post" noValidate>
-              <div className="grid cols-2" style={{ gap: '0 var(--space-4)' }}>
+              <div className="grid cols-2 is-rows-tight">
                 <div className="field">
                   <label htmlFor="name">Name</label>
                   <input

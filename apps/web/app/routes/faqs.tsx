@@ -44,7 +44,7 @@ export default function Faqs() {
   return (
     <>
       <PageHero eyebrow="FAQs" title="Frequently asked questions" />
-      <section className="section" style={{ paddingTop: 0 }}>
+      <section className="section is-flush-top">
         <div className="container faq-list">
           {FAQS.map((faq) => (
             <details key={faq.q} className="faq">

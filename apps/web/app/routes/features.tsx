@@ -111,7 +111,7 @@ export default function Features() {
               {'/v2/demo/erase.bg(i:ecommerce)/samples/coffee.png'}
             </code>
           </pre>
-          <p style={{ textAlign: 'center', marginTop: 'var(--space-5)' }}>
+          <p className="text-center space-above-5">
             <Link className="button is-primary" to="/api">
               Browse the operations
             </Link>

@@ -190,7 +190,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="container">
           <h2>Ship faster images this afternoon</h2>
           <p>Run it with one command, or start on the hosted free plan.</p>
-          <div className="button-row" style={{ justifyContent: 'center' }}>
+          <div className="button-row is-centered">
             <a className="button is-primary is-large" href={signupUrl(config.consoleUrl, page)}>
               Create a free account
             </a>

@@ -12,13 +12,13 @@ export const meta: Route.MetaFunction = (args) =>
 export default function PageNotFound() {
   return (
     <section className="section">
-      <div className="container" style={{ textAlign: 'center' }}>
+      <div className="container text-center">
         <p className="eyebrow">404</p>
         <h1>This page does not exist</h1>
-        <p className="lead" style={{ margin: '0 auto var(--space-6)' }}>
+        <p className="lead is-centered">
           The link may be old or mistyped. Everything Tessera offers is a click away.
         </p>
-        <div className="button-row" style={{ justifyContent: 'center' }}>
+        <div className="button-row is-centered">
           <Link className="button is-primary" to="/">
             Go to the home page
           </Link>

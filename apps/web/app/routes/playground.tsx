@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react'
 import { Link, redirect } from 'react-router'
 import { Logo } from '../components/icons.tsx'
+import { Playground } from '../components/playground.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
 import { getSession } from '../lib/api.ts'
 import { useConfig } from '../lib/app-context.tsx'
-import { sampleUrl } from '../lib/images.ts'
 import { playgroundUrl } from '../lib/links.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/playground.ts'
@@ -26,21 +26,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return null
 }
 
-const TABS = ['original', 'transformed', 'result'] as const
-
 /** The anonymous playground renders only in the browser (SPEC §2.1). */
-export default function Playground() {
+export default function PlaygroundPage() {
   const [mounted, setMounted] = useState(false)
   useEffect(() => setMounted(true), [])
-  return mounted ? <ClientPlayground /> : <div className="playground-loading" aria-busy="true" />
-}
-
-function ClientPlayground() {
   const config = useConfig()
-  const [tab, setTab] = useState<(typeof TABS)[number]>('result')
-  const chain = tab === 'original' ? '' : tab === 'transformed' ? '~t.flip()' : '~t.flip()~t.grey()'
   return (
-    <div className="playground" data-testid="playground">
+    <div className="playground">
       <header className="playground-bar">
         <Link to="/" className="site-logo">
           <Logo /> <span>Tessera</span> <span className="pill playground-pill">Playground</span>
@@ -49,31 +41,9 @@ function ClientPlayground() {
           Use your own images
         </a>
       </header>
-      <div className="playground-body">
-        <div role="tablist" aria-label="Image" className="interval-toggle">
-          {TABS.map((name) => (
-            <button
-              key={name}
-              type="button"
-              role="tab"
-              aria-selected={tab === name}
-              onClick={() => setTab(name)}
-            >
-              {name[0]?.toUpperCase()}
-              {name.slice(1)}
-            </button>
-          ))}
-        </div>
-        <img
-          src={sampleUrl(config.deliveryUrl, 'astronaut.png', 720, undefined, chain)}
-          alt={`The sample image, ${tab}`}
-          width={720}
-          height={720}
-          className="playground-image"
-        />
-        <p className="playground-url">
-          <code>{`/v2/demo/t.resize(w:720)${chain}/samples/astronaut.png`}</code>
-        </p>
+      <div className="playground-main">
+        <h1 className="visually-hidden">Playground</h1>
+        {mounted ? <Playground /> : <div className="playground-loading" aria-busy="true" />}
       </div>
     </div>
   )

@@ -14,7 +14,7 @@ import {
   type Plan,
 } from '../lib/api.ts'
 import { useConfig, useSession } from '../lib/app-context.tsx'
-import { billingUrl, signupUrl } from '../lib/links.ts'
+import { billingUrl, signupToBuyUrl, signupUrl } from '../lib/links.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/pricing.ts'
 import './pricing.css'
@@ -29,8 +29,8 @@ export const meta: Route.MetaFunction = (args) =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = serverApi(request, context)
   const [plans, addons] = await Promise.all([
-    getPlans(api.client, api.config).catch(() => null),
-    getAddons(api.client, api.config).catch(() => null),
+    getPlans(api.client, api.config, api.log).catch(() => null),
+    getAddons(api.client, api.config, api.log).catch(() => null),
   ])
   return { plans, addons }
 }
@@ -80,8 +80,11 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
   const yearly = params.get('interval') === 'yearly'
   const orgId = useActiveOrganization()
   const { plans, addons } = loaderData
-  const buy = (kind: 'subscription' | 'topup') =>
-    orgId === null ? signupUrl(config.consoleUrl, page) : billingUrl(config.consoleUrl, orgId, kind)
+  // The choice travels to the console's billing page, through sign-up for a visitor.
+  const buy = (kind: 'subscription' | 'topup', itemId: number) =>
+    orgId === null
+      ? signupToBuyUrl(config.consoleUrl, kind, itemId)
+      : billingUrl(config.consoleUrl, orgId, kind, itemId)
   const paid = plans === null ? [] : yearly ? plans.yearlyPlans : plans.monthlyPlans
   const shown: Plan[] =
     plans?.freePlan === null || plans === null ? paid : [plans.freePlan, ...paid]
@@ -116,7 +119,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
           </button>
         </fieldset>
       </PageHero>
-      <section className="section" style={{ paddingTop: 0 }}>
+      <section className="section is-flush-top">
         <div className="container">
           {plans === null ? (
             <div className="form-alert is-error" role="alert">
@@ -142,7 +145,9 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                     </p>
                     <a
                       className={`button is-block ${featured ? 'is-primary' : 'is-secondary'}`}
-                      href={isFree ? signupUrl(config.consoleUrl, page) : buy('subscription')}
+                      href={
+                        isFree ? signupUrl(config.consoleUrl, page) : buy('subscription', plan._id)
+                      }
                     >
                       {isFree ? 'Start for free' : `Choose ${plan.name}`}
                     </a>
@@ -168,7 +173,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
             <p>Top-ups add credits to any plan, on top of its monthly allowance.</p>
           </div>
           {addons === null || addons.length === 0 ? (
-            <p style={{ textAlign: 'center' }}>Top-ups are not on sale right now.</p>
+            <p className="text-center">Top-ups are not on sale right now.</p>
           ) : (
             <div className="grid cols-4" data-testid="addons">
               {addons.map((addon: Addon) => (
@@ -178,14 +183,14 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                     <span>{money(addon.amount, addon.currency)}</span>
                   </p>
                   <p>{addon.description}</p>
-                  <a className="button is-secondary is-small" href={buy('topup')}>
+                  <a className="button is-secondary is-small" href={buy('topup', addon._id)}>
                     Buy top-up
                   </a>
                 </article>
               ))}
             </div>
           )}
-          <p style={{ textAlign: 'center', marginTop: 'var(--space-6)' }}>
+          <p className="text-center space-above-6">
             Questions about a large volume? <Link to="/contactus?topic=sales">Talk to sales</Link>.
           </p>
         </div>

@@ -19,7 +19,7 @@ export default function PrivacyPolicy() {
         title="Privacy policy"
         lead="Last updated 21 November 2026."
       />
-      <section className="section" style={{ paddingTop: 0 }}>
+      <section className="section is-flush-top">
         <div className="container prose">
           <p>
             This policy explains what information the operator of this Tessera installation collects

@@ -14,7 +14,7 @@ export default function TermsOfUse() {
   return (
     <>
       <PageHero flush eyebrow="Legal" title="Terms of use" lead="Last updated 21 November 2026." />
-      <section className="section" style={{ paddingTop: 0 }}>
+      <section className="section is-flush-top">
         <div className="container prose">
           <p>
             By using this website, the console or the API you agree to these terms. If you use

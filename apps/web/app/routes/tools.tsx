@@ -31,7 +31,7 @@ export default function Tools({ loaderData }: Route.ComponentProps) {
         title="Free image tools"
         lead="Everyday fixes, done by the same engine that powers our delivery: compress, convert, resize and recolour."
       />
-      <section className="section" style={{ paddingTop: 0 }} aria-labelledby="tool-list-heading">
+      <section className="section is-flush-top" aria-labelledby="tool-list-heading">
         <div className="container">
           {/* The cards' titles are h3: this keeps the heading order h1 → h2 → h3. */}
           <h2 id="tool-list-heading" className="visually-hidden">

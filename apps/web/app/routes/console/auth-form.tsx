@@ -70,7 +70,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {
       )}
       <form onSubmit={onSubmit} noValidate={false} data-testid={`${mode}-form`}>
         {mode === 'signup' ? (
-          <div className="grid cols-2" style={{ gap: '0 var(--space-3)' }}>
+          <div className="grid cols-2 auth-name-row">
             <div className="field">
               <label htmlFor="firstName">First name</label>
               <input
@@ -109,7 +109,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {
             aria-describedby={mode === 'signup' ? 'password-hint' : undefined}
           />
           {mode === 'signup' ? (
-            <small id="password-hint" style={{ color: 'var(--color-muted)' }}>
+            <small id="password-hint" className="field-hint">
               At least 10 characters.
             </small>
           ) : null}

@@ -2,6 +2,7 @@ import { useLocation } from 'react-router'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useConfig } from '../../lib/app-context.tsx'
 import { afterChoosingOrg, readAuthFlow } from '../../lib/auth-redirect.ts'
+import { rememberOrg } from '../../lib/console-org.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/choose-org.ts'
 import { requireConsoleUser } from './console.server.ts'
@@ -20,7 +21,7 @@ export default function ChooseOrg({ loaderData }: Route.ComponentProps) {
   const flow = readAuthFlow(location.search)
   const { organizations } = loaderData
   return (
-    <div className="auth-card" style={{ maxWidth: 560 }}>
+    <div className="auth-card is-wide">
       <h1>Choose an organisation</h1>
       <p className="subtitle">Files, presets and credits belong to an organisation.</p>
       {organizations.length === 0 ? (
@@ -32,6 +33,7 @@ export default function ChooseOrg({ loaderData }: Route.ComponentProps) {
               <a
                 className="org-button"
                 href={afterChoosingOrg(flow, org._id, { consoleBase: config.consoleUrl })}
+                onClick={() => rememberOrg(org._id)}
               >
                 <span>
                   <strong>{org.name ?? org.cloudName ?? org._id}</strong>

@@ -3,6 +3,7 @@
 import { type RouterContextProvider, redirect } from 'react-router'
 import { serverApi } from '../../lib/api.server.ts'
 import { getOrganizations, getSession, type Organization } from '../../lib/api.ts'
+import { postAuthTarget, readAuthFlow } from '../../lib/auth-redirect.ts'
 import { CONSOLE_PATHS, consoleUrl } from '../../lib/links.ts'
 import type { SessionUser } from '../../lib/session.ts'
 
@@ -23,4 +24,26 @@ export async function requireConsoleUser(
   }
   const organizations = (await getOrganizations(api.client, api.config)) ?? []
   return { user, organizations }
+}
+
+/**
+ * The auth pages send a visitor who is already signed in on, as a login would (to the flow's
+ * target, or the console), instead of asking again. Preview mode stays logged out (SPEC §2.1).
+ */
+export async function redirectSignedIn(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<null> {
+  const url = new URL(request.url)
+  if (url.searchParams.get('__preview') === 'true') return null
+  const api = serverApi(request, context)
+  const user = await getSession(api.client, api.config).catch(() => null)
+  if (user === null) return null
+  const origins = [url.origin, api.config.mainUrl].filter((origin) => origin !== '')
+  throw redirect(
+    postAuthTarget(readAuthFlow(url.search), {
+      consoleBase: api.config.consoleUrl,
+      allowedOrigins: origins,
+    }),
+  )
 }

@@ -1,8 +1,10 @@
-import { Link, Outlet, useLocation } from 'react-router'
+import { Link, Outlet, useLocation, useRouteLoaderData } from 'react-router'
+import { OrgSwitcher } from '../../components/console/org-switcher.tsx'
 import { Logo } from '../../components/icons.tsx'
 import { readAuthFlow } from '../../lib/auth-redirect.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/layout.ts'
+import type { ConsoleLayoutData } from './app-layout.tsx'
 import './console.css'
 
 export const meta: Route.MetaFunction = (args) => metaFor(args, { title: 'Console', noIndex: true })
@@ -11,6 +13,7 @@ export const meta: Route.MetaFunction = (args) => metaFor(args, { title: 'Consol
 export default function ConsoleLayout() {
   const location = useLocation()
   const isolated = readAuthFlow(location.search).isolateFlow
+  const app = useRouteLoaderData('routes/console/app-layout') as ConsoleLayoutData | undefined
   return (
     <div className="console">
       <header className="console-bar">
@@ -23,11 +26,16 @@ export default function ConsoleLayout() {
             <Logo /> <span>Tessera</span> <span className="pill">Console</span>
           </Link>
         )}
-        {isolated ? null : (
-          <Link to="/" className="console-back" reloadDocument>
-            Back to website
-          </Link>
-        )}
+        <div className="console-bar-end">
+          {app?.org ? (
+            <OrgSwitcher organizations={app.organizations} current={app.org._id} />
+          ) : null}
+          {isolated ? null : (
+            <Link to="/" className="console-back" reloadDocument>
+              Back to website
+            </Link>
+          )}
+        </div>
       </header>
       <main id="main" className="console-main">
         <Outlet />

@@ -1,0 +1,289 @@
+// Identity (DESIGN §6, SPEC §3, §6, §7.2): sign-up, login, logout, the session check and
+// profile meta; the rules are in `identity.ts`. A session is a random 32-byte token in the
+// `bg.session` cookie; the database keeps only its sha256, so a leaked sessions table opens no
+// session.
+import { type Context, Hono } from 'hono'
+import { z } from 'zod'
+import type { AppContext, AppEnv } from '../context.ts'
+import { isUniqueViolation, type NewUser, type User } from '../db/index.ts'
+import { HttpError } from '../http/errors.ts'
+import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
+import { clientAddress } from '../http/request.ts'
+import { labelText } from '../http/text.ts'
+import { createRateLimiter } from '../platform/rate-limit.ts'
+import {
+  cookieToken,
+  createAuth,
+  randomToken,
+  SESSION_TTL_SECONDS,
+  sessionCookie,
+  sha256,
+} from './auth.ts'
+import { createGoogleVerifier } from './google.ts'
+import {
+  checkMeta,
+  cloudNameFor,
+  LOGIN_LIMITS,
+  MAX_PROFILE_META_BYTES,
+  passwordProblem,
+} from './identity.ts'
+import { hashPassword, needsRehash, verifyNothing, verifyPassword } from './passwords.ts'
+
+// ── input ────────────────────────────────────────────────────────────────────────────────────
+
+const email = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'is required')
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email({ error: 'must be an email address' }))
+
+const personName = labelText(100)
+
+const password = z.string({ error: 'must be a string' }).min(1, 'is required')
+
+const signupBody = z.object({ email, password, firstName: personName, lastName: personName })
+const googleBody = z.object({
+  credential: z
+    .string({ error: 'must be a string' })
+    .min(1, 'is required')
+    .max(8192, 'is too long'),
+})
+const loginBody = z.object({ email, password: password.max(1024, 'is too long') })
+
+// ── cookies and answers ──────────────────────────────────────────────────────────────────────
+
+export function userJson(user: User) {
+  return {
+    _id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    createdAt: user.createdAt.toISOString(),
+  }
+}
+
+// ── routes ───────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Sign-up, login (password or Google one-tap), logout, the session and profile meta, relative to
+ * `USERS`.
+ */
+export function identityRoutes(app: Pick<AppContext, 'repo' | 'config'>): Hono<AppEnv> {
+  const router = new Hono<AppEnv>()
+  const { repo, config } = app
+  const byAccountAndAddress = createRateLimiter(repo, {
+    limit: LOGIN_LIMITS.perAccountAndAddress,
+    windowMs: LOGIN_LIMITS.windowMs,
+  })
+  // Under a distributed attack on one account, each address gets a single failure.
+  const byAccountAndAddressUnderAttack = createRateLimiter(repo, {
+    limit: 1,
+    windowMs: LOGIN_LIMITS.windowMs,
+  })
+  const byAccount = createRateLimiter(repo, {
+    limit: LOGIN_LIMITS.perAccount,
+    windowMs: LOGIN_LIMITS.windowMs,
+  })
+  const byAddress = createRateLimiter(repo, {
+    limit: LOGIN_LIMITS.perAddress,
+    windowMs: LOGIN_LIMITS.windowMs,
+  })
+  const signups = createRateLimiter(repo, {
+    limit: config.signupLimitPerHour,
+    windowMs: 60 * 60_000,
+  })
+
+  /** Starts a session (ending the one the request carried: rotation) and sets its cookie. */
+  const startSession = async (c: Context<AppEnv>, user: User) => {
+    const previous = cookieToken(c)
+    if (previous !== undefined) await repo.deleteSession(sha256(previous))
+    const token = randomToken()
+    await repo.createSession(
+      sha256(token),
+      user.id,
+      new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+    )
+    c.header('set-cookie', sessionCookie(c, config.publicUrl, token, SESSION_TTL_SECONDS))
+    c.header('cache-control', 'no-store')
+  }
+
+  const { requireUser } = createAuth(app)
+
+  /** Creates a user with their own organisation, retrying if the random cloud name is taken. */
+  const createAccount = async (input: NewUser): Promise<User> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { user } = await repo.createUserWithOrganisation(
+          input,
+          { cloudName: cloudNameFor(input.firstName), name: `${input.firstName}'s organisation` },
+          config.freePlan,
+        )
+        return user
+      } catch (error) {
+        if (isUniqueViolation(error, 'users_email_key')) {
+          throw new HttpError(
+            409,
+            'email_taken',
+            'An account with this email exists: sign in instead',
+          )
+        }
+        if (!isUniqueViolation(error, 'organisations_cloud_name_key') || attempt >= 5) throw error
+      }
+    }
+  }
+
+  /** Refuses a sign-up from an address that made too many this hour. */
+  const checkSignupRate = async (key: string) => {
+    const wait = await signups.retryAfter(key)
+    if (wait > 0) {
+      throw new HttpError(429, 'too_many_signups', 'Too many sign-ups from here: try again later', {
+        headers: { 'retry-after': String(wait) },
+      })
+    }
+  }
+
+  const verifyGoogle =
+    config.google.clientId === undefined
+      ? undefined
+      : createGoogleVerifier({ clientId: config.google.clientId, jwksUrl: config.google.jwksUrl })
+
+  // Google one-tap: the ID token names the account; a known Google account signs in, a verified
+  // email of an existing account is linked to it, anyone else gets a new account (201).
+  router.post(`/auth/google`, jsonLimit, async (c) => {
+    if (verifyGoogle === undefined) {
+      throw new HttpError(
+        404,
+        'google_sign_in_off',
+        'Google sign-in is not configured on this server',
+      )
+    }
+    const { credential } = parseBody(await readJson(c), googleBody)
+    const identity = await verifyGoogle(credential)
+    let user = await repo.findUserByGoogleSub(identity.sub)
+    if (user === undefined) {
+      if (!identity.emailVerified) {
+        throw new HttpError(403, 'email_not_verified', 'Google has not verified this email address')
+      }
+      const existing = await repo.findUserByEmail(identity.email)
+      if (existing !== undefined) {
+        if (!(await repo.linkGoogleAccount(existing.id, identity.sub))) {
+          throw new HttpError(
+            409,
+            'google_account_conflict',
+            'This account is linked to another Google account',
+          )
+        }
+        user = existing
+      }
+    }
+    if (user !== undefined) {
+      await startSession(c, user)
+      return c.json({ user: userJson(user), isNewUser: false })
+    }
+    const signupKey = `signup:address:${clientAddress(c)}`
+    await checkSignupRate(signupKey)
+    const firstName = identity.givenName ?? identity.email.split('@')[0] ?? 'User'
+    const created = await createAccount({
+      email: identity.email,
+      passwordHash: null,
+      googleSub: identity.sub,
+      firstName: firstName.slice(0, 100),
+      lastName: (identity.familyName ?? '').slice(0, 100),
+    })
+    await signups.hit(signupKey)
+    await startSession(c, created)
+    return c.json({ user: userJson(created), isNewUser: true }, 201)
+  })
+
+  router.post(`/auth/signup`, jsonLimit, async (c) => {
+    const input = parseBody(await readJson(c), signupBody)
+    const problem = passwordProblem(input.password, input.email)
+    if (problem !== undefined) throw new HttpError(400, 'weak_password', problem)
+    const signupKey = `signup:address:${clientAddress(c)}`
+    await checkSignupRate(signupKey)
+    if ((await repo.findUserByEmail(input.email)) !== undefined) {
+      throw new HttpError(409, 'email_taken', 'An account with this email exists: sign in instead')
+    }
+    const user = await createAccount({
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      firstName: input.firstName,
+      lastName: input.lastName,
+    })
+    await signups.hit(signupKey)
+    await startSession(c, user)
+    return c.json({ user: userJson(user) }, 201)
+  })
+
+  router.post(`/auth/login`, jsonLimit, async (c) => {
+    const input = parseBody(await readJson(c), loginBody)
+    const address = clientAddress(c)
+    const accountKey = `login:account:${input.email}`
+    const pairKey = `login:account-address:${input.email}:${address}`
+    const addressKey = `login:address:${address}`
+    const underAttack = (await byAccount.retryAfter(accountKey)) > 0
+    const wait = Math.max(
+      await (underAttack ? byAccountAndAddressUnderAttack : byAccountAndAddress).retryAfter(
+        pairKey,
+      ),
+      await byAddress.retryAfter(addressKey),
+    )
+    if (wait > 0) {
+      throw new HttpError(429, 'too_many_attempts', 'Too many failed logins: try again later', {
+        headers: { 'retry-after': String(wait) },
+      })
+    }
+    const user = await repo.findUserByEmail(input.email)
+    const ok =
+      user === undefined
+        ? await verifyNothing(input.password)
+        : await verifyPassword(input.password, user.passwordHash)
+    if (user === undefined || !ok) {
+      await byAccount.hit(accountKey)
+      await byAccountAndAddress.hit(pairKey)
+      await byAddress.hit(addressKey)
+      throw new HttpError(401, 'invalid_credentials', 'The email or password is wrong')
+    }
+    // Only this address's failures on the account are forgiven: the account-wide count of a
+    // distributed attack stays, so a sign-in by the owner gives the attackers no fresh budget.
+    await byAccountAndAddress.reset(pairKey)
+    if (user.passwordHash !== null && needsRehash(user.passwordHash)) {
+      await repo.setPasswordHash(user.id, await hashPassword(input.password))
+    }
+    await startSession(c, user)
+    return c.json({ user: userJson(user) })
+  })
+
+  router.post(`/auth/logout`, async (c) => {
+    const token = cookieToken(c)
+    if (token !== undefined) await repo.deleteSession(sha256(token))
+    c.header('set-cookie', sessionCookie(c, config.publicUrl, '', 0))
+    c.header('cache-control', 'no-store')
+    return c.body(null, 204)
+  })
+
+  router.get(`/session`, async (c) => {
+    const user = await requireUser(c)
+    c.header('cache-control', 'no-store')
+    return c.json({ session: { passport: { user: userJson(user) } } })
+  })
+
+  router.patch(`/profile/meta`, jsonLimit, async (c) => {
+    const user = await requireUser(c)
+    const raw = await readJson(c)
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new HttpError(400, 'invalid_body', 'Profile meta must be a JSON object')
+    }
+    checkMeta(raw)
+    if (Buffer.byteLength(JSON.stringify(raw)) > MAX_PROFILE_META_BYTES) {
+      throw new HttpError(413, 'too_large', 'Profile meta is larger than 16 KB')
+    }
+    const updated = await repo.updateProfileMeta(user.id, raw as Record<string, unknown>)
+    c.header('cache-control', 'no-store')
+    return c.json({ meta: updated?.profileMeta ?? {} })
+  })
+
+  return router
+}

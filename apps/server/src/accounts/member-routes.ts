@@ -1,0 +1,187 @@
+// The members and invitations of an organisation (issue 4, DESIGN §6): roles, leaving and
+// removing, invitations by email (a token shown once, kept as its hash) and accepting them.
+// Mounted by `organisation-routes.ts`; every call but accepting goes through
+// `requirePathOrganisation`.
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { AppContext, AppEnv } from '../context.ts'
+import type { Invitation } from '../db/index.ts'
+import { HttpError } from '../http/errors.ts'
+import { jsonLimit, readBody } from '../http/json-body.ts'
+import { createAuth, randomToken, sha256 } from './auth.ts'
+import { idParam, noStore } from './organisation-http.ts'
+
+/** Invitations stay open for a week. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+const ROLE = z.enum(['owner', 'member'], {
+  error: "must be 'owner' or 'member'",
+})
+
+const invitationBody = z
+  .object({
+    email: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .toLowerCase()
+      .max(254, 'must be at most 254 characters')
+      .pipe(z.email({ error: 'must be an email address' })),
+    role: ROLE.default('member'),
+  })
+  .strict()
+const roleBody = z.object({ role: ROLE }).strict()
+const acceptBody = z.object({ token: z.string({ error: 'must be a string' }).max(200) }).strict()
+
+function invitationJson(invitation: Invitation) {
+  return {
+    _id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    createdAt: invitation.createdAt.toISOString(),
+    expiresAt: invitation.expiresAt.toISOString(),
+  }
+}
+
+/** The members and invitation calls, relative to `ORGANIZATION`. */
+export function memberRoutes(app: Pick<AppContext, 'repo' | 'config' | 'logger'>): Hono<AppEnv> {
+  const { repo, config } = app
+  const router = new Hono<AppEnv>()
+  const auth = createAuth(app)
+  const ORG = '/:orgId'
+
+  // Invitations are accepted by the invited user, who is not a member yet: no orgId in the path.
+  router.post('/invitations/accept', jsonLimit, async (c) => {
+    noStore(c)
+    const user = await auth.requireUser(c)
+    const { token } = await readBody(c, acceptBody)
+    const result = await repo.acceptInvitation(sha256(token), user)
+    if (!result.ok) {
+      if (result.reason === 'wrong_email') {
+        throw new HttpError(
+          409,
+          'invitation_email_mismatch',
+          'This invitation is for another email address: sign in with that account',
+        )
+      }
+      if (result.reason === 'already_member') {
+        throw new HttpError(409, 'already_member', 'You are already a member of this organisation')
+      }
+      throw new HttpError(
+        404,
+        'invitation_not_found',
+        'The invitation is unknown, used, revoked or expired',
+      )
+    }
+    return c.json({
+      organisation: {
+        _id: result.organisation.id,
+        name: result.organisation.name,
+        cloudName: result.organisation.cloudName,
+        role: result.role,
+      },
+    })
+  })
+
+  // ── members ──────────────────────────────────────────────────────────────────────────────
+
+  router.get(`${ORG}/members`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { tokens: false })
+    const members = await repo.listMembers(caller.organisation.id)
+    return c.json(
+      members.map(({ user, role, joinedAt }) => ({
+        _id: user.id,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        role,
+        joinedAt: joinedAt.toISOString(),
+      })),
+    )
+  })
+
+  /** Refuses a change that would leave the organisation without an owner. */
+  const keepAnOwner = async (organisationId: string, userId: string) => {
+    const member = await repo.findMembership(userId, organisationId)
+    if (member === undefined) throw new HttpError(404, 'member_not_found', `No member ${userId}`)
+    if (member.role === 'owner' && (await repo.countOwners(organisationId)) <= 1) {
+      throw new HttpError(409, 'last_owner', 'An organisation needs at least one owner')
+    }
+  }
+
+  router.patch(`${ORG}/members/:userId`, jsonLimit, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const userId = idParam(c, 'userId', 'member')
+    const { role } = await readBody(c, roleBody)
+    if (role === 'member') await keepAnOwner(caller.organisation.id, userId)
+    if (!(await repo.setMemberRole(caller.organisation.id, userId, role))) {
+      throw new HttpError(404, 'member_not_found', `No member ${userId}`)
+    }
+    return c.json({ _id: userId, role })
+  })
+
+  router.delete(`${ORG}/members/:userId`, async (c) => {
+    noStore(c)
+    // Anyone may leave; only owners may remove someone else.
+    const caller = await auth.requirePathOrganisation(c, { tokens: false })
+    const id = caller.organisation.id
+    const userId = idParam(c, 'userId', 'member')
+    if (caller.user?.id !== userId && caller.role !== 'owner') {
+      throw new HttpError(403, 'forbidden', 'Only owners of the organisation can remove members')
+    }
+    await keepAnOwner(id, userId)
+    if (!(await repo.removeMember(id, userId))) {
+      throw new HttpError(404, 'member_not_found', `No member ${userId}`)
+    }
+    return c.body(null, 204)
+  })
+
+  // ── invitations ──────────────────────────────────────────────────────────────────────────
+
+  router.post(`${ORG}/invitations`, jsonLimit, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const input = await readBody(c, invitationBody)
+    const members = await repo.listMembers(caller.organisation.id)
+    if (members.some((member) => member.user.email === input.email)) {
+      throw new HttpError(409, 'already_member', `${input.email} is already a member`)
+    }
+    // A new invitation to the same address replaces the open one.
+    for (const open of await repo.listInvitations(caller.organisation.id)) {
+      if (open.email === input.email) await repo.revokeInvitation(caller.organisation.id, open.id)
+    }
+    const token = randomToken()
+    const invitation = await repo.createInvitation(caller.organisation.id, {
+      email: input.email,
+      role: input.role,
+      tokenHash: sha256(token),
+      invitedBy: caller.user?.id ?? null,
+      expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+    })
+    const acceptUrl = `${config.publicUrl}/console/invitations/accept?token=${token}`
+    c.get('log').info(
+      { organisationId: caller.organisation.id, invitationId: invitation.id },
+      'invitation created',
+    )
+    return c.json({ ...invitationJson(invitation), token, acceptUrl }, 201)
+  })
+
+  router.get(`${ORG}/invitations`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    return c.json((await repo.listInvitations(caller.organisation.id)).map(invitationJson))
+  })
+
+  router.delete(`${ORG}/invitations/:invitationId`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const id = idParam(c, 'invitationId', 'invitation')
+    if (!(await repo.revokeInvitation(caller.organisation.id, id))) {
+      throw new HttpError(404, 'invitation_not_found', `No open invitation ${id}`)
+    }
+    return c.body(null, 204)
+  })
+
+  return router
+}

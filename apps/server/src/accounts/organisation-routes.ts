@@ -1,0 +1,264 @@
+// Organisations, their API tokens, settings and signing keys (issues 4 and 9, DESIGN §6), and
+// through `member-routes.ts` their members and invitations. Everything is reached through
+// `/service/panel/organization/v1.0/{orgId}/…` and `requireOrganisation`, so a caller only ever
+// touches an organisation they belong to; others answer 404.
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { AppContext, AppEnv } from '../context.ts'
+import {
+  type ApiToken,
+  isUniqueViolation,
+  type Organisation,
+  type SigningKey,
+} from '../db/index.ts'
+import { HttpError } from '../http/errors.ts'
+import { jsonLimit, readBody } from '../http/json-body.ts'
+import { labelText } from '../http/text.ts'
+import { API_TOKEN_PREFIX, createAuth, randomToken, sha256 } from './auth.ts'
+import { memberRoutes } from './member-routes.ts'
+import { idParam, noStore } from './organisation-http.ts'
+export const MAX_TOKENS_PER_ORGANISATION = 50
+/** Live signing keys an organisation may hold (enough to rotate with room to spare). */
+export const MAX_SIGNING_KEYS_PER_ORGANISATION = 10
+/** Cloud names: lower-case letters, digits and hyphens, 3 to 40, no hyphen at either end. */
+export const CLOUD_NAME = /^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/
+
+const LABEL = labelText(100)
+
+const organisationChanges = z
+  .object({
+    name: LABEL.optional(),
+    cloudName: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .toLowerCase()
+      .regex(
+        CLOUD_NAME,
+        'must be 3 to 40 lower-case letters, digits or hyphens, not starting or ending with a hyphen',
+      )
+      .optional(),
+  })
+  .strict()
+const tokenBody = z.object({ name: LABEL }).strict()
+const SETTING = z.boolean({ error: 'must be true or false' }).optional()
+const settingsBody = z
+  .object({
+    requireSignedUrls: SETTING,
+    strictTransformations: SETTING,
+    allowRawFiles: SETTING,
+  })
+  .strict()
+function tokenJson(token: ApiToken) {
+  return {
+    _id: token.id,
+    name: token.name,
+    prefix: token.prefix,
+    createdAt: token.createdAt.toISOString(),
+    lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+  }
+}
+
+/** The settings of an organisation (docs/api.md, "Organisation settings"). */
+function settingsJson(organisation: Organisation) {
+  return {
+    requireSignedUrls: organisation.requireSignedUrls,
+    strictTransformations: organisation.strictTransformations,
+    allowRawFiles: organisation.allowRawFiles,
+  }
+}
+
+/** A signing key as listed: never its secret, which is shown once, when it is created. */
+function signingKeyJson(key: SigningKey) {
+  return {
+    _id: key.id,
+    accessKey: key.accessKey,
+    createdAt: key.createdAt.toISOString(),
+  }
+}
+
+/**
+ * The user's organisations (`GET /all`), an organisation's details, API tokens, settings and
+ * signing keys, and its members and invitations (`member-routes.ts`), relative to
+ * `ORGANIZATION`.
+ */
+export function organisationRoutes(
+  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'lookups'>,
+): Hono<AppEnv> {
+  const { repo, lookups } = app
+  const router = new Hono<AppEnv>()
+  const auth = createAuth(app)
+  const ORG = '/:orgId'
+
+  // Before `/:orgId`, which would take `all` for an id.
+  router.get('/all', async (c) => {
+    noStore(c)
+    const user = await auth.requireUser(c)
+    const list = await repo.listUserOrganisations(user.id)
+    return c.json(
+      list.map(({ organisation, role, joinedAt }) => ({
+        _id: organisation.id,
+        name: organisation.name,
+        cloudName: organisation.cloudName,
+        role,
+        createdAt: organisation.createdAt.toISOString(),
+        joinedAt: joinedAt.toISOString(),
+      })),
+    )
+  })
+
+  router.route('/', memberRoutes(app))
+
+  router.get(ORG, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c)
+    const organisation = caller.organisation
+    return c.json({
+      _id: organisation.id,
+      name: organisation.name,
+      cloudName: organisation.cloudName,
+      role: caller.role,
+      planId: organisation.planId,
+      credits: organisation.credits,
+      requireSignedUrls: organisation.requireSignedUrls,
+      createdAt: organisation.createdAt.toISOString(),
+    })
+  })
+
+  router.patch(ORG, jsonLimit, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const changes = await readBody(c, organisationChanges)
+    let updated: Awaited<ReturnType<typeof repo.updateOrganisation>>
+    try {
+      updated = await repo.updateOrganisation(caller.organisation.id, changes)
+    } catch (error) {
+      if (isUniqueViolation(error, 'organisations_cloud_name_key')) {
+        throw new HttpError(409, 'cloud_name_taken', `The cloud name ${changes.cloudName} is taken`)
+      }
+      throw error
+    }
+    if (updated === undefined)
+      throw new HttpError(404, 'organisation_not_found', 'No such organisation')
+    lookups.forgetOrganisation(caller.organisation)
+    return c.json({
+      _id: updated.id,
+      name: updated.name,
+      cloudName: updated.cloudName,
+    })
+  })
+
+  // ── API tokens ───────────────────────────────────────────────────────────────────────────
+
+  router.post(`${ORG}/tokens`, jsonLimit, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const { name } = await readBody(c, tokenBody)
+    const live = await repo.listApiTokens(caller.organisation.id)
+    if (live.length >= MAX_TOKENS_PER_ORGANISATION) {
+      throw new HttpError(
+        409,
+        'too_many_tokens',
+        `An organisation can hold ${MAX_TOKENS_PER_ORGANISATION} tokens: revoke one first`,
+      )
+    }
+    const token = `${API_TOKEN_PREFIX}${randomToken()}`
+    const created = await repo.createApiToken(caller.organisation.id, {
+      name,
+      tokenHash: sha256(token),
+      prefix: token.slice(0, API_TOKEN_PREFIX.length + 6),
+      createdBy: caller.user?.id ?? null,
+    })
+    // The only time the token is shown: the database keeps its hash.
+    return c.json({ ...tokenJson(created), token }, 201)
+  })
+
+  router.get(`${ORG}/tokens`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    return c.json((await repo.listApiTokens(caller.organisation.id)).map(tokenJson))
+  })
+
+  router.delete(`${ORG}/tokens/:tokenId`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const id = idParam(c, 'tokenId', 'token')
+    if (!(await repo.revokeApiToken(caller.organisation.id, id))) {
+      throw new HttpError(404, 'token_not_found', `No live token ${id}`)
+    }
+    return c.body(null, 204)
+  })
+
+  // ── settings and signing keys (issue 9) ──────────────────────────────────────────────────
+
+  router.get(`${ORG}/settings`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c)
+    return c.json(settingsJson(caller.organisation))
+  })
+
+  router.patch(`${ORG}/settings`, jsonLimit, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const changes = await readBody(c, settingsBody)
+    const id = caller.organisation.id
+    if (changes.requireSignedUrls === true && (await repo.listSigningKeys(id)).length === 0) {
+      // Every URL would be refused: nothing could sign one.
+      throw new HttpError(
+        409,
+        'no_signing_key',
+        'Create a signing key before requiring signed URLs: no URL could be signed without one',
+      )
+    }
+    const updated = await repo.updateOrganisationSettings(id, changes)
+    if (updated === undefined) {
+      throw new HttpError(404, 'organisation_not_found', 'No such organisation')
+    }
+    // Delivery reads organisations through the lookup cache: this process sees the change now.
+    lookups.forgetOrganisation(caller.organisation)
+    c.get('log').info({ organisationId: id, changes }, 'organisation settings changed')
+    return c.json(settingsJson(updated))
+  })
+
+  router.get(`${ORG}/signing-keys`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    return c.json((await repo.listSigningKeys(caller.organisation.id)).map(signingKeyJson))
+  })
+
+  router.post(`${ORG}/signing-keys`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const id = caller.organisation.id
+    if ((await repo.listSigningKeys(id)).length >= MAX_SIGNING_KEYS_PER_ORGANISATION) {
+      throw new HttpError(
+        409,
+        'too_many_signing_keys',
+        `An organisation can hold ${MAX_SIGNING_KEYS_PER_ORGANISATION} signing keys: revoke one first`,
+      )
+    }
+    const key = await repo.createSigningKey(id)
+    c.get('log').info({ organisationId: id, signingKeyId: key.id }, 'signing key created')
+    // The only time the secret is shown (verification needs it, so the server keeps it).
+    return c.json({ ...signingKeyJson(key), secret: key.secret }, 201)
+  })
+
+  router.delete(`${ORG}/signing-keys/:keyId`, async (c) => {
+    noStore(c)
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const id = idParam(c, 'keyId', 'signing_key')
+    const live = await repo.listSigningKeys(caller.organisation.id)
+    if (caller.organisation.requireSignedUrls && live.length === 1 && live[0]?.id === id) {
+      // Delivery would refuse every URL of the organisation.
+      throw new HttpError(
+        409,
+        'last_signing_key',
+        'Signed URLs are required: create another key or stop requiring them before revoking the last one',
+      )
+    }
+    if (!(await repo.revokeSigningKeyById(caller.organisation.id, id))) {
+      throw new HttpError(404, 'signing_key_not_found', `No live signing key ${id}`)
+    }
+    return c.body(null, 204)
+  })
+  return router
+}

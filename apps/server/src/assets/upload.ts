@@ -1,0 +1,333 @@
+// The asset APIs: direct upload (multipart, streamed to storage), upload by URL, and the
+// download proxy. Uploads go to the caller's organisation: an API token's own, or for a signed-in
+// member the `orgId` query parameter's (default: their active, first organisation).
+import { createHash, randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import type { Context } from 'hono'
+import { createAuth } from '../accounts/auth.ts'
+import type { AppContext } from '../context.ts'
+import type { Organisation, StoredFile } from '../db/index.ts'
+import { engineErrorToHttp } from '../http/engine-errors.ts'
+import { HttpError } from '../http/errors.ts'
+import {
+  assertExtensionMatches,
+  assertValidFilePath,
+  extensionOf,
+  IMAGE_FORMATS,
+  type SniffedType,
+  sniffType,
+  UNKNOWN_TYPE,
+} from './files.ts'
+import { receiveMultipart } from './multipart.ts'
+import { fetchRemote, RemoteError } from './remote.ts'
+
+interface UploadFields {
+  /** Folder, e.g. `products/shoes` (no leading or trailing slash). */
+  path: string
+  /** File name without extension; defaults to the uploaded file's name. */
+  name: string | undefined
+  overwrite: boolean
+}
+
+function incoming(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+}
+
+function readFlag(value: unknown, name: string): boolean {
+  if (value === undefined || value === null || value === '') return false
+  if (value === true || value === 'true' || value === '1') return true
+  if (value === false || value === 'false' || value === '0') return false
+  throw new HttpError(400, 'invalid_field', `${name} must be true or false`)
+}
+
+function readFolder(value: unknown): string {
+  if (value === undefined || value === null || value === '') return ''
+  if (typeof value !== 'string') throw new HttpError(400, 'invalid_field', 'path must be text')
+  const folder = value.replace(/^\/+|\/+$/g, '')
+  if (folder !== '') assertValidFilePath(folder)
+  return folder
+}
+
+function readName(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  if (typeof value !== 'string') throw new HttpError(400, 'invalid_field', 'name must be text')
+  if (value.includes('/')) throw new HttpError(400, 'invalid_path', 'name must not contain /')
+  return value
+}
+
+const EXTENSIONS: Record<string, string> = { jpeg: 'jpg' }
+
+/**
+ * A file name from a client's file name or a URL's last segment, made safe: characters a path may
+ * not hold become `-`, and a name that is left empty becomes undefined (a random one is used).
+ * An explicit `name` field is not cleaned: a bad one is refused, so the caller learns why.
+ */
+function stem(fileName: string): string | undefined {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName
+  const dot = base.lastIndexOf('.')
+  const cleaned = (dot > 0 ? base.slice(0, dot) : base)
+    .replace(/[^\p{L}\p{N} ._()@+-]+/gu, '-')
+    .replace(/^[^\p{L}\p{N}]+/u, '')
+    .slice(0, 200)
+  return cleaned === '' ? undefined : cleaned
+}
+
+/** The delivery URL of a stored file. */
+export function deliveryUrl(app: AppContext, cloudName: string, path: string): string {
+  const encoded = path.split('/').map(encodeURIComponent).join('/')
+  return `${app.config.publicUrl}/v2/${cloudName}/original/${encoded}`
+}
+
+function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImage: boolean) {
+  const slash = file.path.lastIndexOf('/')
+  return {
+    fileId: file.id,
+    orgId: file.organisationId,
+    type: 'file',
+    name: file.name,
+    path: slash === -1 ? '' : file.path.slice(0, slash),
+    fullPath: file.path,
+    format: file.format,
+    contentType: file.contentType,
+    size: file.size,
+    width: file.width,
+    height: file.height,
+    hash: file.hash,
+    version: file.version,
+    access: 'public-read',
+    tags: [] as string[],
+    metadata: {},
+    assetType: isImage ? 'image' : 'raw',
+    url: deliveryUrl(app, cloudName, file.path),
+    createdAt: file.createdAt,
+    updatedAt: file.updatedAt,
+  }
+}
+
+/** Creates the asset handlers over the app's services. */
+export function createAssets(app: AppContext) {
+  const { repo, storage, engine, config } = app
+
+  const auth = createAuth(app)
+  /**
+   * What the stored bytes are: an image format of SPEC §9, or (only where the organisation allows
+   * raw files) anything else; a name whose extension disagrees with the bytes is refused.
+   */
+  async function checkType(
+    data: Uint8Array,
+    organisation: Pick<Organisation, 'allowRawFiles'>,
+    originalName: string | undefined,
+  ): Promise<SniffedType> {
+    let type: SniffedType
+    try {
+      type = await sniffType(data)
+    } catch (error) {
+      const unknown = error instanceof HttpError && error.code === 'unsupported_type'
+      if (!unknown || !organisation.allowRawFiles) throw error
+      type = UNKNOWN_TYPE
+    }
+    if (originalName !== undefined) assertExtensionMatches(originalName, type)
+    if (!type.isImage && !organisation.allowRawFiles) {
+      throw new HttpError(
+        415,
+        'unsupported_type',
+        `This organisation stores images only (${[...IMAGE_FORMATS].join(', ')}); the file is ${type.format}`,
+      )
+    }
+    return type
+  }
+
+  /** Checks the stored bytes, then records the file; removes the blob when anything fails. */
+  async function finish(
+    organisation: Pick<Organisation, 'id' | 'cloudName' | 'allowRawFiles'>,
+    storageKey: string,
+    hash: string,
+    size: number,
+    fields: UploadFields,
+    originalName: string | undefined,
+  ) {
+    try {
+      const data = await storage.get(storageKey)
+      if (data === undefined) throw new HttpError(500, 'storage_error', 'The upload was not stored')
+      const type = await checkType(data, organisation, originalName || undefined)
+      let width: number | null = null
+      let height: number | null = null
+      if (type.isImage && type.format !== 'svg') {
+        const probe = await engine.probe(data).catch((error: unknown) => {
+          throw engineErrorToHttp(error)
+        })
+        width = probe.width
+        height = probe.height
+      }
+      const name = fields.name ?? (originalName ? stem(originalName) : undefined) ?? randomUUID()
+      // Unknown bytes keep the extension they were sent with (`notes.txt`), if it is plain.
+      const given = originalName === undefined ? undefined : extensionOf(originalName)
+      const extension =
+        type === UNKNOWN_TYPE
+          ? given !== undefined && /^[a-z0-9]{1,10}$/.test(given)
+            ? given
+            : undefined
+          : (EXTENSIONS[type.format] ?? type.format)
+      const fileName =
+        extension === undefined || name.toLowerCase().endsWith(`.${extension}`)
+          ? name
+          : `${name}.${extension}`
+      const path = fields.path === '' ? fileName : `${fields.path}/${fileName}`
+      assertValidFilePath(path)
+      const stored = await repo.storeFile(
+        organisation.id,
+        {
+          path,
+          name: fileName,
+          size,
+          format: type.format,
+          contentType: type.contentType,
+          width,
+          height,
+          hash,
+          storageKey,
+        },
+        fields.overwrite,
+      )
+      if (stored === 'exists') {
+        throw new HttpError(
+          409,
+          'already_exists',
+          `A file already exists at '${path}'; send overwrite=true to replace it`,
+        )
+      }
+      const { file, replaced } = stored
+      app.lookups.forgetFile(organisation.id, path)
+      if (replaced !== undefined) {
+        // The new version gets new derived images; the old blob and derivatives go.
+        const stale = await repo.deleteDerivedForFile(file.id)
+        // The file is recorded by now: failing to delete an old object must not fail the upload
+        // (the catch below would delete the new object the row now names).
+        await Promise.allSettled([replaced.storageKey, ...stale].map((key) => storage.delete(key)))
+      }
+      return fileRecord(app, organisation.cloudName, file, type.isImage)
+    } catch (error) {
+      await storage.delete(storageKey).catch(() => undefined)
+      throw error
+    }
+  }
+
+  /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
+  async function uploadDirect(c: Context): Promise<Response> {
+    const { organisation } = await auth.requireAnyOrganisation(c)
+    const request = incoming(c)
+    const contentType = c.req.header('content-type') ?? ''
+    if (request === undefined || !contentType.toLowerCase().startsWith('multipart/form-data')) {
+      throw new HttpError(415, 'unsupported_media_type', 'Send the file as multipart/form-data')
+    }
+    const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`
+    const received = await receiveMultipart(app, request, storageKey)
+    if (received.file === undefined) {
+      throw new HttpError(400, 'missing_file', "Send the file in a part named 'file'")
+    }
+    const { size, hash, originalName } = received.file
+    let fields: UploadFields
+    try {
+      fields = {
+        path: readFolder(received.fields.path),
+        name: readName(received.fields.name),
+        overwrite: readFlag(received.fields.overwrite, 'overwrite'),
+      }
+    } catch (error) {
+      await storage.delete(storageKey).catch(() => undefined)
+      throw error
+    }
+    return c.json(await finish(organisation, storageKey, hash, size, fields, originalName))
+  }
+
+  function remoteErrorToHttp(error: unknown): unknown {
+    if (!(error instanceof RemoteError)) return error
+    switch (error.code) {
+      case 'invalid_url':
+      case 'blocked_address':
+      case 'too_many_redirects':
+        return new HttpError(400, `remote_${error.code}`, error.message, { cause: error })
+      case 'too_large':
+        return new HttpError(413, 'too_large', error.message, { cause: error })
+      case 'timeout':
+        return new HttpError(504, 'remote_timeout', error.message, { cause: error })
+      default:
+        return new HttpError(502, `remote_${error.code}`, error.message, { cause: error })
+    }
+  }
+
+  async function fetchSource(url: unknown) {
+    if (typeof url !== 'string' || url === '') {
+      throw new HttpError(400, 'invalid_field', 'url must be an http(s) URL')
+    }
+    try {
+      return await fetchRemote(url, config.remote)
+    } catch (error) {
+      throw remoteErrorToHttp(error)
+    }
+  }
+
+  /** POST …/upload/url: JSON `{ url, path?, name?, overwrite? }`. */
+  async function uploadFromUrl(c: Context): Promise<Response> {
+    const { organisation } = await auth.requireAnyOrganisation(c)
+    let body: Record<string, unknown>
+    try {
+      body = (await c.req.json()) as Record<string, unknown>
+    } catch {
+      throw new HttpError(400, 'invalid_json', 'Send a JSON body { url, path?, name?, overwrite? }')
+    }
+    if (typeof body !== 'object' || body === null) {
+      throw new HttpError(400, 'invalid_json', 'Send a JSON body { url, path?, name?, overwrite? }')
+    }
+    const fields: UploadFields = {
+      path: readFolder(body.path),
+      name: readName(body.name),
+      overwrite: readFlag(body.overwrite, 'overwrite'),
+    }
+    const source = await fetchSource(body.url)
+    const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`
+    await storage.put(storageKey, source.data)
+    const hash = createHash('sha256').update(source.data).digest('hex')
+    const lastSegment = new URL(source.url).pathname.split('/').pop() ?? ''
+    let originalName: string
+    try {
+      originalName = decodeURIComponent(lastSegment)
+    } catch {
+      originalName = lastSegment
+    }
+    return c.json(
+      await finish(organisation, storageKey, hash, source.data.length, fields, originalName),
+    )
+  }
+
+  /**
+   * GET …/proxy/download?url=…: the source's bytes, typed from the bytes themselves. Only for a
+   * caller who may upload by URL (a session or an API token), under the same remote rules:
+   * otherwise anyone could make this server fetch for them.
+   */
+  async function proxyDownload(c: Context): Promise<Response> {
+    await auth.requireAnyOrganisation(c)
+    const source = await fetchSource(c.req.query('url'))
+    const type = await sniffType(source.data)
+    const name =
+      source.url
+        .split('/')
+        .pop()
+        ?.replace(/[^\w.-]/g, '_') || 'download'
+    return new Response(new Uint8Array(source.data), {
+      status: 200,
+      headers: {
+        'content-type': type.contentType,
+        'content-length': String(source.data.length),
+        'content-disposition': `${type.isImage ? 'inline' : 'attachment'}; filename="${name}"`,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+        ...(type.format === 'svg'
+          ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" }
+          : {}),
+      },
+    })
+  }
+
+  return { uploadDirect, uploadFromUrl, proxyDownload }
+}

@@ -1,0 +1,254 @@
+// An organisation's credits and payments (SPEC §3 payment state, §2.2 buy-subscription /
+// buy-topup): the balance and ledger, checkouts of a plan or a top-up through the payment
+// provider, and the payments they made. Mounted under `…/billing/v1.0/org`; every call goes
+// through `requirePathOrganisation`. Credits are spent by AI operations through `credits.ts`.
+import { randomUUID } from 'node:crypto'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { createAuth } from '../accounts/auth.ts'
+import type { AppContext, AppEnv } from '../context.ts'
+import { isUuid } from '../db/index.ts'
+import type { CreditEntry, Payment, Plan, Subscription } from '../db/schema.ts'
+import { HttpError } from '../http/errors.ts'
+import { jsonLimit, readBody } from '../http/json-body.ts'
+import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
+import { parseQuery, readQuery } from '../http/query.ts'
+import { createPaymentProvider, type PaymentProvider } from './payments.ts'
+
+export const LEDGER_PAGE_SIZE = 20
+
+// ── input ────────────────────────────────────────────────────────────────────────────────────
+
+const itemId = (what: string) =>
+  z
+    .number({ error: `must be a number (the ${what} id)` })
+    .int(`must be a whole number (the ${what} id)`)
+    .min(-2_147_483_648, `is not a ${what} id`)
+    .max(2_147_483_647, `is not a ${what} id`)
+
+const checkoutBody = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('subscription'), planId: itemId('plan') }),
+    z.strictObject({ kind: z.literal('topup'), addonId: itemId('addon') }),
+  ],
+  { error: 'must be subscription or topup' },
+)
+
+const ledgerQuery = z.object(pageQuery(LEDGER_PAGE_SIZE))
+
+// ── answers ──────────────────────────────────────────────────────────────────────────────────
+
+function planJson(plan: Plan | undefined, planId: number) {
+  if (plan === undefined) return { _id: planId }
+  return {
+    _id: plan.id,
+    name: plan.name,
+    amount: plan.amount,
+    currency: plan.currency,
+    interval: plan.interval,
+    credits: plan.credits,
+  }
+}
+
+function subscriptionJson(subscription: Subscription | undefined) {
+  if (subscription === undefined) return null
+  return {
+    planId: subscription.planId,
+    status: subscription.status,
+    provider: subscription.provider,
+    currentPeriodStart: subscription.currentPeriodStart.toISOString(),
+    currentPeriodEnd: subscription.currentPeriodEnd.toISOString(),
+  }
+}
+
+function entryJson(entry: CreditEntry) {
+  return {
+    _id: entry.id,
+    delta: entry.delta,
+    balance: entry.balance,
+    reason: entry.reason,
+    reference: entry.reference,
+    createdAt: entry.createdAt.toISOString(),
+  }
+}
+
+function paymentJson(payment: Payment, provider: PaymentProvider | undefined) {
+  const checkoutUrl =
+    payment.status === 'pending' && provider?.name === payment.provider
+      ? provider.checkoutUrl(payment.providerRef)
+      : undefined
+  return {
+    _id: payment.id,
+    paymentId: payment.id,
+    kind: payment.kind,
+    itemId: payment.itemId,
+    amount: payment.amount,
+    currency: payment.currency,
+    credits: payment.credits,
+    status: payment.status,
+    provider: payment.provider,
+    ...(checkoutUrl === undefined ? {} : { checkoutUrl }),
+    createdAt: payment.createdAt.toISOString(),
+    completedAt: payment.completedAt?.toISOString() ?? null,
+  }
+}
+
+// ── routes ───────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The credits, ledger, checkout and payment calls of an organisation (docs/api.md, "Credits,
+ * payments and predictions"), relative to `BILLING_ORG_BASE`.
+ */
+export function billingRoutes(app: AppContext): Hono<AppEnv> {
+  const { repo } = app
+  const router = new Hono<AppEnv>()
+  const auth = createAuth(app)
+  const provider = createPaymentProvider(app.config)
+
+  router.get(`/:orgId/credits`, async (c) => {
+    const caller = await auth.requirePathOrganisation(c)
+    const summary = await repo.creditSummary(caller.organisation.id)
+    if (summary === undefined) throw new HttpError(404, 'organisation_not_found', 'Gone')
+    return c.json(
+      {
+        balance: summary.organisation.credits,
+        plan: planJson(summary.plan, summary.organisation.planId),
+        subscription: subscriptionJson(summary.subscription),
+      },
+      200,
+      { 'cache-control': 'no-store' },
+    )
+  })
+
+  router.get(`/:orgId/credits/ledger`, async (c) => {
+    const caller = await auth.requirePathOrganisation(c)
+    const query = parseQuery(readQuery(c.req.url), ledgerQuery)
+    const page = await repo.listCreditLedger(caller.organisation.id, {
+      limit: query.pageSize,
+      offset: offsetOf(query),
+    })
+    return c.json(
+      {
+        items: page.items.map(entryJson),
+        page: pageOf(query.pageNo, query.pageSize, page.total),
+      },
+      200,
+      { 'cache-control': 'no-store' },
+    )
+  })
+
+  router.post(`/:orgId/checkout`, jsonLimit, async (c) => {
+    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const body = await readBody(c, checkoutBody)
+    if (provider === undefined) {
+      throw new HttpError(
+        503,
+        'payments_unavailable',
+        'Payments are turned off on this server (PAYMENT_PROVIDER=off)',
+      )
+    }
+    const organisationId = caller.organisation.id
+    let item: {
+      id: number
+      name: string
+      amount: number
+      currency: string
+      credits: number
+    }
+    if (body.kind === 'subscription') {
+      const plan = await repo.findActivePlan(body.planId)
+      if (plan === undefined) {
+        throw new HttpError(404, 'plan_not_found', `No plan ${body.planId} can be subscribed to`)
+      }
+      if (plan.id === app.config.freePlan.id || plan.amount <= 0) {
+        throw new HttpError(
+          400,
+          'invalid_plan',
+          `${plan.name} is free: every organisation starts on it, there is nothing to buy`,
+        )
+      }
+      if (plan.custom) {
+        throw new HttpError(
+          400,
+          'invalid_plan',
+          `${plan.name} is a custom plan: it is arranged with us, not bought online`,
+        )
+      }
+      const current = (await repo.creditSummary(organisationId))?.subscription
+      if (
+        current?.status === 'active' &&
+        current.planId === plan.id &&
+        current.currentPeriodEnd.getTime() > Date.now()
+      ) {
+        throw new HttpError(
+          409,
+          'already_subscribed',
+          `The organisation is already subscribed to ${plan.name} until ${current.currentPeriodEnd.toISOString()}`,
+        )
+      }
+      item = plan
+    } else {
+      const addon = await repo.findActiveAddon(body.addonId)
+      if (addon === undefined) {
+        throw new HttpError(404, 'addon_not_found', `No addon ${body.addonId} can be bought`)
+      }
+      if (addon.custom || addon.amount <= 0) {
+        throw new HttpError(400, 'invalid_addon', `${addon.name} cannot be bought online`)
+      }
+      item = addon
+    }
+    const paymentId = randomUUID()
+    const checkout = await provider.createCheckout({
+      paymentId,
+      organisationId,
+      kind: body.kind,
+      itemId: item.id,
+      name: item.name,
+      amount: item.amount,
+      currency: item.currency,
+      credits: item.credits,
+    })
+    const payment = await repo.createPayment(organisationId, {
+      id: paymentId,
+      kind: body.kind,
+      itemId: item.id,
+      amount: item.amount,
+      currency: item.currency,
+      credits: item.credits,
+      provider: provider.name,
+      providerRef: checkout.providerRef,
+      createdBy: caller.user?.id ?? null,
+    })
+    return c.json(
+      {
+        paymentId: payment.id,
+        checkoutUrl: checkout.checkoutUrl,
+        status: payment.status,
+        payment: paymentJson(payment, provider),
+      },
+      201,
+      { 'cache-control': 'no-store' },
+    )
+  })
+
+  router.get(`/:orgId/payments/:paymentId`, async (c) => {
+    const caller = await auth.requirePathOrganisation(c)
+    const paymentId = c.req.param('paymentId')
+    const payment = isUuid(paymentId)
+      ? await repo.findPayment(caller.organisation.id, paymentId)
+      : undefined
+    if (payment === undefined) {
+      throw new HttpError(
+        404,
+        'payment_not_found',
+        `No payment ${JSON.stringify(paymentId.slice(0, 64))} in this organisation`,
+      )
+    }
+    return c.json(paymentJson(payment, provider), 200, {
+      'cache-control': 'no-store',
+    })
+  })
+
+  return router
+}

@@ -1,0 +1,41 @@
+// Small pieces every query module uses.
+
+import { type SQL, sql } from 'drizzle-orm'
+import type { PgColumn } from 'drizzle-orm/pg-core'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Whether `value` can be compared with a uuid column without PostgreSQL rejecting it. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value)
+}
+
+/**
+ * Whether `error` (or an error it wraps) is a PostgreSQL unique violation, optionally of the
+ * named constraint or unique index (e.g. `organisations_cloud_name_key`).
+ */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const fields = cause as Error & { code?: unknown; constraint?: unknown }
+    if (fields.code === '23505') return constraint === undefined || fields.constraint === constraint
+  }
+  return false
+}
+
+// In ON CONFLICT DO UPDATE, `excluded` is the row that failed to go in.
+export const excluded = (column: PgColumn): SQL => sql`excluded.${sql.identifier(column.name)}`
+export const now = (): SQL => sql`now()`
+export const milliseconds = (ms: number): SQL =>
+  sql`(${ms}::double precision * interval '1 millisecond')`
+
+export function checkWholeNumber(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be a whole number ≥ 0, got ${value}`)
+  }
+}
+
+// `returning()` of an insert or upsert always yields the row; this narrows the type honestly.
+export function returned<T>(row: T | undefined): T {
+  if (row === undefined) throw new Error('The database returned no row where one was expected')
+  return row
+}

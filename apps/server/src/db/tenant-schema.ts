@@ -1,0 +1,294 @@
+// Tables of tenants and what they own: organisations, zones, domains, signing keys, files,
+// presets, derived images, jobs, plans and addons, folders, contact messages. `schema.ts` gathers
+// every table.
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+
+// Every table keeps to the PostgreSQL 15 subset: the embedded PGlite is PostgreSQL 18, the
+// packaged server is 15, and one migration folder serves both.
+
+export const id = () => uuid('id').primaryKey().defaultRandom()
+export const createdAt = () =>
+  timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+export const updatedAt = () =>
+  timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+export const organisationRef = () =>
+  uuid('organisation_id')
+    .notNull()
+    .references(() => organisations.id, { onDelete: 'cascade' })
+
+/** The states a job moves through: queued → running → done, or back to queued until failed. */
+export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
+
+/** A tenant. Its cloud name is the first segment of every delivery URL. */
+export const organisations = pgTable(
+  'organisations',
+  {
+    id: id(),
+    cloudName: text('cloud_name').notNull(),
+    name: text('name').notNull(),
+    requireSignedUrls: boolean('require_signed_urls').notNull().default(false),
+    /**
+     * Strict transformations (Cloudinary's name): when on, a delivery URL may run operations that
+     * cost credits only when it is signed or the operation comes from one of the organisation's
+     * presets. On by default for new organisations.
+     */
+    strictTransformations: boolean('strict_transformations').notNull().default(true),
+    /** Whether uploads may store files that are not images (served as attachments). */
+    allowRawFiles: boolean('allow_raw_files').notNull().default(false),
+    /** The plan the organisation is on (the free plan, -994, until it subscribes). */
+    planId: integer('plan_id').notNull().default(-994),
+    /** The credit balance; always the sum of the organisation's ledger entries. */
+    credits: integer('credits').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('organisations_cloud_name_key').on(table.cloudName),
+    check('organisations_credits_check', sql`${table.credits} >= 0`),
+    check('organisations_cloud_name_check', sql`${table.cloudName} ~ '^[A-Za-z0-9_-]{3,}$'`),
+  ],
+)
+
+/** An optional second URL segment grouping an organisation's delivery settings. */
+export const zones = pgTable(
+  'zones',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('zones_organisation_slug_key').on(table.organisationId, table.slug),
+    check('zones_slug_check', sql`${table.slug} ~ '^[A-Za-z0-9_-]{6}$'`),
+  ],
+)
+
+/** Host names an organisation serves delivery from (the host names the organisation). */
+export const customDomains = pgTable(
+  'custom_domains',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    host: text('host').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('custom_domains_host_key').on(table.host),
+    check('custom_domains_host_check', sql`${table.host} ~ '^[a-z0-9.-]+$'`),
+  ],
+)
+
+/** Keys that sign delivery URLs; the secret is kept because verification recomputes the HMAC. */
+export const signingKeys = pgTable(
+  'signing_keys',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    accessKey: text('access_key').notNull(),
+    secret: text('secret').notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('signing_keys_access_key_key').on(table.accessKey),
+    index('signing_keys_organisation_idx').on(table.organisationId),
+  ],
+)
+
+/** Original uploads. `version` is bumped on every overwrite so derived images of the old bytes miss. */
+export const files = pgTable(
+  'files',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    path: text('path').notNull(),
+    name: text('name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    format: text('format').notNull(),
+    contentType: text('content_type').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    hash: text('hash').notNull(),
+    version: integer('version').notNull().default(1),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('files_organisation_path_key').on(table.organisationId, table.path),
+    check('files_hash_check', sql`${table.hash} ~ '^[0-9a-f]{64}$'`),
+    check('files_version_check', sql`${table.version} >= 1`),
+    check('files_size_check', sql`${table.size} >= 0`),
+  ],
+)
+
+/** Named transformations an organisation can reference from delivery URLs. */
+export const presets = pgTable(
+  'presets',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    name: text('name').notNull(),
+    transformation: text('transformation').notNull(),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+    archived: boolean('archived').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('presets_organisation_name_key').on(table.organisationId, table.name)],
+)
+
+/** The derived-image index: one row per rendered (file version, pattern, format, dpr). */
+export const derivedImages = pgTable(
+  'derived_images',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    fileVersion: integer('file_version').notNull(),
+    cacheKey: text('cache_key').notNull(),
+    storageKey: text('storage_key').notNull(),
+    format: text('format').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    createdAt: createdAt(),
+    lastAccessedAt: timestamp('last_accessed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('derived_images_cache_key_key').on(table.cacheKey),
+    index('derived_images_file_idx').on(table.fileId),
+    index('derived_images_organisation_idx').on(table.organisationId),
+    // The derived-cache budget evicts the least recently used rows first.
+    index('derived_images_last_accessed_idx').on(table.lastAccessedAt),
+  ],
+)
+
+/** Background work shared by every server process; see `claimJob` for the locking rules. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    // Insertion order breaks ties between jobs created in the same millisecond (PGlite's clock).
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    organisationId: uuid('organisation_id').references(() => organisations.id, {
+      onDelete: 'cascade',
+    }),
+    kind: text('kind').notNull(),
+    status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    dedupeKey: text('dedupe_key'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    result: jsonb('result').$type<unknown>(),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(3),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    lockedBy: text('locked_by'),
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('jobs_dedupe_key_key').on(table.dedupeKey),
+    index('jobs_status_run_after_idx').on(table.status, table.runAfter),
+    index('jobs_organisation_idx').on(table.organisationId),
+    check('jobs_status_check', sql`${table.status} in ('queued', 'running', 'done', 'failed')`),
+    check('jobs_max_attempts_check', sql`${table.maxAttempts} >= 1`),
+  ],
+)
+
+/** One named feature of a plan or addon, as the pricing page lists it. */
+export interface BillingFeature {
+  /** The key clients look the feature up by, e.g. `credits`. */
+  name: string
+  displayName: string
+  value: string | number | boolean
+  unit?: string | undefined
+  description?: string | undefined
+}
+
+// Plans and addons are seeded from `apps/server/content/` at every start (upserted by id); a
+// plan leaves the listings by `active: false` in its file, so subscriptions that point at it
+// keep their row.
+const billingColumns = () => ({
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+  currency: text('currency').notNull(),
+  credits: integer('credits').notNull().default(0),
+  // A list rather than an object: jsonb reorders object keys, and the pricing page shows the
+  // features in the order of the content file.
+  features: jsonb('features').$type<BillingFeature[]>().notNull().default([]),
+  tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+  custom: boolean('custom').notNull().default(false),
+  active: boolean('active').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+})
+
+/** Subscription plans (the free plan is id -994). */
+export const plans = pgTable(
+  'plans',
+  { ...billingColumns(), interval: text('interval').notNull() },
+  (table) => [
+    index('plans_listing_idx').on(table.active, table.custom, table.sort),
+    check('plans_amount_check', sql`${table.amount} >= 0`),
+    check('plans_credits_check', sql`${table.credits} >= 0`),
+  ],
+)
+
+/** One-time credit top-ups. */
+export const addons = pgTable('addons', billingColumns(), (table) => [
+  index('addons_listing_idx').on(table.active, table.custom, table.sort),
+  check('addons_amount_check', sql`${table.amount} >= 0`),
+  check('addons_credits_check', sql`${table.credits} >= 0`),
+])
+
+/** Folders an organisation made explicitly (a folder also exists while a file path runs through it). */
+export const folders = pgTable(
+  'folders',
+  {
+    id: id(),
+    organisationId: organisationRef(),
+    /** The folder's whole path without leading or trailing slash, e.g. `products/shoes`. */
+    path: text('path').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('folders_organisation_path_key').on(table.organisationId, table.path)],
+)
+
+/** Messages sent through the website's contact form. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    company: text('company').notNull().default(''),
+    topic: text('topic').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('contact_messages_created_at_idx').on(table.createdAt)],
+)

@@ -1,0 +1,201 @@
+// Delivery: a URL path names an organisation, a file and a transformation chain; the answer is
+// the original or the derived image, from the derived-image cache when it is there. The steps
+// are modules of their own: resolve (what the URL names), cache-key, respond (headers, ETag,
+// 304), derive (the engine, then storage), budget (the cache's bounds), job (the slow path).
+import type { ParsedOperation } from '@tessera/url'
+import { aiCreditsOf, chargeCredits } from '../billing/credits.ts'
+import type { AppContext } from '../context.ts'
+import { engineErrorToHttp } from '../http/engine-errors.ts'
+import { HttpError } from '../http/errors.ts'
+import { createDerivedBudget } from './budget.ts'
+import { derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
+import { createDeriver } from './derive.ts'
+import { createDeriveJobHandler, DERIVE_JOB, type DeriveJobPayload } from './job.ts'
+import { createRenderLimit } from './render-limit.ts'
+import { createResolver, type DeliveryRequest, type Resolved } from './resolve.ts'
+import {
+  cacheHeaders,
+  ifNoneMatchMatches,
+  imageResponse,
+  notModified,
+  processingResponse,
+  serveOriginal,
+} from './respond.ts'
+import { createStrictTransformations } from './strict-transformations.ts'
+
+export type { DeliveryRequest } from './resolve.ts'
+
+/** The ledger reason of credits spent on a slow (AI) delivery transformation. */
+const AI_REASON = 'ai_transformation'
+
+/** The derived image a request asks for: its key, and what it is rendered for. */
+interface Target {
+  cacheKey: string
+  dpr: number
+  accept: string | undefined
+  format: string
+}
+
+const isSlow = (operation: ParsedOperation) => operation.spec?.slow === true
+
+export type Delivery = ReturnType<typeof createDelivery>
+
+/** Creates the delivery handler over the app's services. */
+export function createDelivery(app: AppContext) {
+  const { repo, lookups, engine, metrics, config } = app
+  const strict = createStrictTransformations(app)
+  const resolver = createResolver(app)
+  const budget = createDerivedBudget(app)
+  const deriver = createDeriver(app, { budget, findMergeFile: resolver.findMergeFile })
+  const { countRender } = createRenderLimit(app)
+
+  /** The stored image of `cacheKey`, when the index and storage both have it. */
+  async function fromCache(
+    request: DeliveryRequest,
+    cacheKey: string,
+    headers: Record<string, string>,
+  ): Promise<Response | undefined> {
+    const cached = await lookups.derived(cacheKey)
+    if (cached === undefined) return undefined
+    if (request.method === 'HEAD') {
+      metrics.cache.inc({ result: 'hit' })
+      budget.touch(cached)
+      headers['content-type'] = cached.contentType
+      headers['content-length'] = String(cached.size)
+      return new Response(null, { status: 200, headers })
+    }
+    // Derived images are small (bounded by the output limits and DERIVED_STORE_MAX_BYTES):
+    // read whole, keep hot ones. Once read, an eviction cannot cut the answer short; one
+    // between the lookup and the read makes this a miss that renders again.
+    let data = lookups.bytes.get(cached.storageKey)
+    if (data === undefined) {
+      data = await budget.readServing(cached.storageKey)
+      if (data !== undefined) lookups.bytes.set(cached.storageKey, data)
+    }
+    if (data === undefined) return undefined
+    metrics.cache.inc({ result: 'hit' })
+    budget.touch(cached)
+    return imageResponse(request.method, data, cached.contentType, headers)
+  }
+
+  /**
+   * A chain with a slow (AI) operation runs as a job: checked against strict transformations,
+   * charged once per derived image (its cache key), queued; 202.
+   */
+  async function queue(
+    request: DeliveryRequest,
+    resolved: Resolved,
+    target: Target,
+  ): Promise<Response> {
+    const { organisationId, file, operations, options } = resolved
+    const { cacheKey } = target
+    // Before anything is queued or charged; images already derived are served from the cache.
+    await strict.assertAllowed(request, organisationId)
+    // An image too large for the AI models is refused now, not after a job and a charge.
+    if (file.width !== null && file.height !== null) {
+      try {
+        app.engine.checkAiInput(operations, file.width, file.height)
+      } catch (error) {
+        throw engineErrorToHttp(error)
+      }
+    }
+    metrics.cache.inc({ result: 'miss' })
+    const existing = await repo.findJobByDedupeKey(cacheKey)
+    if (existing?.status === 'failed') {
+      throw new HttpError(
+        422,
+        'transformation_failed',
+        existing.error ?? 'The transformation failed',
+      )
+    }
+    // A job that exists was paid for when it was queued.
+    if (existing === undefined) {
+      await countRender(request)
+      await chargeCredits(repo, organisationId, aiCreditsOf(operations), AI_REASON, cacheKey)
+    }
+    const payload: DeriveJobPayload = {
+      organisationId,
+      fileId: file.id,
+      path: file.path,
+      pattern: resolved.pattern,
+      options,
+      dpr: target.dpr,
+      accept: target.accept ?? null,
+      cacheKey,
+      format: target.format,
+    }
+    const job = await repo.enqueueJob({
+      kind: DERIVE_JOB,
+      organisationId,
+      dedupeKey: cacheKey,
+      payload: { ...payload },
+    })
+    metrics.jobsQueued.inc()
+    app.wakeJobs()
+    return processingResponse(job.id)
+  }
+
+  /** Derives the image now, or joins the identical derivation running in this process. */
+  async function deriveNow(
+    request: DeliveryRequest,
+    resolved: Resolved,
+    target: Target,
+    headers: Record<string, string>,
+  ): Promise<Response> {
+    const pending = deriver.pending(target.cacheKey)
+    if (pending === undefined) await countRender(request)
+    metrics.cache.inc({ result: pending === undefined ? 'miss' : 'hit' })
+    try {
+      const derived = await (pending ??
+        deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
+      return imageResponse(request.method, derived.data, derived.contentType, headers)
+    } catch (error) {
+      throw engineErrorToHttp(error)
+    }
+  }
+
+  async function deliver(request: DeliveryRequest): Promise<Response> {
+    const resolved = await resolver.resolve(request)
+    const { file, operations, options } = resolved
+    if (operations.length === 0) return serveOriginal(app, request, file)
+
+    const accept = request.headers.get('accept') ?? undefined
+    const dpr = readDpr(options, request.headers)
+    const format = engine.chooseOutputFormat({
+      sourceFormat: file.format,
+      operations,
+      ...(accept === undefined ? {} : { accept }),
+      autoFormat: options.f_auto === true,
+    })
+    const merged = await resolver.mergedFiles(resolved.organisationId, operations)
+    const cacheKey = derivedCacheKey({ file, operations, format, dpr, merged })
+    const etag = `"${cacheKey}"`
+    const headers = cacheHeaders(etag, varyOf(options), config.cacheMaxAge)
+    if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) {
+      metrics.cache.inc({ result: 'not_modified' })
+      return notModified(headers)
+    }
+    const cached = await fromCache(request, cacheKey, headers)
+    if (cached !== undefined) return cached
+    const target = { cacheKey, dpr, accept, format }
+    if (operations.some(isSlow)) return queue(request, resolved, target)
+    return deriveNow(request, resolved, target, headers)
+  }
+
+  /**
+   * Waits until every derived image computed so far is stored and the cache is back within its
+   * budget (for a clean shutdown, and for tests).
+   */
+  async function settle(): Promise<void> {
+    await deriver.settle()
+    await budget.settle()
+  }
+
+  return {
+    deliver,
+    settle,
+    refreshCacheMetrics: budget.refreshCacheMetrics,
+    /** The job runner's handler of `DERIVE_JOB`. */
+    deriveJob: createDeriveJobHandler(app, deriver),
+  }
+}

@@ -1,0 +1,138 @@
+// Deriving an image: the engine runs the chain on the original (kept hot in memory for a burst
+// of sizes), the answer goes out at once, and the image is stored and indexed after it.
+// Identical requests arriving together share one computation.
+import type { AppContext } from '../context.ts'
+import { HttpError } from '../http/errors.ts'
+import type { DerivedBudget } from './budget.ts'
+import type { FileRow, Resolved } from './resolve.ts'
+
+/** A derived image as computed, before (and while) it is stored. */
+export interface Derived {
+  storageKey: string
+  contentType: string
+  size: number
+  data: Buffer
+  /** Settles once the image is in storage and the index; the answer does not wait for it. */
+  persisted: Promise<void>
+}
+
+export type Deriver = ReturnType<typeof createDeriver>
+
+export function createDeriver(
+  app: Pick<
+    AppContext,
+    'repo' | 'lookups' | 'storage' | 'engine' | 'metrics' | 'config' | 'logger'
+  >,
+  parts: {
+    budget: DerivedBudget
+    findMergeFile: (organisationId: string, reference: string) => Promise<FileRow | undefined>
+  },
+) {
+  const { repo, lookups, storage, engine, metrics, config, logger } = app
+  const { budget, findMergeFile } = parts
+  const inFlight = new Map<string, Promise<Derived>>()
+
+  async function derive(
+    resolved: Omit<Resolved, 'pattern'>,
+    cacheKey: string,
+    dpr: number,
+    accept: string | undefined,
+    storeAlways: boolean,
+  ): Promise<Derived> {
+    const { file, operations, options } = resolved
+    // Recently transformed originals stay in memory too: a burst of new sizes of one image
+    // reads it from storage once.
+    let input = lookups.bytes.get(file.storageKey)
+    if (input === undefined) {
+      input = await storage.get(file.storageKey)
+      if (input === undefined) {
+        throw new HttpError(404, 'not_found', 'The file is missing from storage')
+      }
+      lookups.bytes.set(file.storageKey, input)
+    }
+    const result = await engine.transform({
+      input,
+      operations,
+      ...(accept === undefined ? {} : { accept }),
+      autoFormat: options.f_auto === true,
+      dpr,
+      loadFile: async (reference: string) => {
+        const other = await findMergeFile(resolved.organisationId, reference)
+        return other === undefined ? undefined : storage.get(other.storageKey)
+      },
+    })
+    const storageKey = `orgs/${resolved.organisationId}/derived/${cacheKey}.${result.format}`
+    // Too large to keep: answered, never stored (a job's result is stored whatever its size, as
+    // storage is the only way it reaches the client; jobs cost credits, so they cannot flood).
+    if (!storeAlways && result.data.length > config.derivedCache.storeMaxBytes) {
+      metrics.derivedNotStored.inc()
+      return {
+        storageKey,
+        contentType: result.contentType,
+        size: result.data.length,
+        data: result.data,
+        persisted: Promise.resolve(),
+      }
+    }
+    lookups.bytes.set(storageKey, result.data)
+    // Storing (write, fsync, rename) and indexing happen after the answer is on its way; until
+    // they finish, identical requests are answered from the in-flight entry.
+    const persisted = (async () => {
+      await storage.put(storageKey, result.data, { contentType: result.contentType })
+      await repo.recordDerived({
+        organisationId: resolved.organisationId,
+        fileId: file.id,
+        fileVersion: file.version,
+        cacheKey,
+        storageKey,
+        format: result.format,
+        contentType: result.contentType,
+        size: result.data.length,
+        width: result.width,
+        height: result.height,
+      })
+      budget.stored(result.data.length)
+    })()
+    persisted.catch((error: unknown) => logger.error({ err: error, cacheKey }, 'could not store'))
+    return {
+      storageKey,
+      contentType: result.contentType,
+      size: result.data.length,
+      data: result.data,
+      persisted,
+    }
+  }
+
+  function deriveOnce(
+    resolved: Omit<Resolved, 'pattern'>,
+    cacheKey: string,
+    dpr: number,
+    accept: string | undefined,
+    storeAlways = false,
+  ): Promise<Derived> {
+    let running = inFlight.get(cacheKey)
+    if (running === undefined) {
+      running = derive(resolved, cacheKey, dpr, accept, storeAlways)
+      inFlight.set(cacheKey, running)
+      running
+        .then((derived) => derived.persisted)
+        .catch(() => undefined)
+        .finally(() => inFlight.delete(cacheKey))
+    }
+    return running
+  }
+
+  /** The computation of `cacheKey` running in this process, if any. */
+  function pending(cacheKey: string): Promise<Derived> | undefined {
+    return inFlight.get(cacheKey)
+  }
+
+  /** Waits until every derived image computed so far is stored. */
+  async function settle(): Promise<void> {
+    await Promise.allSettled(
+      [...inFlight.values()].map((running) => running.then((derived) => derived.persisted)),
+    )
+  }
+
+  return { deriveOnce, pending, settle }
+}

@@ -1,0 +1,57 @@
+// The derive job: a chain with a slow (AI) operation is not answered at once; delivery queues it
+// (202) and the job runner derives it, the same work as a request, stored for the next request.
+import { parsePattern, type UrlOptions } from '@tessera/url'
+import type { AppContext } from '../context.ts'
+import { isClientFailure } from '../http/engine-errors.ts'
+import { HttpError } from '../http/errors.ts'
+import type { JobHandler } from '../platform/jobs.ts'
+import type { Deriver } from './derive.ts'
+
+/** The job kind of a queued delivery transformation. */
+export const DERIVE_JOB = 'derive'
+
+/** What a derive job carries: enough to derive the image the request asked for. */
+export interface DeriveJobPayload {
+  organisationId: string
+  /** Older jobs name the file by path only. */
+  fileId?: string
+  path: string
+  /** The pattern with presets expanded. */
+  pattern: string
+  options: UrlOptions
+  dpr: number
+  accept: string | null
+  cacheKey: string
+  format: string
+}
+
+/** The handler of `DERIVE_JOB`: derives and stores the image; done once it is stored. */
+export function createDeriveJobHandler(
+  app: Pick<AppContext, 'repo'>,
+  deriver: Deriver,
+): JobHandler {
+  const { repo } = app
+
+  async function run(raw: unknown): Promise<void> {
+    const payload = raw as DeriveJobPayload
+    // By id: a file renamed or moved while its job waited is still the same file.
+    const file =
+      payload.fileId === undefined
+        ? await repo.findFile(payload.organisationId, payload.path)
+        : await repo.findFileById(payload.organisationId, payload.fileId)
+    if (file === undefined) throw new HttpError(404, 'not_found', 'The file no longer exists')
+    const { value } = parsePattern(payload.pattern, { format: file.format })
+    const derived = await deriver.deriveOnce(
+      { organisationId: payload.organisationId, file, operations: value, options: payload.options },
+      payload.cacheKey,
+      payload.dpr,
+      payload.accept ?? undefined,
+      true,
+    )
+    // The job is done once the image is stored and indexed, not when it is computed.
+    await derived.persisted
+  }
+
+  // A bad image or parameter fails at once (and is refunded); a timeout is tried again.
+  return { run, isPermanent: isClientFailure }
+}

@@ -1,0 +1,190 @@
+// Resolving a delivery request before any image work: the organisation (by cloud name or
+// custom domain), the zone, the signed-URL check, the file, and the operation chain with presets
+// expanded and checked. Traversal in the raw path is refused before routing (`http/traversal.ts`).
+import {
+  isUrlError,
+  MAX_TRANSFORMATIONS,
+  MESSAGES,
+  type ParsedOperation,
+  type PatternResult,
+  parseDeliveryPath,
+  parsePattern,
+  parseQueryOptions,
+  type UrlOptions,
+  verifySignedUrl,
+} from '@tessera/url'
+import type { AppContext } from '../context.ts'
+import { HttpError } from '../http/errors.ts'
+import { expandStoredPresets } from './preset-expansion.ts'
+
+/** The parts of a request delivery needs. */
+export interface DeliveryRequest {
+  method: string
+  /** The raw path, percent-escapes kept (`/v2/demo/t.flip()/a%20b.png`). */
+  path: string
+  /** The raw query, with or without `?`. */
+  search: string
+  /** The full URL as requested, for signed-URL checks. */
+  url: string
+  headers: Headers
+  /** The organisation named by a custom-domain host, when the request came through one. */
+  customDomainOrganisationId?: string
+  /** The client's address, which the render limit counts by; no limit without one. */
+  clientAddress?: string
+}
+
+export type FileRow = NonNullable<Awaited<ReturnType<AppContext['repo']['findFile']>>>
+
+/** What a delivery request resolved to, before any image work. */
+export interface Resolved {
+  organisationId: string
+  file: FileRow
+  operations: ParsedOperation[]
+  options: UrlOptions
+  /** The pattern with presets expanded (what a queued job runs). */
+  pattern: string
+}
+
+/** A file path from a URL, decoded; 400 `invalid_path` for a malformed percent-escape. */
+export function decodeFilePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    throw new HttpError(400, 'invalid_path', 'The file path has a malformed percent-escape')
+  }
+}
+
+function checked(result: PatternResult): ParsedOperation[] {
+  const first = result.issues[0]
+  if (first !== undefined) {
+    throw new HttpError(400, 'invalid_transformation', `${first.operation}: ${first.message}`, {
+      cause: result.issues,
+    })
+  }
+  return result.value
+}
+
+/**
+ * The parts of a delivery path. A path that fits no delivery-URL shape names nothing: 404
+ * `not_found`, told apart from the URL language's other errors (400) by its code.
+ */
+function deliveryPathOf(path: string, isCustomDomain: boolean) {
+  try {
+    return parseDeliveryPath(path, { isCustomDomain })
+  } catch (error) {
+    if (isUrlError(error) && error.code === 'invalid_url') {
+      throw new HttpError(404, 'not_found', error.message, { cause: error })
+    }
+    throw error
+  }
+}
+
+/** Resolves delivery requests over the cached lookups. */
+export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
+  const { repo, lookups } = app
+
+  async function expand(organisationId: string, pattern: string): Promise<string> {
+    const expanded = await expandStoredPresets(pattern, (name) =>
+      lookups.preset(organisationId, name),
+    )
+    if (expanded === undefined) {
+      throw new HttpError(400, 'invalid_preset', 'Presets nest too deeply')
+    }
+    return expanded
+  }
+
+  /** The file `t.merge(i:…)` names: by id (as uploads answer it), or by a path without folders. */
+  async function findMergeFile(organisationId: string, reference: string) {
+    return (
+      (await repo.findFileById(organisationId, reference)) ??
+      (await lookups.file(organisationId, decodeFilePath(reference)))
+    )
+  }
+
+  async function mergedFiles(organisationId: string, operations: readonly ParsedOperation[]) {
+    const found: FileRow[] = []
+    for (const operation of operations) {
+      const reference = operation.params.i
+      if (operation.spec?.key !== 't.merge' || typeof reference !== 'string' || reference === '') {
+        continue
+      }
+      const other = await findMergeFile(organisationId, reference)
+      if (other === undefined) {
+        throw new HttpError(400, 'missing_file', `t.merge: no file '${reference}' to merge`)
+      }
+      found.push(other)
+    }
+    return found
+  }
+
+  async function resolve(request: DeliveryRequest): Promise<Resolved> {
+    const isCustomDomain = request.customDomainOrganisationId !== undefined
+    const parts = deliveryPathOf(request.path, isCustomDomain)
+    let organisationId: string
+    let requireSignedUrls: boolean
+    if (isCustomDomain) {
+      const organisation = await lookups.organisationById(
+        request.customDomainOrganisationId as string,
+      )
+      if (organisation === undefined) throw new HttpError(404, 'not_found', 'Unknown organisation')
+      organisationId = organisation.id
+      requireSignedUrls = organisation.requireSignedUrls
+    } else {
+      const organisation = await lookups.organisationByCloudName(parts.cloudName as string)
+      if (organisation === undefined) {
+        throw new HttpError(404, 'not_found', `Unknown cloud name '${parts.cloudName}'`)
+      }
+      organisationId = organisation.id
+      requireSignedUrls = organisation.requireSignedUrls
+    }
+    if (
+      parts.zone !== undefined &&
+      (await lookups.zone(organisationId, parts.zone)) === undefined
+    ) {
+      throw new HttpError(404, 'not_found', `Unknown zone '${parts.zone}'`)
+    }
+    if (requireSignedUrls) {
+      const check = await verifySignedUrl(request.url, {
+        getToken: async (accessKey) => {
+          const key = await repo.findSigningKey(accessKey)
+          return key !== undefined && key.organisationId === organisationId ? key.secret : undefined
+        },
+      })
+      if (!check.valid) {
+        throw new HttpError(401, 'invalid_signature', `This URL must be signed (${check.reason})`)
+      }
+    }
+    // After the signature: a forged signed URL is refused as such, whatever its query holds.
+    const options = parseQueryOptions(request.search)
+    if (parts.worker) {
+      throw new HttpError(404, 'not_found', 'No URL-translation worker is set up for this zone')
+    }
+    const filePath = decodeFilePath(parts.filePath)
+    const file = await lookups.file(organisationId, filePath)
+    if (file === undefined) throw new HttpError(404, 'not_found', `No file at '${filePath}'`)
+
+    // Check the pattern as written first (its own syntax and operations), then with presets
+    // expanded, so each error names what the user actually wrote.
+    let expanded = parts.pattern
+    let value = checked(parsePattern(expanded, { format: file.format }))
+    if (value.some((operation) => operation.presetName !== undefined)) {
+      expanded = await expand(organisationId, parts.pattern)
+      value = checked(parsePattern(expanded, { format: file.format }))
+    }
+    // Presets are expanded by now, so every operation counts once.
+    if (value.length > MAX_TRANSFORMATIONS) {
+      throw new HttpError(400, 'too_many_transformations', MESSAGES.maxTransformations)
+    }
+    const unavailable = value.find((operation) => operation.spec?.runnable !== true)
+    if (unavailable !== undefined) {
+      throw new HttpError(
+        501,
+        'operation_unavailable',
+        `${unavailable.spec?.key ?? unavailable.text} is not available on this server yet`,
+      )
+    }
+    return { organisationId, file, operations: value, options, pattern: expanded }
+  }
+
+  return { resolve, findMergeFile, mergedFiles }
+}

@@ -1,0 +1,113 @@
+// Answers of delivery: cache headers, ETag checks (RFC 9110), 304, the original file (ranges,
+// HEAD without opening it) and the image bytes, and the 202 of a queued transformation.
+import { Readable } from 'node:stream'
+import { parseRange } from '@tessera/url'
+import { isImageFormat } from '../assets/files.ts'
+import type { AppContext } from '../context.ts'
+import { HttpError } from '../http/errors.ts'
+import type { DeliveryRequest, FileRow } from './resolve.ts'
+
+function toWebStream(body: Readable): ReadableStream<Uint8Array> {
+  return Readable.toWeb(body) as ReadableStream<Uint8Array>
+}
+
+/**
+ * Whether an `If-None-Match` header matches `etag` (RFC 9110 §13.1.2): `*` matches any current
+ * representation, a list matches when any member does, and the comparison is weak (`W/"x"`
+ * matches `"x"`), as a GET's must be.
+ */
+export function ifNoneMatchMatches(header: string | null, etag: string): boolean {
+  if (header === null) return false
+  const trimmed = header.trim()
+  if (trimmed === '*') return true
+  const opaque = etag.replace(/^W\//, '')
+  return trimmed.split(',').some((member) => member.trim().replace(/^W\//, '') === opaque)
+}
+
+/** The headers every delivered image carries: its ETag, caching for `maxAge` s, `Vary`. */
+export function cacheHeaders(etag: string, vary: string[], maxAge: number): Record<string, string> {
+  const headers: Record<string, string> = {
+    etag,
+    'cache-control': `public, max-age=${maxAge}`,
+    'x-content-type-options': 'nosniff',
+  }
+  if (vary.length > 0) headers.vary = vary.join(', ')
+  return headers
+}
+
+/** 304 with the image's headers. */
+export function notModified(headers: Record<string, string>): Response {
+  return new Response(null, { status: 304, headers })
+}
+
+/** 200 with the image's bytes (none for HEAD). */
+export function imageResponse(
+  method: string,
+  data: Buffer,
+  contentType: string,
+  headers: Record<string, string>,
+): Response {
+  headers['content-type'] = contentType
+  headers['content-length'] = String(data.length)
+  const body = method === 'HEAD' ? null : new Uint8Array(data.buffer, data.byteOffset, data.length)
+  return new Response(body, { status: 200, headers })
+}
+
+/** 202: the transformation runs as job `jobId`; the client asks again (SPEC §4). */
+export function processingResponse(jobId: string): Response {
+  return new Response(JSON.stringify({ status: 'processing', jobId }), {
+    status: 202,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'retry-after': '1',
+      'cache-control': 'no-store',
+    },
+  })
+}
+
+/** The original file: ranges, 304 and HEAD without opening it; raw files as attachments. */
+export async function serveOriginal(
+  app: Pick<AppContext, 'storage' | 'metrics' | 'config'>,
+  request: DeliveryRequest,
+  file: FileRow,
+): Promise<Response> {
+  const { storage, metrics } = app
+  const etag = `"${file.hash}"`
+  const headers = cacheHeaders(etag, [], app.config.cacheMaxAge)
+  headers['accept-ranges'] = 'bytes'
+  headers['content-type'] = file.contentType
+  if (!isImageFormat(file.format)) headers['content-disposition'] = 'attachment' // raw files
+  // An SVG original is served as a document that can run nothing, even if opened directly.
+  if (file.format === 'svg') {
+    headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+  }
+  if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) {
+    metrics.cache.inc({ result: 'not_modified' })
+    return notModified(headers)
+  }
+  const rangeHeader = request.headers.get('range')
+  const range = rangeHeader === null ? undefined : parseRange(rangeHeader, file.size)
+  if (range === 'unsatisfiable') {
+    return new Response(null, {
+      status: 416,
+      headers: { 'content-range': `bytes */${file.size}` },
+    })
+  }
+  // HEAD opens nothing: an unread stream would hold its file open.
+  const stored =
+    request.method === 'HEAD'
+      ? await storage
+          .stat(file.storageKey)
+          .then((stat) => stat && { body: undefined, size: stat.size })
+      : await storage.stream(file.storageKey, range)
+  if (stored === undefined)
+    throw new HttpError(404, 'not_found', 'The file is missing from storage')
+  const body = stored.body === undefined ? null : toWebStream(stored.body)
+  if (range !== undefined) {
+    headers['content-range'] = `bytes ${range.start}-${range.end}/${stored.size}`
+    headers['content-length'] = String(range.end - range.start + 1)
+    return new Response(body, { status: 206, headers })
+  }
+  headers['content-length'] = String(stored.size)
+  return new Response(body, { status: 200, headers })
+}

@@ -1,0 +1,53 @@
+// What the edge reads of a request beyond Hono's parsed view: the target exactly as sent, the
+// host it was sent to, and the TCP peer.
+import type { IncomingMessage } from 'node:http'
+import type { Context } from 'hono'
+
+function incoming(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+}
+
+/**
+ * The path and query as sent, percent-escapes and dot segments untouched (a parsed URL would
+ * resolve `..` before delivery could refuse it).
+ */
+export function rawTarget(c: Context): { path: string; search: string } {
+  const raw = incoming(c)?.url ?? c.req.url
+  const target = raw.startsWith('/') ? raw : raw.replace(/^[a-z]+:\/\/[^/]*/i, '')
+  const query = target.indexOf('?')
+  return query === -1
+    ? { path: target, search: '' }
+    : { path: target.slice(0, query), search: target.slice(query) }
+}
+
+/** The host the request names, lower-cased, without a port. */
+export function hostOf(c: Context): string {
+  return (c.req.header('host') ?? '').toLowerCase().replace(/:\d+$/, '')
+}
+
+/** The address limits count by (login, sign-up, delivery renders): the TCP peer. */
+export function clientAddress(c: Context): string {
+  return incoming(c)?.socket.remoteAddress ?? 'unknown'
+}
+
+/** Whether a peer address is this machine. */
+export function isLoopback(address: string): boolean {
+  return address === '::1' || /^(::ffff:)?127\./.test(address)
+}
+
+/** Whether the request arrived over HTTPS (directly or through a proxy that says so). */
+export function isHttps(c: Context, publicUrl: string): boolean {
+  const forwarded = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
+  return forwarded === 'https' || publicUrl.startsWith('https:') || c.req.url.startsWith('https:')
+}
+
+/**
+ * The env of a request the web app's loaders make to this server in-process (`http/web.ts`).
+ * Only `hono.fetch` called here sets it: no client can.
+ */
+export const IN_PROCESS = Object.freeze({ inProcess: true })
+
+/** Whether the request came from a page loader in this process, not over the network. */
+export function isInProcess(c: Context): boolean {
+  return (c.env as { inProcess?: unknown } | undefined)?.inProcess === true
+}

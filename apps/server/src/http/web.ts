@@ -1,0 +1,115 @@
+// Mounts the website and console (@tessera/web): pages and /static/ assets for every path no
+// API or delivery route answered. API-shaped paths keep their JSON 404.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { createWebHandler, DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '@tessera/web'
+import type { Hono } from 'hono'
+import type { ServerConfig } from '../config.ts'
+import type { AppContext, AppEnv } from '../context.ts'
+import type { Logger } from '../platform/logger.ts'
+import { IN_PROCESS, isHttps } from './request.ts'
+
+/** Browsers that reached a page over HTTPS keep to HTTPS for a year (HSTS). */
+export const HSTS = 'max-age=31536000; includeSubDomains'
+
+/** Path prefixes that belong to the API or delivery, never to a page. */
+const NOT_PAGES = ['/service/', '/cms/', '/v1/', '/v2/']
+
+/** The runtime configuration the pages get (SPEC §7.2), from the server's settings. */
+export function runtimeConfigFor(config: ServerConfig): RuntimeConfig {
+  const web = config.web
+  const defaults = DEFAULT_RUNTIME_CONFIG
+  const tools = defaults.siblingTools
+  return {
+    ...defaults,
+    mainUrl: web.mainUrl ?? '',
+    consoleUrl: web.consoleUrl,
+    apiUrl: web.apiUrl ?? '',
+    deliveryUrl: web.deliveryUrl ?? '',
+    webhookUrl: web.webhookUrl ?? '',
+    cmsUrl: web.cmsUrl,
+    docsUrl: web.docsUrl ?? '',
+    blogUrl: web.blogUrl ?? '',
+    schedulerUrl: web.schedulerUrl ?? defaults.schedulerUrl,
+    supportUrl: web.supportUrl ?? defaults.supportUrl,
+    affiliateUrl: web.affiliateUrl ?? defaults.affiliateUrl,
+    panelSigningKey: config.signing.key,
+    paymentsClientToken: web.paymentsClientToken ?? '',
+    captchaSiteKey: web.captchaSiteKey ?? '',
+    googleClientId: config.google.clientId ?? '',
+    analyticsId: web.analyticsId ?? '',
+    chatToken: web.chatToken ?? '',
+    errorReportingDsn: web.errorReportingDsn ?? '',
+    productTag: web.productTag,
+    freePlanId: config.freePlan.id,
+    freePlanCredits: config.freePlan.credits,
+    siblingTools: {
+      backgroundRemover: web.tools.backgroundRemover ?? tools.backgroundRemover,
+      upscaler: web.tools.upscaler ?? tools.upscaler,
+      watermarkRemover: web.tools.watermarkRemover ?? tools.watermarkRemover,
+      compressor: web.tools.compressor ?? tools.compressor,
+      converter: web.tools.converter ?? tools.converter,
+    },
+    appStores: { ios: web.appStores.ios ?? '', android: web.appStores.android ?? '' },
+    scripts: {
+      google: web.scripts.google ?? defaults.scripts.google,
+      analytics: web.scripts.analytics ?? defaults.scripts.analytics,
+      chat: web.scripts.chat ?? defaults.scripts.chat,
+    },
+  }
+}
+
+/** Answers every remaining page path with the web app (register it last, before not-found). */
+/**
+ * How the pages call this server's API in-process: under the visitor's request id (so a page's
+ * calls share its id in the logs), marked in-process (counted under `internal:` in metrics), and
+ * never over the network.
+ */
+export function createLocalFetch(hono: Hono<AppEnv>, logger?: Logger) {
+  const visitor = new AsyncLocalStorage<string>()
+  return {
+    /** Writes a page's failure at error level, under the request id of the visit. */
+    log: (message: string, details: { err: unknown }): void => {
+      logger?.error({ requestId: visitor.getStore(), ...details }, message)
+    },
+    /** Runs `render` (a page) for the visitor request `requestId`. */
+    asVisitor: <T>(requestId: string, render: () => T): T => visitor.run(requestId, render),
+    localFetch: async (request: Request): Promise<Response> => {
+      const requestId = visitor.getStore()
+      if (requestId !== undefined) request.headers.set('x-request-id', requestId)
+      return hono.fetch(request, IN_PROCESS)
+    },
+  }
+}
+
+export function registerWeb(
+  hono: Hono<AppEnv>,
+  app: Pick<AppContext, 'config' | 'repo' | 'logger'>,
+): void {
+  const { localFetch, asVisitor, log } = createLocalFetch(hono, app.logger)
+  const handler = createWebHandler({
+    config: runtimeConfigFor(app.config),
+    localFetch,
+    log,
+    saveContact: async (message) => {
+      await app.repo.saveContactMessage({
+        name: message.name,
+        email: message.email,
+        company: message.company,
+        topic: message.topic,
+        message: message.message,
+      })
+    },
+  })
+  hono.all('*', async (c, next) => {
+    if (NOT_PAGES.some((prefix) => c.req.path.startsWith(prefix))) return next()
+    c.set('route', 'web')
+    const response = await asVisitor(c.get('requestId'), () => handler(c.req.raw))
+    // Only over HTTPS: a browser ignores it on plain HTTP, and a local install must stay reachable.
+    if (isHttps(c, app.config.publicUrl)) {
+      const headers = new Headers(response.headers)
+      headers.set('strict-transport-security', HSTS)
+      return new Response(response.body, { status: response.status, headers })
+    }
+    return response
+  })
+}

@@ -1,0 +1,138 @@
+// The background job runner: claims jobs from the database (shared by every server process on
+// PostgreSQL), runs them, and records the outcome. Jobs survive restarts because they are rows.
+import { randomUUID } from 'node:crypto'
+import type { AppContext } from '../context.ts'
+import type { Job } from '../db/index.ts'
+
+/** A kind of job: how to run one, and which of its errors no retry can mend. */
+export interface JobHandler {
+  /** Runs the job; what it answers is stored as the job's result. */
+  run(payload: unknown, job: Job): Promise<unknown>
+  /**
+   * Whether `error` would come back on every attempt (a bad image, a deleted file): the job
+   * then fails at once instead of being tried again. The job's owner decides, as only it knows
+   * what its errors mean.
+   */
+  isPermanent(error: unknown): boolean
+}
+
+export interface JobRunner {
+  /** Starts polling; resolves nothing, runs until `stop`. */
+  start(): void
+  /** Claims and runs jobs until none is due (used by tests and at wake-up). */
+  drain(): Promise<number>
+  /** Polls now instead of at the next tick. */
+  wake(): void
+  /** Stops claiming new jobs and waits for the running one. */
+  stop(): Promise<void>
+}
+
+/** Failed jobs checked for a missing refund per round (see `refundFailed`). */
+const REFUND_SWEEP = 20
+
+export function createJobRunner(
+  app: Pick<AppContext, 'repo' | 'logger' | 'metrics'>,
+  handlers: Record<string, JobHandler>,
+  options: { pollMs: number },
+): JobRunner {
+  const workerId = `worker-${randomUUID()}`
+  const kinds = Object.keys(handlers)
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<number> | undefined
+  let stopped = true
+
+  async function runOne(job: Job): Promise<void> {
+    const handler = handlers[job.kind]
+    const started = performance.now()
+    try {
+      if (handler === undefined) throw new Error(`No handler for job kind ${job.kind}`)
+      const result = await handler.run(job.payload, job)
+      await app.repo.completeJob(job.id, result ?? null)
+      app.metrics.jobs.inc({ kind: job.kind, outcome: 'done' })
+      app.logger.info(
+        {
+          jobId: job.id,
+          kind: job.kind,
+          ms: Math.round(performance.now() - started),
+        },
+        'job done',
+      )
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      const permanent = handler?.isPermanent(error) ?? false
+      // A job failing for good is refunded before it shows as failed, so whoever sees it failed
+      // also sees the refund. (`failJob` decides the same way: no retry, or no attempts left.)
+      if (permanent || job.attempts >= job.maxAttempts) await refund({ ...job, status: 'failed' })
+      await app.repo.failJob(job.id, message, permanent ? { retry: false } : {})
+      app.metrics.jobs.inc({ kind: job.kind, outcome: 'failed' })
+      app.logger.warn({ jobId: job.id, kind: job.kind, err: error }, 'job failed')
+    }
+  }
+
+  /** Gives back what a job that failed for good was charged (once: refunds are referenced). */
+  async function refund(job: Job): Promise<void> {
+    try {
+      for (const given of await app.repo.refundJob(job)) {
+        if (given.change.status === 'applied') {
+          app.logger.info(
+            { jobId: job.id, reason: given.reason, credits: given.credits },
+            'credits refunded',
+          )
+        }
+      }
+    } catch (error) {
+      // The sweep in `drain` tries again.
+      app.logger.error({ err: error, jobId: job.id }, 'could not refund a failed job')
+    }
+  }
+
+  // Jobs failed without their handler running (a worker that died on the last attempt, a
+  // refund that could not be written) are refunded here, when the queue is empty.
+  async function refundFailed(): Promise<void> {
+    for (const job of await app.repo.listUnrefundedFailedJobs(REFUND_SWEEP)) await refund(job)
+  }
+
+  async function drain(): Promise<number> {
+    let count = 0
+    for (;;) {
+      const job = await app.repo.claimJob(workerId, kinds)
+      if (job === undefined) {
+        await refundFailed()
+        return count
+      }
+      await runOne(job)
+      count++
+    }
+  }
+
+  function tick(): void {
+    if (stopped || running !== undefined) return
+    running = drain()
+      .catch((error: unknown) => {
+        app.logger.error({ err: error }, 'job runner could not claim jobs')
+        return 0
+      })
+      .finally(() => {
+        running = undefined
+        if (!stopped) timer = setTimeout(tick, options.pollMs)
+      })
+  }
+
+  return {
+    start() {
+      stopped = false
+      tick()
+    },
+    drain,
+    wake() {
+      if (stopped || running !== undefined) return
+      clearTimeout(timer)
+      tick()
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await running
+    },
+  }
+}

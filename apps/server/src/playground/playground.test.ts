@@ -1,0 +1,188 @@
+// The visitor signing call over real HTTP on PGlite and PostgreSQL: a demo URL with an AI
+// operation comes back signed and delivery then runs it (202, then 200) although the demo has
+// strict transformations on; other URLs are refused; free chains come back as sent, uncounted;
+// and the daily allowance per address ends in 429.
+import { createHash } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestClient, expectError } from '../test-client.ts'
+import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './paths.ts'
+
+const SIGN = `${PUBLIC_PLAYGROUND}/sign`
+const LIMIT = 3
+
+interface Signed {
+  url: string
+  remaining: { aiRuns: number }
+}
+
+describe.each<TestDatabaseKind>(['pglite', 'postgres'])('playground signing on %s', (kind) => {
+  let server: TestServer
+  let client: ReturnType<typeof createTestClient>
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { ANON_AI_RUNS_PER_DAY: String(LIMIT) })
+    client = createTestClient(server)
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  const sign = (url: unknown) => client.call('POST', SIGN, { body: { url } })
+  const clearRuns = async () => {
+    // Every request of this file comes from this machine: one address, one allowance.
+    await server.services.context.database.db.execute(
+      sql`delete from rate_limit_events where key like 'playground:%'`,
+    )
+  }
+
+  it('signs a demo URL with an AI operation, and delivery runs it (202, then 200)', async () => {
+    await clearRuns()
+    const plain = `${server.url}/v2/demo/ic.crop(w:200,h:200)/samples/astronaut.png`
+    const refused = await fetch(plain)
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toMatchObject({ code: 'strict_transformations' })
+
+    const answer = await sign(plain)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    const signed = answer.body as Signed
+    expect(signed.remaining).toEqual({ aiRuns: LIMIT - 1 })
+    expect(signed.url.startsWith(`${plain}?`)).toBe(true)
+    const query = new URL(signed.url).searchParams
+    expect(query.get('pbs')).toMatch(/^[0-9a-f]{64}$/)
+    const expiry = Number(query.get('pbe'))
+    const inAnHour = Date.now() / 1000 + 3600
+    expect(expiry).toBeGreaterThan(inAnHour - 60)
+    expect(expiry).toBeLessThanOrEqual(inAnHour + 1)
+
+    let response = await fetch(signed.url)
+    expect(response.status).toBe(202)
+    for (let attempt = 0; attempt < 300 && response.status === 202; attempt++) {
+      await response.arrayBuffer()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      response = await fetch(signed.url)
+    }
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^image\//)
+    expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(0)
+    // A tampered chain is not covered by the signature.
+    const tampered = signed.url.replace('w:200', 'w:201')
+    expect((await fetch(tampered)).status).toBe(401)
+  })
+
+  it('signs a path on this server and answers a path', async () => {
+    await clearRuns()
+    const path = '/v2/demo/t.resize(w:100)~erase.bg()/samples/coffee.png'
+    const answer = await sign(path)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    const signed = answer.body as Signed
+    expect(signed.url.startsWith(`${path}?pbs=`)).toBe(true)
+    const response = await fetch(`${server.url}${signed.url}`)
+    expect([200, 202]).toContain(response.status)
+  })
+
+  it('leaves chains without AI operations unsigned and uncounted', async () => {
+    await clearRuns()
+    for (const url of [
+      `${server.url}/v2/demo/t.resize(w:100)/samples/astronaut.png`,
+      '/v2/demo/original/samples/astronaut.png',
+      '/v2/demo/p:thumbnail/samples/astronaut.png',
+    ]) {
+      const answer = await sign(url)
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      expect(answer.body).toEqual({ url, remaining: { aiRuns: LIMIT } })
+    }
+  })
+
+  it('refuses other organisations, other hosts and garbage with 400', async () => {
+    const other = await client.signup()
+    const { cloudName } = other.organisation
+    for (const url of [
+      `${server.url}/v2/${cloudName}/ic.crop(w:200)/a.png`,
+      '/v2/acme/ic.crop(w:200)/a.png',
+      'https://elsewhere.example/v2/demo/ic.crop(w:200)/samples/astronaut.png',
+      '/service/panel/users/v1.0/session',
+      'not a url',
+      '/v2/demo',
+      '/v2/demo/ic.crop(w:200)/samples/astronaut.png?unknown=1',
+    ]) {
+      expectError(await sign(url), 400, 'not_playground_url')
+    }
+    expectError(await sign(''), 400, 'invalid_body')
+    expectError(await sign(42), 400, 'invalid_body')
+    expectError(await client.call('POST', SIGN, { raw: '{', headers: {} }), 400, 'invalid_json')
+  })
+
+  it('counts AI runs per address and answers 429 past the daily limit', async () => {
+    await clearRuns()
+    const url = '/v2/demo/ic.crop(w:50,h:50)/samples/horse.png'
+    for (let run = 1; run <= LIMIT; run++) {
+      const answer = await sign(url)
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      expect((answer.body as Signed).remaining.aiRuns).toBe(LIMIT - run)
+    }
+    const over = await sign(url)
+    expectError(over, 429, 'daily_limit_exceeded')
+    const wait = Number(over.response.headers.get('retry-after'))
+    expect(wait).toBeGreaterThan(0)
+    expect(wait).toBeLessThanOrEqual(24 * 3600)
+    // A free chain still answers, with nothing left.
+    const free = await sign('/v2/demo/t.flip()/samples/horse.png')
+    expect(free.body).toEqual({
+      url: '/v2/demo/t.flip()/samples/horse.png',
+      remaining: { aiRuns: 0 },
+    })
+  })
+
+  it("signs a member's URL of their own organisation, which delivery runs; no one else's", async () => {
+    const owner = await client.signup()
+    const other = await client.signup()
+    const orgId = owner.organisation._id
+    const cloud = owner.organisation.cloudName
+    // A small image of the owner's organisation, stored as an upload would store it.
+    const image = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#3366cc' },
+    })
+      .png()
+      .toBuffer()
+    const { storage, repo, lookups } = server.services.context
+    const storageKey = `orgs/${orgId}/originals/playground-member-test`
+    await storage.put(storageKey, image)
+    await repo.upsertFile(orgId, {
+      path: 'a.png',
+      name: 'a.png',
+      size: image.length,
+      format: 'png',
+      contentType: 'image/png',
+      width: 40,
+      height: 30,
+      hash: createHash('sha256').update(image).digest('hex'),
+      storageKey,
+    })
+    lookups.forgetFile(orgId, 'a.png')
+    const plain = `${server.url}/v2/${cloud}/ic.crop(w:20,h:20)/a.png`
+    const memberSign = (who: { cookie: string }, org: string, url: unknown) =>
+      client.call('POST', `${MEMBER_PLAYGROUND}/${org}/sign`, { cookie: who.cookie, body: { url } })
+
+    const answer = await memberSign(owner, orgId, plain)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    const signed = (answer.body as { url: string }).url
+    expect(signed.startsWith(`${plain}?`)).toBe(true)
+    expect(new URL(signed).searchParams.get('pbs')).toMatch(/^[0-9a-f]{64}$/)
+    // New organisations are strict: unsigned, the AI operation is refused; signed, it is queued.
+    expect((await fetch(plain)).status).toBe(401)
+    expect((await fetch(signed)).status).toBe(202)
+
+    // Another organisation's member cannot sign here, nor sign this organisation's URL.
+    expectError(await memberSign(other, orgId, plain), 404, 'organisation_not_found')
+    expectError(await memberSign(other, other.organisation._id, plain), 400, 'not_playground_url')
+    expectError(await memberSign(owner, orgId, 'garbage'), 400, 'not_playground_url')
+    expectError(
+      await client.call('POST', `${MEMBER_PLAYGROUND}/${orgId}/sign`, { body: { url: plain } }),
+      401,
+      'unauthenticated',
+    )
+  })
+})

@@ -1,0 +1,54 @@
+// The visitor calls of the website's playground and AI tool pages, mounted under
+// `PUBLIC_PLAYGROUND`: no session, limited per client address (docs/api.md).
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { createAuth } from '../accounts/auth.ts'
+import type { AppContext, AppEnv } from '../context.ts'
+import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
+import { clientAddress } from '../http/request.ts'
+import { createPlaygroundSigner, MAX_PLAYGROUND_URL_LENGTH } from './sign.ts'
+
+const signBody = z.object({ url: z.string().trim().min(1).max(MAX_PLAYGROUND_URL_LENGTH) })
+
+export function playgroundRoutes(app: AppContext): Hono<AppEnv> {
+  const router = new Hono<AppEnv>()
+  const signer = createPlaygroundSigner(app)
+
+  router.post('/sign', jsonLimit, async (c) => {
+    const { url } = parseBody(await readJson(c), signBody)
+    const answer = await signer.sign({
+      url,
+      clientAddress: clientAddress(c),
+      requestHost: c.req.header('host'),
+    })
+    c.header('cache-control', 'no-store')
+    return c.json(answer)
+  })
+
+  return router
+}
+
+/**
+ * The member call, mounted under `MEMBER_PLAYGROUND`: signs a delivery URL of the caller's own
+ * organisation, so the website's tools run its AI operations under strict transformations.
+ */
+export function memberPlaygroundRoutes(app: AppContext): Hono<AppEnv> {
+  const router = new Hono<AppEnv>()
+  const signer = createPlaygroundSigner(app)
+  const auth = createAuth(app)
+
+  router.post('/:orgId/sign', jsonLimit, async (c) => {
+    const caller = await auth.requirePathOrganisation(c)
+    const { url } = parseBody(await readJson(c), signBody)
+    const answer = await signer.signForMember({
+      url,
+      requestHost: c.req.header('host'),
+      organisationId: caller.organisation.id,
+      cloudName: caller.organisation.cloudName,
+    })
+    c.header('cache-control', 'no-store')
+    return c.json(answer)
+  })
+
+  return router
+}

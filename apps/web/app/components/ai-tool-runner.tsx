@@ -1,0 +1,408 @@
+// The working half of an AI tool page: pick a sample, drop or choose an image (with upload
+// progress), run the tool's transformation, and compare before and after with a slider; the
+// result's size, a download and the URL behind it. Visitors work in the demo organisation (the
+// visitor upload and signing calls, with their daily limit); signed-in users in their active
+// organisation with its credits.
+import { formatBytes } from '@tessera/url'
+import { useEffect, useId, useState } from 'react'
+import {
+  downloadName,
+  isAiTool,
+  isToolRunnable,
+  originalUrl,
+  sliderKey,
+  toolRunUrl,
+} from '../lib/ai-tool.ts'
+import type { DynamicApp } from '../lib/api.ts'
+import { getOrganizations } from '../lib/api.ts'
+import { useConfig, useSession } from '../lib/app-context.tsx'
+import { APP_EVENTS, trackAppEvent } from '../lib/app-events.ts'
+import { billingUrl, signupUrl } from '../lib/links.ts'
+import {
+  DAILY_LIMIT_CODE,
+  DEMO_CLOUD_NAME,
+  describeFailure,
+  getCredits,
+  SAMPLE_FILES,
+  sampleThumbnailUrl,
+  signAsMember,
+  signAsVisitor,
+  uploadAsMember,
+  uploadAsVisitor,
+} from '../lib/playground-api.ts'
+import { absoluteUrl } from '../lib/runtime-config.ts'
+import { useFetchedImage } from './use-fetched-image.ts'
+import { usePageLocation } from './use-page-location.ts'
+import './ai-tool-runner.css'
+
+interface Workspace {
+  orgId?: string
+  cloudName: string
+  credits?: number
+}
+
+type Upload =
+  | { status: 'idle' }
+  | { status: 'uploading'; progress: number; name: string }
+  | { status: 'failed'; message: string; limit: boolean }
+
+export function AiToolRunner({ app }: { app: DynamicApp }) {
+  const config = useConfig()
+  const session = useSession()
+  const page = usePageLocation()
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => setMounted(true), [])
+  const runnable = isToolRunnable(app)
+  const deliveryBase = mounted
+    ? absoluteUrl(config.deliveryUrl, window.location.origin).replace(/\/$/, '')
+    : ''
+  const [workspace, setWorkspace] = useState<Workspace>({ cloudName: DEMO_CLOUD_NAME })
+  const [filePath, setFilePath] = useState<string | null>(null)
+  const [upload, setUpload] = useState<Upload>({ status: 'idle' })
+  const [limit, setLimit] = useState<string | null>(null)
+  const [dragging, setDragging] = useState(false)
+  const inputId = useId()
+
+  // Signed in: the active organisation and its credits.
+  useEffect(() => {
+    if (!session.isUserLoggedIn) {
+      setWorkspace({ cloudName: DEMO_CLOUD_NAME })
+      return
+    }
+    let live = true
+    void (async () => {
+      const orgs = await getOrganizations(session.client, config)
+      const org = orgs?.[0]
+      if (!live || org === undefined || org.cloudName === undefined) return
+      const credits = await getCredits(session.client, config, org._id).catch(() => undefined)
+      if (live) {
+        setWorkspace({
+          orgId: org._id,
+          cloudName: org.cloudName,
+          ...(credits === undefined ? {} : { credits }),
+        })
+      }
+    })()
+    return () => {
+      live = false
+    }
+  }, [session.isUserLoggedIn, session.client, config])
+
+  const transformation = app.config.transformation ?? ''
+  // Samples live in the demo organisation whoever runs the tool.
+  const cloudName =
+    filePath?.startsWith('samples/') === true ? DEMO_CLOUD_NAME : workspace.cloudName
+  const runUrl =
+    filePath === null || !runnable || deliveryBase === ''
+      ? null
+      : toolRunUrl({ deliveryBase, cloudName, transformation, filePath })
+  const beforeUrl =
+    filePath === null || deliveryBase === ''
+      ? null
+      : originalUrl({ deliveryBase, cloudName, filePath })
+
+  const before = useFetchedImage(beforeUrl)
+  const after = useFetchedImage(runUrl, {
+    prepare: async (url) => {
+      if (!isAiTool(app)) return url
+      // A member's organisation may have strict transformations on: its own key signs the run.
+      if (workspace.orgId !== undefined)
+        return signAsMember(session.client, config, workspace.orgId, url)
+      try {
+        return (await signAsVisitor(config, url)).url
+      } catch (error) {
+        const failure = describeFailure(error)
+        if (failure.status === 404) return url // the server does not sign visitor runs yet
+        if (failure.code === DAILY_LIMIT_CODE) {
+          trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
+          setLimit(failure.message)
+        }
+        throw error
+      }
+    },
+    onStart: () => trackAppEvent(APP_EVENTS.transformationTriggered, { tool: app.slug }),
+    onReady: (ready) => {
+      trackAppEvent(APP_EVENTS.success, { tool: app.slug })
+      if (ready.retries > 0) trackAppEvent(APP_EVENTS.pollingSucceeded, { tool: app.slug })
+      if (workspace.orgId !== undefined && isAiTool(app)) {
+        getCredits(session.client, config, workspace.orgId).then(
+          (credits) => setWorkspace((current) => ({ ...current, credits })),
+          () => undefined,
+        )
+      }
+    },
+    onFailed: (failure) => {
+      trackAppEvent(APP_EVENTS.failed, { tool: app.slug, status: failure.status_code })
+      if (failure.wasProcessing) trackAppEvent(APP_EVENTS.pollingFailed, { tool: app.slug })
+    },
+  })
+
+  const onFile = async (file: File) => {
+    trackAppEvent(APP_EVENTS.fileUpload, { tool: app.slug, size: file.size })
+    setUpload({ status: 'uploading', progress: 0, name: file.name })
+    const onProgress = (fraction: number) =>
+      setUpload({ status: 'uploading', progress: Math.round(fraction * 100), name: file.name })
+    try {
+      if (workspace.orgId === undefined) {
+        const answer = await uploadAsVisitor(config, file, { onProgress })
+        setFilePath(answer.file.path)
+      } else {
+        const answer = await uploadAsMember(config, workspace.orgId, file, { onProgress })
+        setFilePath(answer.fullPath)
+      }
+      setUpload({ status: 'idle' })
+      trackAppEvent(APP_EVENTS.uploadSuccess, { tool: app.slug })
+    } catch (error) {
+      const failure = describeFailure(error)
+      trackAppEvent(APP_EVENTS.uploadFailed, { tool: app.slug, code: failure.code })
+      const isLimit = failure.code === DAILY_LIMIT_CODE
+      if (isLimit) trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
+      if (failure.code.startsWith('captcha')) trackAppEvent(APP_EVENTS.captchaFailed, {})
+      setUpload({
+        status: 'failed',
+        limit: isLimit,
+        message:
+          workspace.orgId === undefined && failure.status === 404
+            ? 'Uploading your own image is not available on this server yet: try one of the samples, or sign up to use your own images.'
+            : failure.message,
+      })
+    }
+  }
+
+  if (!runnable) {
+    return (
+      <section className="section tool-runner" aria-labelledby="tool-run-heading">
+        <div className="container">
+          <h2 id="tool-run-heading">Try it</h2>
+          <p className="lead" data-testid="tool-not-runnable">
+            This tool’s operation ({transformation || 'none'}) does not run on this server yet, so
+            it cannot be tried here.
+          </p>
+        </div>
+      </section>
+    )
+  }
+
+  return (
+    <section className="section tool-runner" aria-labelledby="tool-run-heading">
+      <div className="container">
+        <div className="tool-runner-head">
+          <h2 id="tool-run-heading">Try it</h2>
+          {workspace.orgId === undefined ? (
+            <p className="tool-note">
+              Running as a visitor on the demo organisation.{' '}
+              <a href={signupUrl(config.consoleUrl, page)}>Sign up</a> to run it on your own files
+              with your credits.
+            </p>
+          ) : (
+            <p className="tool-note" data-testid="tool-credits">
+              Running in your organisation ({workspace.cloudName})
+              {workspace.credits === undefined ? '' : ` · ${workspace.credits} credits left`}
+            </p>
+          )}
+        </div>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop target; the label inside is the control */}
+        <div
+          className={dragging ? 'tool-drop is-dragging' : 'tool-drop'}
+          data-testid="drop-zone"
+          onDragOver={(event) => {
+            event.preventDefault()
+            setDragging(true)
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event) => {
+            event.preventDefault()
+            setDragging(false)
+            const file = event.dataTransfer.files[0]
+            if (file !== undefined) void onFile(file)
+          }}
+        >
+          <p>Drop an image here, or</p>
+          <label htmlFor={inputId} className="button is-primary">
+            Choose an image
+          </label>
+          <input
+            id={inputId}
+            type="file"
+            accept="image/*"
+            className="visually-hidden"
+            onChange={(event) => {
+              const file = event.target.files?.[0]
+              event.target.value = ''
+              if (file !== undefined) void onFile(file)
+            }}
+          />
+          {upload.status === 'uploading' ? (
+            <progress max={100} value={upload.progress} aria-label={`Uploading ${upload.name}`}>
+              {upload.progress}%
+            </progress>
+          ) : null}
+          {upload.status === 'failed' ? (
+            <p className="tool-alert" role="alert" data-testid="upload-error">
+              {upload.message}
+            </p>
+          ) : null}
+          <p className="tool-note">or pick a sample:</p>
+          <ul className="tool-samples" aria-label="Samples">
+            {SAMPLE_FILES.map((file) => (
+              <li key={file}>
+                <button
+                  type="button"
+                  aria-label={`Sample ${file}`}
+                  aria-pressed={filePath === `samples/${file}`}
+                  onClick={() => setFilePath(`samples/${file}`)}
+                >
+                  <img src={sampleThumbnailUrl(config, file, 56)} alt="" width={56} height={56} />
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+
+        {limit === null ? null : (
+          <p className="tool-alert" role="alert" data-testid="daily-limit">
+            {limit} Sign up to keep going with your own credits.
+          </p>
+        )}
+
+        {filePath === null ? null : (
+          <ToolResult
+            slug={app.slug}
+            before={before}
+            after={after}
+            runUrl={runUrl ?? ''}
+            topUp={
+              workspace.orgId === undefined
+                ? undefined
+                : billingUrl(config.consoleUrl, workspace.orgId, 'topup')
+            }
+          />
+        )}
+      </div>
+    </section>
+  )
+}
+
+type Fetched = ReturnType<typeof useFetchedImage>
+
+function ToolResult({
+  slug,
+  before,
+  after,
+  runUrl,
+  topUp,
+}: {
+  slug: string
+  before: Fetched
+  after: Fetched
+  runUrl: string
+  topUp: string | undefined
+}) {
+  const state = after.state
+  return (
+    <div className="tool-result" data-testid="tool-result">
+      {state.status === 'loading' ? (
+        <p className="tool-wait" role="status">
+          Running…
+        </p>
+      ) : state.status === 'processing' ? (
+        <div className="tool-wait" role="status" data-testid="processing">
+          <p>Processing: the model is working on it (check {state.attempt} of 12).</p>
+          <button type="button" className="button is-secondary is-small" onClick={after.cancel}>
+            Cancel
+          </button>
+        </div>
+      ) : state.status === 'cancelled' ? (
+        <div className="tool-wait" role="status">
+          <p>Cancelled.</p>
+          <button type="button" className="button is-secondary is-small" onClick={after.retry}>
+            Run again
+          </button>
+        </div>
+      ) : state.status === 'failed' ? (
+        <div className="tool-alert" role="alert" data-testid="run-error">
+          {state.status_code === 402 ? (
+            <p>
+              Your organisation has no credits left for this AI operation (each run costs one
+              credit). {topUp === undefined ? null : <a href={topUp}>Buy a top-up</a>}
+            </p>
+          ) : state.code === DAILY_LIMIT_CODE ? (
+            <p>{state.message}</p>
+          ) : (
+            <p>
+              The tool could not run: {state.message}
+              {state.status_code === 0 ? '' : ` (HTTP ${state.status_code})`}
+            </p>
+          )}
+          <button type="button" className="button is-secondary is-small" onClick={after.retry}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {state.status === 'ready' && before.state.status === 'ready' ? (
+        <>
+          <CompareSlider before={before.state.src} after={state.src} />
+          <dl className="tool-facts">
+            <div>
+              <dt>Before</dt>
+              <dd data-testid="before-size">
+                {before.state.details.width} × {before.state.details.height} px ·{' '}
+                {formatBytes(before.state.details.bytes)}
+              </dd>
+            </div>
+            <div>
+              <dt>After</dt>
+              <dd data-testid="after-size">
+                {state.details.width} × {state.details.height} px · {state.details.format} ·{' '}
+                {formatBytes(state.details.bytes)}
+              </dd>
+            </div>
+          </dl>
+          <div className="button-row">
+            <a
+              className="button is-primary"
+              href={state.src}
+              download={downloadName(slug, state.details.format)}
+            >
+              Download
+            </a>
+          </div>
+          <p className="tool-note">The URL behind it:</p>
+          <pre className="code-block" data-testid="run-url">
+            <code>{state.url === runUrl ? runUrl : state.url}</code>
+          </pre>
+        </>
+      ) : null}
+    </div>
+  )
+}
+
+/** Before and after over each other; the slider (mouse, touch or keys) moves the divide. */
+export function CompareSlider({ before, after }: { before: string; after: string }) {
+  const [position, setPosition] = useState(50)
+  return (
+    <div className="compare" data-testid="compare">
+      <img className="compare-img" src={after} alt="After" />
+      <div className="compare-before" style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}>
+        <img className="compare-img" src={before} alt="Before" />
+      </div>
+      <div className="compare-line" style={{ left: `${position}%` }} aria-hidden="true" />
+      <input
+        className="compare-range"
+        type="range"
+        min={0}
+        max={100}
+        value={position}
+        aria-label="Before and after divide"
+        aria-valuetext={`${position}% before`}
+        onChange={(event) => setPosition(Number(event.target.value))}
+        onKeyDown={(event) => {
+          const next = sliderKey(position, event.key)
+          if (next === undefined) return
+          event.preventDefault()
+          setPosition(next)
+        }}
+      />
+    </div>
+  )
+}

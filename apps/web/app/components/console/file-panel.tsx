@@ -1,0 +1,197 @@
+// A file's panel in the library: preview, details, rename, its delivery URL with a
+// transformation picker (presets, a chain of your own, the playground) and the ways to copy it.
+import { formatBytes } from '@tessera/url'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import type { FileItem, Preset } from '../../lib/console-api.ts'
+import { problemOf } from '../../lib/console-api.ts'
+import { type CopyFormat, copyText, thumbnailUrl, withPattern } from '../../lib/console-urls.ts'
+import { CopyButton, ErrorText, formatDate, useConsole, useLoad } from './console-context.tsx'
+
+const COPY_FORMATS: [CopyFormat, string][] = [
+  ['url', 'Copy URL'],
+  ['curl', 'Copy cURL'],
+  ['html', 'Copy HTML'],
+  ['js', 'Copy JavaScript'],
+]
+
+export function FilePanel({
+  file,
+  previews,
+  onClose,
+  onChanged,
+  onMove,
+  onDelete,
+}: {
+  file: FileItem
+  /** False when delivery would refuse an unsigned preview (signed URLs required). */
+  previews: boolean
+  onClose: () => void
+  onChanged: (file: FileItem) => void
+  onMove: () => void
+  onDelete: () => void
+}) {
+  const { api, org } = useConsole()
+  const presets = useLoad(
+    () => api.listPresets({ archived: false, pageNo: 1, pageSize: 100 }),
+    `presets:${org._id}`,
+  )
+  const [name, setName] = useState(file.name)
+  const [renameError, setRenameError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [choice, setChoice] = useState('original')
+  const [custom, setCustom] = useState('')
+  const heading = useRef<HTMLHeadingElement>(null)
+
+  // A new file in the panel: its name in the field and the picker back to the original.
+  useEffect(() => {
+    setName(file.name)
+    setRenameError(null)
+    setChoice('original')
+    heading.current?.focus()
+  }, [file.name])
+
+  const pattern = choice === 'custom' ? custom : choice
+  const url = withPattern(file.url, pattern)
+  const isImage = previews && (file.assetType === undefined || file.assetType === 'image')
+  const presetList: Preset[] = presets.state.status === 'ready' ? presets.state.data.items : []
+
+  const rename = async (event: FormEvent) => {
+    event.preventDefault()
+    if (name.trim() === '' || name === file.name) return
+    setBusy(true)
+    setRenameError(null)
+    try {
+      onChanged(await api.updateFile(file._id, { name: name.trim() }))
+    } catch (error) {
+      // The typed name stays in the field, with the API's reason beside it.
+      setRenameError(problemOf(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <aside className="file-panel" aria-labelledby="file-panel-title" data-testid="file-panel">
+      <div className="file-panel-head">
+        <h2 id="file-panel-title" ref={heading} tabIndex={-1}>
+          {file.name}
+        </h2>
+        <button type="button" className="button is-ghost is-small" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {isImage ? (
+        <img
+          className="file-preview"
+          src={thumbnailUrl(file.url, 640)}
+          alt={`Preview of ${file.name}`}
+          data-testid="file-preview"
+        />
+      ) : (
+        <div className="file-preview is-raw">{file.format.toUpperCase()}</div>
+      )}
+      <dl className="file-details">
+        <dt>Folder</dt>
+        <dd>{file.path === '' ? 'All files' : file.path}</dd>
+        <dt>Type</dt>
+        <dd>
+          {file.format} ({file.contentType})
+        </dd>
+        <dt>Size</dt>
+        <dd data-testid="file-size">{formatBytes(file.size)}</dd>
+        <dt>Dimensions</dt>
+        <dd>
+          {file.width === null || file.height === null ? '—' : `${file.width} × ${file.height} px`}
+        </dd>
+        <dt>Version</dt>
+        <dd>{file.version}</dd>
+        <dt>Updated</dt>
+        <dd>{formatDate(file.updatedAt)}</dd>
+      </dl>
+
+      <form className="inline-form" onSubmit={rename}>
+        <label htmlFor="rename-file">Name</label>
+        <div className="inline-form-row">
+          <input
+            id="rename-file"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            maxLength={255}
+            data-testid="rename-input"
+          />
+          <button type="submit" className="button is-small is-secondary" disabled={busy}>
+            Rename
+          </button>
+        </div>
+        <ErrorText message={renameError} testId="rename-error" />
+      </form>
+
+      <fieldset className="transform-picker">
+        <legend>Delivery URL</legend>
+        <label htmlFor="transform-choice">Transformation</label>
+        <select
+          id="transform-choice"
+          value={choice}
+          onChange={(event) => setChoice(event.target.value)}
+          data-testid="transform-choice"
+        >
+          <option value="original">Original</option>
+          {presetList.map((preset) => (
+            <option key={preset.presetName} value={`p:${preset.presetName}`}>
+              Preset p:{preset.presetName}
+            </option>
+          ))}
+          <option value="t.resize(w:600)">Resize to 600 px wide</option>
+          <option value="t.resize(w:300,h:300)~t.toFormat(f:webp)">300 px square, WebP</option>
+          <option value="custom">A chain of your own…</option>
+        </select>
+        {choice === 'custom' ? (
+          <>
+            <label htmlFor="transform-custom">Chain</label>
+            <input
+              id="transform-custom"
+              value={custom}
+              placeholder="t.resize(w:400)~t.grey()"
+              onChange={(event) => setCustom(event.target.value)}
+            />
+          </>
+        ) : null}
+        <code className="url-box" data-testid="delivery-url">
+          {url}
+        </code>
+        <div className="button-row">
+          {COPY_FORMATS.map(([format, label]) => (
+            <CopyButton
+              key={format}
+              text={copyText(url, format, file.name)}
+              label={label}
+              testId={`copy-${format}`}
+            />
+          ))}
+        </div>
+        <div className="button-row">
+          <a className="button is-small is-secondary" href={url} target="_blank" rel="noreferrer">
+            Open
+          </a>
+          <a
+            className="button is-small is-secondary"
+            href={`/console/organization/${encodeURIComponent(org._id)}/playground?url=${encodeURIComponent(file.url)}`}
+          >
+            Open in the playground
+          </a>
+          <a className="button is-small is-secondary" href={file.url} download={file.name}>
+            Download original
+          </a>
+        </div>
+      </fieldset>
+      <div className="button-row">
+        <button type="button" className="button is-small is-secondary" onClick={onMove}>
+          Move…
+        </button>
+        <button type="button" className="button is-small is-danger" onClick={onDelete}>
+          Delete…
+        </button>
+      </div>
+    </aside>
+  )
+}

@@ -1,0 +1,117 @@
+// The image fetch rules against a real HTTP server on loopback (SPEC §4, §7.2, §9).
+import { createServer, type Server } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  asPngUrl,
+  fetchImage,
+  IMAGE_FETCH_RETRIES,
+  ImageFetchError,
+  type ImageFetchEvent,
+  isDisplayable,
+  retryWait,
+} from './image-fetch.ts'
+
+let server: Server
+let base = ''
+const hits = new Map<string, number>()
+const PNG = Buffer.from('89504e470d0a1a0a', 'hex')
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://x')
+    const key = url.pathname
+    const count = (hits.get(key) ?? 0) + 1
+    hits.set(key, count)
+    // /v2/demo/slow-N/…: 202 for the first N requests
+    const slow = /slow-(\d+)/.exec(key)
+    if (slow !== null && count <= Number(slow[1])) {
+      response.writeHead(202, { 'content-type': 'application/json' }).end('{"status":"processing"}')
+      return
+    }
+    if (key.includes('t.toFormat(f:png)')) {
+      response.writeHead(200, { 'content-type': 'image/png' }).end(PNG)
+      return
+    }
+    if (key.includes('gif')) {
+      response.writeHead(200, { 'content-type': 'image/gif' }).end('GIF89a')
+      return
+    }
+    if (key.includes('missing')) {
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"code":"file_not_found","message":"No file at samples/missing.png"}')
+      return
+    }
+    response.writeHead(200, { 'content-type': 'image/jpeg' }).end(PNG)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+})
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+const quick = () => 5
+
+describe('image fetch', () => {
+  it('waits 500 ms doubling, 12 times at most', () => {
+    expect([1, 2, 3, 12].map(retryWait)).toEqual([500, 1000, 2000, 500 * 2 ** 11])
+    expect(IMAGE_FETCH_RETRIES).toBe(12)
+  })
+
+  it('retries 202 until the image is ready and reports each wait', async () => {
+    const events: ImageFetchEvent[] = []
+    const image = await fetchImage(`${base}/v2/demo/slow-3/samples/a.jpg`, {
+      wait: quick,
+      onEvent: (event) => events.push(event),
+    })
+    expect(image.retries).toBe(3)
+    expect(image.contentType).toBe('image/jpeg')
+    expect(events.map((event) => event.type)).toEqual(['processing', 'processing', 'processing'])
+    expect(hits.get('/v2/demo/slow-3/samples/a.jpg')).toBe(4)
+  })
+
+  it('gives up after 12 retries with a still_processing error', async () => {
+    const failure = await fetchImage(`${base}/v2/demo/slow-99/samples/a.jpg`, {
+      wait: quick,
+    }).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(ImageFetchError)
+    expect((failure as ImageFetchError).code).toBe('still_processing')
+    expect(hits.get('/v2/demo/slow-99/samples/a.jpg')).toBe(13)
+  })
+
+  it('fetches an image the browser cannot show again as png', async () => {
+    const events: ImageFetchEvent[] = []
+    const image = await fetchImage(`${base}/v2/demo/t.resize(w:10)/samples/gif.gif?f_auto=true`, {
+      onEvent: (event) => events.push(event),
+    })
+    expect(image.url).toBe(`${base}/v2/demo/t.resize(w:10)~t.toFormat(f:png)/samples/gif.gif`)
+    expect(image.contentType).toBe('image/png')
+    expect(events).toEqual([{ type: 'png_retry', contentType: 'image/gif', url: image.url }])
+  })
+
+  it('rejects with the server message of a failed answer', async () => {
+    const failure = await fetchImage(`${base}/v2/demo/original/samples/missing.png`).catch(
+      (error: unknown) => error,
+    )
+    expect(failure).toMatchObject({ status: 404, code: 'file_not_found' })
+  })
+
+  it('stops waiting when cancelled', async () => {
+    const controller = new AbortController()
+    const pending = fetchImage(`${base}/v2/demo/slow-50/samples/b.jpg`, {
+      signal: controller.signal,
+      onEvent: () => controller.abort(new Error('cancelled by the visitor')),
+    })
+    await expect(pending).rejects.toThrow('cancelled by the visitor')
+    expect(hits.get('/v2/demo/slow-50/samples/b.jpg')).toBe(1)
+  })
+
+  it('knows the displayable types and writes the png URL', () => {
+    expect(isDisplayable('image/webp; charset=binary')).toBe(true)
+    expect(isDisplayable('image/svg+xml')).toBe(false)
+    expect(asPngUrl('http://h/v2/demo/original/a/b.heic')).toBe(
+      'http://h/v2/demo/t.toFormat(f:png)/a/b.heic',
+    )
+  })
+})

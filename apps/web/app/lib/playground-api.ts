@@ -1,0 +1,276 @@
+// Calls of the playground and the AI tool pages. The two visitor calls (an upload into the demo
+// organisation for 24 h, and signing a delivery URL whose chain has AI operations) follow the
+// contract agreed for the server; they live here alone so they are easy to adjust. Until the
+// server has them they answer 404, which the pages show as "not available yet".
+import { signRequest } from '@tessera/url'
+import type { HttpClient } from './http-client.ts'
+import { HttpError } from './http-client.ts'
+import type { Preset } from './playground-state.ts'
+import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
+
+export const PUBLIC_PLAYGROUND = '/service/public/playground/v1.0'
+export const MEMBER_PLAYGROUND = '/service/panel/playground/v1.0/org'
+export const ASSETS = '/service/panel/assets/v1.0'
+export const BILLING = '/service/panel/billing/v1.0'
+export const TRANSFORMATION_CONTEXT = '/service/panel/transformation/v1.0/context'
+
+/** The demo organisation visitors work in, and its sample folder. */
+export const DEMO_CLOUD_NAME = 'demo'
+export const SAMPLE_FILES = [
+  'astronaut.png',
+  'coffee.png',
+  'chelsea.png',
+  'horse.png',
+  'camera.png',
+  'rocket.jpg',
+  'astronaut-wm.png',
+] as const
+
+/** An uploaded file as the visitor upload answers it. */
+/** A demo sample's thumbnail from delivery, `size` CSS px shown at 2× (the sample pickers). */
+export function sampleThumbnailUrl(config: RuntimeConfig, file: string, size: number): string {
+  return joinUrl(
+    config.deliveryUrl,
+    `/v2/${DEMO_CLOUD_NAME}/t.resize(w:${size * 2},h:${size * 2})/samples/${file}?f_auto=true`,
+  )
+}
+
+export interface UploadedFile {
+  path: string
+  url: string
+  width: number
+  height: number
+  format: string
+  size: number
+}
+
+export interface VisitorUpload {
+  file: UploadedFile
+  expiresAt: string
+  remaining: { uploads: number; aiRuns: number }
+}
+
+/** A failed call the pages explain: the status and the server's `{ code, message }`. */
+export class CallError extends Error {
+  readonly status: number
+  readonly code: string
+  constructor(status: number, code: string, message: string) {
+    super(message)
+    this.name = 'CallError'
+    this.status = status
+    this.code = code
+  }
+}
+
+/** The daily limit of the visitor calls (429). */
+export const DAILY_LIMIT_CODE = 'daily_limit_exceeded'
+
+function callErrorOf(status: number, body: unknown): CallError {
+  const data = (typeof body === 'object' && body !== null ? body : {}) as {
+    code?: unknown
+    message?: unknown
+  }
+  const code =
+    typeof data.code === 'string' ? data.code : status === 404 ? 'not_available' : 'http_error'
+  const message = typeof data.message === 'string' ? data.message : `The server answered ${status}`
+  return new CallError(status, code, message)
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return null
+  }
+}
+
+export interface UploadOptions {
+  onProgress?: (fraction: number) => void
+  signal?: AbortSignal
+  /** Sent as `x-captcha-token` (visitors, when a captcha site key is configured). */
+  captchaToken?: string
+  /** Extra multipart fields (`path`, `name`). */
+  fields?: Record<string, string>
+  /** Panel uploads with a session are signed (SPEC §7.1). */
+  signingKey?: string
+}
+
+/**
+ * Posts one file as multipart with upload progress (XMLHttpRequest: fetch reports none).
+ * Resolves with the JSON answer of a 2xx; rejects with `CallError` otherwise.
+ */
+export async function postFile<T>(url: string, file: Blob, options: UploadOptions = {}) {
+  const headers: Record<string, string> = {}
+  if (options.captchaToken !== undefined) headers['x-captcha-token'] = options.captchaToken
+  if (options.signingKey !== undefined && options.signingKey !== '') {
+    const absolute = new URL(url, window.location.origin).href
+    // Multipart bodies are signed as empty (docs/api.md, request signing).
+    Object.assign(headers, await signRequest({ method: 'POST', url: absolute }, options.signingKey))
+  }
+  const form = new FormData()
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value)
+  form.append('file', file, file instanceof File ? file.name : 'image')
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', url)
+    xhr.withCredentials = true
+    xhr.setRequestHeader('accept', 'application/json')
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value)
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) options.onProgress?.(event.loaded / event.total)
+    }
+    xhr.onload = () => {
+      const body = parseJson(xhr.responseText)
+      if (xhr.status >= 200 && xhr.status < 300) {
+        options.onProgress?.(1)
+        resolve(body as T)
+      } else reject(callErrorOf(xhr.status, body))
+    }
+    xhr.onerror = () => reject(new CallError(0, 'network_error', 'The upload could not be sent'))
+    xhr.onabort = () => reject(new CallError(0, 'cancelled', 'The upload was cancelled'))
+    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true })
+    xhr.send(form)
+  })
+}
+
+const at = (config: RuntimeConfig, path: string) => joinUrl(config.apiUrl, path)
+
+/** Visitor upload into the demo organisation (kept 24 h). 404 until the server has it. */
+export function uploadAsVisitor(
+  config: RuntimeConfig,
+  file: Blob,
+  options: Omit<UploadOptions, 'signingKey' | 'fields'> = {},
+): Promise<VisitorUpload> {
+  return postFile<VisitorUpload>(at(config, `${PUBLIC_PLAYGROUND}/uploads`), file, options)
+}
+
+/** Visitor signing of a demo delivery URL with AI operations; 429 at the daily limit. */
+export async function signAsVisitor(
+  config: RuntimeConfig,
+  url: string,
+): Promise<{ url: string; remaining: { aiRuns: number } }> {
+  const response = await fetch(at(config, `${PUBLIC_PLAYGROUND}/sign`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ url }),
+    credentials: 'include',
+  })
+  const body = parseJson(await response.text())
+  if (!response.ok) throw callErrorOf(response.status, body)
+  return body as { url: string; remaining: { aiRuns: number } }
+}
+
+/**
+ * A delivery URL of the member's own organisation signed for an hour (a signed panel call), so
+ * its AI operations run under strict transformations.
+ */
+export async function signAsMember(
+  client: HttpClient,
+  config: RuntimeConfig,
+  orgId: string,
+  url: string,
+): Promise<string> {
+  const answer = await client.request<{ url: string }>(
+    at(config, `${MEMBER_PLAYGROUND}/${encodeURIComponent(orgId)}/sign`),
+    { method: 'POST', body: { url } },
+  )
+  return answer.url
+}
+
+/** A member's upload into their organisation (the `playground` folder). */
+export interface MemberFile {
+  fileId?: string
+  name: string
+  path: string
+  fullPath: string
+  format?: string
+  size?: number
+  width?: number
+  height?: number
+  url: string
+  type?: string
+}
+
+export function uploadAsMember(
+  config: RuntimeConfig,
+  orgId: string,
+  file: Blob,
+  options: Pick<UploadOptions, 'onProgress' | 'signal'> = {},
+): Promise<MemberFile> {
+  const url = `${at(config, `${ASSETS}/upload/direct`)}?orgId=${encodeURIComponent(orgId)}`
+  return postFile<MemberFile>(url, file, {
+    ...options,
+    signingKey: config.panelSigningKey,
+    fields: { path: 'playground' },
+  })
+}
+
+function orgPath(orgId: string, rest: string) {
+  return `${ASSETS}/org/${encodeURIComponent(orgId)}${rest}`
+}
+
+/** One level of the organisation's files (folders first, then files). */
+export async function listFiles(
+  client: HttpClient,
+  config: RuntimeConfig,
+  orgId: string,
+  path: string,
+): Promise<{ items: MemberFile[]; hasNext: boolean }> {
+  const query = new URLSearchParams({ path, pageNo: '1', pageSize: '100' })
+  const answer = await client.request<{ items: MemberFile[]; page: { hasNext: boolean } }>(
+    at(config, `${orgPath(orgId, '/files')}?${query}`),
+  )
+  return { items: answer.items, hasNext: answer.page.hasNext }
+}
+
+/** Every usable (not archived) preset of the organisation, all pages. */
+export async function listPresets(
+  client: HttpClient,
+  config: RuntimeConfig,
+  orgId: string,
+): Promise<Preset[]> {
+  const presets: Preset[] = []
+  for (let page = 1; page <= 20; page++) {
+    const answer = await client.request<{ items: Preset[]; page: { hasNext: boolean } }>(
+      at(config, `${orgPath(orgId, '/presets')}?archived=false&pageNo=${page}&pageSize=100`),
+    )
+    presets.push(...answer.items)
+    if (!answer.page.hasNext) break
+  }
+  return presets
+}
+
+/** The organisation's credit balance. */
+export async function getCredits(
+  client: HttpClient,
+  config: RuntimeConfig,
+  orgId: string,
+): Promise<number> {
+  const answer = await client.request<{ balance: number }>(
+    at(config, `${BILLING}/org/${encodeURIComponent(orgId)}/credits`),
+  )
+  return answer.balance
+}
+
+/** The transformation context of a delivery URL (members); its error is shown as it comes. */
+export async function getTransformationContext(
+  client: HttpClient,
+  config: RuntimeConfig,
+  url: string,
+): Promise<unknown> {
+  return client.request(at(config, `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`))
+}
+
+/** `{ status, code, message }` of any failure of the calls above. */
+export function describeFailure(error: unknown): { status: number; code: string; message: string } {
+  if (error instanceof CallError) return error
+  if (error instanceof HttpError) {
+    const data = (error.data ?? {}) as { code?: unknown; message?: unknown }
+    return {
+      status: error.status,
+      code: typeof data.code === 'string' ? data.code : 'http_error',
+      message: typeof data.message === 'string' ? data.message : error.message,
+    }
+  }
+  return { status: 0, code: 'network_error', message: String(error) }
+}

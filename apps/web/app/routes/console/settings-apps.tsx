@@ -1,0 +1,154 @@
+// API tokens (/console/organization/{orgId}/settings/apps, SPEC §2.2): create (the token is shown
+// once, with a copy button), list, revoke.
+import { type FormEvent, useState } from 'react'
+import {
+  CopyButton,
+  ErrorText,
+  formatDate,
+  ListState,
+  useConsole,
+  useLoad,
+} from '../../components/console/console-context.tsx'
+import { SettingsNav } from '../../components/console/settings-nav.tsx'
+import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { type ApiToken, problemOf } from '../../lib/console-api.ts'
+import { metaFor } from '../../lib/seo.ts'
+import type { Route } from './+types/settings-apps.ts'
+
+export const meta: Route.MetaFunction = (args) =>
+  metaFor(args, { title: 'API tokens', noIndex: true })
+
+export default function ApiTokens() {
+  const { api, org } = useConsole()
+  const isOwner = org.role === undefined || org.role === 'owner'
+  const tokens = useLoad(
+    () => (isOwner ? api.tokens() : Promise.resolve([] as ApiToken[])),
+    `tokens:${org._id}`,
+  )
+  const [name, setName] = useState('')
+  const [created, setCreated] = useState<ApiToken | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const create = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      setCreated(await api.createToken(name.trim()))
+      setName('')
+      await tokens.reload()
+    } catch (reason) {
+      setError(problemOf(reason))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const revoke = async (token: ApiToken) => {
+    if (!window.confirm(`Revoke ${token.name}? Anything using it stops working at once.`)) return
+    setError(null)
+    try {
+      await api.revokeToken(token._id)
+      if (created?._id === token._id) setCreated(null)
+      await tokens.reload()
+    } catch (reason) {
+      setError(problemOf(reason))
+    }
+  }
+  return (
+    <div className="console-panel is-wide" data-testid="settings-apps">
+      <SettingsNav />
+      <h1>API tokens</h1>
+      <p className="lead">
+        Tokens let servers and scripts upload and manage files without a browser: send one as
+        Authorization: Bearer tsk_….
+      </p>
+      {!isOwner ? (
+        <p className="form-alert">Only owners can see and manage tokens.</p>
+      ) : (
+        <>
+          <form className="card settings-card" onSubmit={(event) => void create(event)}>
+            <div className="field">
+              <label htmlFor="token-name">Name</label>
+              <input
+                id="token-name"
+                value={name}
+                required
+                maxLength={100}
+                placeholder="build server"
+                onChange={(e) => setName(e.target.value)}
+                data-testid="token-name"
+              />
+            </div>
+            <button
+              type="submit"
+              className="button is-primary"
+              disabled={busy}
+              data-testid="create-token"
+            >
+              Create token
+            </button>
+          </form>
+          <ErrorText message={error} />
+          {created?.token === undefined ? null : (
+            <div className="form-alert is-success secret-box" role="status" data-testid="new-token">
+              <p>
+                <strong>{created.name}</strong>: copy it now, it is not shown again.
+              </p>
+              <code data-testid="new-token-value">{created.token}</code>
+              <CopyButton text={created.token} label="Copy token" />
+            </div>
+          )}
+          <ListState
+            state={tokens.state}
+            label="tokens"
+            onRetry={() => void tokens.reload()}
+            empty={(list) => (list.length > 0 ? null : <p>No tokens yet.</p>)}
+          >
+            {(list) => (
+              <div className="table-scroll">
+                <table className="data-table" data-testid="token-list">
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Starts with</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((token) => (
+                      <tr key={token._id} data-testid="token-row">
+                        <td>{token.name}</td>
+                        <td>
+                          <code>{token.prefix}…</code>
+                        </td>
+                        <td>{formatDate(token.createdAt)}</td>
+                        <td>
+                          {token.lastUsedAt === null ? 'Never' : formatDate(token.lastUsedAt)}
+                        </td>
+                        <td>
+                          <button
+                            type="button"
+                            className="button is-small is-danger"
+                            onClick={() => void revoke(token)}
+                          >
+                            Revoke
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </ListState>
+        </>
+      )}
+    </div>
+  )
+}
+
+export const ErrorBoundary = RouteErrorBoundary

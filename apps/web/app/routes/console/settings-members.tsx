@@ -1,0 +1,216 @@
+// Members: who belongs to the organisation and with which role, invitations by email (the link
+// is shown to pass on: the server sends no mail yet), role changes and removal.
+import { type FormEvent, useState } from 'react'
+import {
+  CopyButton,
+  ErrorText,
+  formatDate,
+  ListState,
+  useConsole,
+  useLoad,
+} from '../../components/console/console-context.tsx'
+import { SettingsNav } from '../../components/console/settings-nav.tsx'
+import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { type Invitation, type Member, problemOf } from '../../lib/console-api.ts'
+import { metaFor } from '../../lib/seo.ts'
+import type { Route } from './+types/settings-members.ts'
+
+export const meta: Route.MetaFunction = (args) => metaFor(args, { title: 'Members', noIndex: true })
+
+const ROLES = ['owner', 'member']
+
+export default function Members() {
+  const { api, org, user } = useConsole()
+  const isOwner = org.role === undefined || org.role === 'owner'
+  const members = useLoad(() => api.members(), `members:${org._id}`)
+  const invitations = useLoad(
+    () => (isOwner ? api.invitations() : Promise.resolve([] as Invitation[])),
+    `invitations:${org._id}`,
+  )
+  const [email, setEmail] = useState('')
+  const [role, setRole] = useState('member')
+  const [invited, setInvited] = useState<Invitation | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const act = async (work: () => Promise<unknown>) => {
+    setError(null)
+    try {
+      await work()
+      await Promise.all([members.reload(), invitations.reload()])
+    } catch (reason) {
+      setError(problemOf(reason))
+    }
+  }
+  const invite = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      setInvited(await api.invite(email.trim(), role))
+      setEmail('')
+      await invitations.reload()
+    } catch (reason) {
+      setError(problemOf(reason))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const memberRow = (member: Member) => (
+    <tr key={member._id} data-testid="member-row">
+      <td>
+        {member.firstName} {member.lastName}
+        {member._id === user._id ? ' (you)' : ''}
+        <br />
+        <small>{member.email}</small>
+      </td>
+      <td>
+        {isOwner ? (
+          <select
+            aria-label={`Role of ${member.email}`}
+            value={member.role}
+            onChange={(event) => void act(() => api.updateMember(member._id, event.target.value))}
+          >
+            {ROLES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        ) : (
+          member.role
+        )}
+      </td>
+      <td>{formatDate(member.joinedAt)}</td>
+      <td>
+        {isOwner || member._id === user._id ? (
+          <button
+            type="button"
+            className="button is-small is-danger"
+            onClick={() => {
+              const self = member._id === user._id
+              if (window.confirm(self ? 'Leave this organisation?' : `Remove ${member.email}?`)) {
+                void act(async () => {
+                  await api.removeMember(member._id)
+                  if (self) window.location.assign('/console')
+                })
+              }
+            }}
+          >
+            {member._id === user._id ? 'Leave' : 'Remove'}
+          </button>
+        ) : null}
+      </td>
+    </tr>
+  )
+  return (
+    <div className="console-panel is-wide" data-testid="settings-members">
+      <SettingsNav />
+      <h1>Members</h1>
+      <ErrorText message={error} />
+      {isOwner ? (
+        <form className="card settings-card" onSubmit={(event) => void invite(event)}>
+          <h2>Invite someone</h2>
+          <div className="inline-form-row">
+            <div className="field">
+              <label htmlFor="invite-email">Email</label>
+              <input
+                id="invite-email"
+                type="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                data-testid="invite-email"
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="invite-role">Role</label>
+              <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value)}>
+                {ROLES.map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <button
+            type="submit"
+            className="button is-primary"
+            disabled={busy}
+            data-testid="invite-send"
+          >
+            Invite
+          </button>
+        </form>
+      ) : null}
+      {invited?.acceptUrl === undefined ? null : (
+        <div
+          className="form-alert is-success secret-box"
+          role="status"
+          data-testid="invitation-link"
+        >
+          <p>
+            Send this link to {invited.email}; it works once, for 7 days, signed in with that email.
+          </p>
+          <code data-testid="invitation-url">{invited.acceptUrl}</code>
+          <CopyButton text={invited.acceptUrl} label="Copy link" />
+        </div>
+      )}
+      <h2>People</h2>
+      <ListState
+        state={members.state}
+        label="members"
+        onRetry={() => void members.reload()}
+        empty={(list) => (list.length > 0 ? null : <p>No members.</p>)}
+      >
+        {(list) => (
+          <div className="table-scroll">
+            <table className="data-table" data-testid="member-list">
+              <thead>
+                <tr>
+                  <th scope="col">Person</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Joined</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>{list.map(memberRow)}</tbody>
+            </table>
+          </div>
+        )}
+      </ListState>
+      {isOwner ? (
+        <>
+          <h2>Open invitations</h2>
+          <ListState
+            state={invitations.state}
+            label="invitations"
+            onRetry={() => void invitations.reload()}
+            empty={(list) => (list.length > 0 ? null : <p>No open invitations.</p>)}
+          >
+            {(list) => (
+              <ul className="simple-list" data-testid="invitation-list">
+                {list.map((invitation) => (
+                  <li key={invitation._id}>
+                    <span>
+                      {invitation.email} as {invitation.role}, until{' '}
+                      {formatDate(invitation.expiresAt)}
+                    </span>
+                    <button
+                      type="button"
+                      className="button is-small is-secondary"
+                      onClick={() => void act(() => api.revokeInvitation(invitation._id))}
+                    >
+                      Revoke
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListState>
+        </>
+      ) : null}
+    </div>
+  )
+}
+
+export const ErrorBoundary = RouteErrorBoundary

@@ -1,0 +1,263 @@
+// The AI tools list and tool pages in Chromium against a real server, at 1440 and 390 px (SPEC
+// §3, §4, §7.2, §8): load-more paging, search, a page past the end, which tools run here, and
+// running a tool (a real slow operation: 202 then the image) with the comparison slider.
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  launchBrowser,
+  openPage,
+  startWebServer,
+  uniqueEmail,
+  type ViewportName,
+  type WebServer,
+} from './harness.ts'
+
+/** `expect.poll` with room for a busy machine (its default gives up after 1 s). */
+function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(read, { timeout: 15_000, ...options })
+}
+
+let server: WebServer
+let browser: Browser
+let contentDir: string
+const CONTENT = fileURLToPath(new URL('../../server/content/', import.meta.url))
+const EXTRA = 20
+
+// The extra tool whose operation this server cannot run.
+const UNRUNNABLE = 19
+
+beforeAll(async () => {
+  // The shipped content plus 20 more AI tools, so the list has pages to load.
+  contentDir = await mkdtemp(join(tmpdir(), 'tessera-content-'))
+  await cp(CONTENT, contentDir, { recursive: true })
+  const apps = JSON.parse(await readFile(join(CONTENT, 'dynamic-apps.json'), 'utf8')) as unknown[]
+  for (let n = 1; n <= EXTRA; n++) {
+    apps.push({
+      slug: `extra-tool-${n}`,
+      tags: ['ai-tools'],
+      title: `Extra tool ${n}`,
+      description: `A listed tool, number ${n}.`,
+      thumbnailURL: '/v2/demo/t.resize(w:480,h:320)/samples/horse.png',
+      isFeatured: false,
+      url: `/ai-tools/extra-tool-${n}`,
+      // One tool runs an operation no model here can run (generative), for the marking tests.
+      transformation: n === UNRUNNABLE ? 'generate.bg()' : 't.grey()',
+      createdAt: new Date(Date.UTC(2026, 0, n)).toISOString(),
+    })
+  }
+  await writeFile(join(contentDir, 'dynamic-apps.json'), JSON.stringify(apps))
+  server = await startWebServer({}, { contentDir })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  if (contentDir !== undefined) await rm(contentDir, { recursive: true, force: true })
+})
+
+function watchConsole(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return
+    const text = message.text()
+    // The logged-out session check is logged on purpose (SPEC §8), and the visitor calls of
+    // the playground API answer 404 until the server has them.
+    if (/\/users\/v1\.0\/session|status of 401|status of 404/.test(text)) return
+    errors.push(text)
+  })
+  page.on('pageerror', (error) => errors.push(error.message))
+  return errors
+}
+
+const cards = (page: Page) => page.getByTestId('app-card')
+const cardTitles = (page: Page) => cards(page).locator('h3').allInnerTexts()
+const events = (page: Page) =>
+  page.evaluate(() =>
+    ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).map(
+      (entry) => entry.event,
+    ),
+  )
+
+async function open(viewport: ViewportName, path: string) {
+  const opened = await openPage(browser, viewport, server.url)
+  const errors = watchConsole(opened.page)
+  await opened.page.goto(path)
+  await opened.page.waitForLoadState('networkidle')
+  return { ...opened, errors }
+}
+
+const sampleFile = (name: string) =>
+  readFile(fileURLToPath(new URL(`../../server/demo/samples/${name}`, import.meta.url)))
+
+for (const viewport of ['desktop', 'mobile'] as const) {
+  describe(`the AI tools list at ${viewport}`, () => {
+    it('loads more pages by appending, without repeats, until the end', async () => {
+      const { page, context, errors } = await open(viewport, '/ai-tools')
+      // Page 1: the 3 featured tools, then 12 from the server.
+      await expect(cards(page).count()).resolves.toBe(15)
+      const first = await cardTitles(page)
+      expect(first.slice(0, 3)).toEqual([
+        'Background Remover',
+        'Image Upscaler',
+        'Watermark Remover',
+      ])
+      const more = page.getByRole('button', { name: 'Load more' })
+      await more.click()
+      await poll(() => cards(page).count()).toBeGreaterThan(15)
+      const second = await cardTitles(page)
+      expect(second.slice(0, 15)).toEqual(first)
+      // Load until the button goes; the last page may hold only tools already listed.
+      const loading = page.getByRole('button', { name: 'Loading…' })
+      for (let pages = 2; (await more.count()) > 0 && pages < 10; pages++) {
+        await more.click()
+        await poll(() => loading.count()).toBe(0)
+      }
+      await expect(more.count()).resolves.toBe(0)
+      const all = await cardTitles(page)
+      // 5 shipped AI tools + 20 extra; the featured three are not repeated.
+      expect(all).toHaveLength(5 + EXTRA)
+      expect(new Set(all).size).toBe(all.length)
+      expect(all).not.toContain('Untitled App')
+      expect(errors).toEqual([])
+      await context.close()
+    })
+
+    it('replaces the list on a search, and says when a page is past the end', async () => {
+      const { page, context, errors } = await open(viewport, '/ai-tools')
+      await page.getByRole('searchbox', { name: 'Search AI tools' }).fill('  crop  ')
+      await page.getByRole('button', { name: 'Search' }).click()
+      await page.waitForURL(/[?&]q=/)
+      await poll(() => cardTitles(page), { timeout: 10_000 }).toEqual(['Smart Crop'])
+      await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0)
+      await page.goto('/ai-tools?page=99')
+      await poll(() => page.getByTestId('past-the-end').innerText()).toContain(
+        'Page 99 is past the end of the list.',
+      )
+      await page.getByRole('link', { name: 'Back to the first page' }).click()
+      await poll(() => cards(page).count()).toBe(15)
+      expect(errors).toEqual([])
+      await context.close()
+    })
+
+    it('marks the tools whose operations do not run on this server', async () => {
+      const { page, context } = await open(viewport, '/ai-tools')
+      const card = (title: string) =>
+        cards(page).filter({ has: page.getByRole('heading', { name: title }) })
+      await expect(
+        card(`Extra tool ${UNRUNNABLE}`).getByTestId('not-usable').count(),
+      ).resolves.toBe(1)
+      await expect(card('Background Remover').getByTestId('not-usable').count()).resolves.toBe(0)
+      await expect(card('Extra tool 20').getByTestId('not-usable').count()).resolves.toBe(0)
+      await context.close()
+    })
+  })
+
+  describe(`an AI tool page at ${viewport}`, () => {
+    it('runs a sample through a slow operation (202, processing) and compares before and after', async () => {
+      // Each width runs a sample not yet derived, so the server really answers 202 first.
+      const file = viewport === 'desktop' ? 'chelsea.png' : 'camera.png'
+      const { page, context, errors } = await open(viewport, '/ai-tools/smart-crop')
+      await page.getByRole('button', { name: `Sample ${file}` }).click()
+      await page.getByTestId('processing').waitFor({ timeout: 20_000 })
+      await page.getByTestId('compare').waitFor({ timeout: 60_000 })
+      await poll(() => page.getByTestId('after-size').innerText()).toMatch(
+        /^600 × 600 px · png · [\d.]+ KB$/,
+      )
+      await expect(page.getByTestId('before-size').innerText()).resolves.toMatch(/^\d+ × \d+ px · /)
+      await expect(
+        page.evaluate(
+          () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        ),
+      ).resolves.toBe(false)
+      // The slider is a real range input: keys move the divide.
+      const slider = page.getByRole('slider', { name: 'Before and after divide' })
+      await slider.focus()
+      await page.keyboard.press('End')
+      await expect(slider.inputValue()).resolves.toBe('100')
+      await page.keyboard.press('ArrowLeft')
+      await expect(slider.inputValue()).resolves.toBe('99')
+      await page.keyboard.press('PageDown')
+      await expect(slider.inputValue()).resolves.toBe('89')
+      await page.keyboard.press('Home')
+      await expect(slider.inputValue()).resolves.toBe('0')
+      const download = page.getByRole('link', { name: 'Download' })
+      await expect(download.getAttribute('download')).resolves.toBe('smart-crop-result.png')
+      await expect(download.getAttribute('href')).resolves.toMatch(/^blob:/)
+      // The demo has strict transformations on: the visitor's run is the chain's URL signed by
+      // the server's playground call (a demo key, an expiry, the access key).
+      const runUrl = await page.getByTestId('run-url').innerText()
+      const plain = `${server.url}/v2/demo/ic.crop(w:600,h:600,g:object)/samples/${file}`
+      expect(runUrl.startsWith(`${plain}?`)).toBe(true)
+      expect(runUrl.slice(plain.length)).toMatch(/^\?pbs=[0-9a-f]{64}&pbe=\d+&pbt=[0-9a-f]+$/)
+      const seen = await events(page)
+      for (const name of ['transformation triggered', 'polling succeeded', 'success']) {
+        expect(seen).toContain(name)
+      }
+      expect(errors).toEqual([])
+      await context.close()
+    })
+
+    it('explains that a visitor upload is not available yet', async () => {
+      const { page, context } = await open(viewport, '/ai-tools/smart-crop')
+      await page.locator('input[type=file]').setInputFiles({
+        name: 'coffee.png',
+        mimeType: 'image/png',
+        buffer: await sampleFile('coffee.png'),
+      })
+      await poll(() => page.getByTestId('upload-error').innerText()).toContain(
+        'Uploading your own image is not available on this server yet',
+      )
+      const seen = await events(page)
+      expect(seen).toContain('file upload')
+      expect(seen).toContain('upload failed')
+      await context.close()
+    })
+
+    it('says so when the tool cannot run here', async () => {
+      const { page, context, errors } = await open(viewport, `/ai-tools/extra-tool-${UNRUNNABLE}`)
+      await poll(() => page.getByTestId('tool-not-runnable').innerText()).toContain(
+        'does not run on this server',
+      )
+      await expect(page.getByRole('button', { name: /^Sample / }).count()).resolves.toBe(0)
+      expect(errors).toEqual([])
+      await context.close()
+    })
+  })
+}
+
+describe('an AI tool signed in', () => {
+  it('runs in the organisation: uploads there, shows the credits and spends one', async () => {
+    const { page, context } = await openPage(browser, 'desktop', server.url)
+    const errors = watchConsole(page)
+    await page.goto('/console/auth/signup')
+    await page.waitForLoadState('networkidle')
+    await page.fill('#firstName', 'Ada')
+    await page.fill('#lastName', 'Lovelace')
+    await page.fill('#email', uniqueEmail())
+    await page.fill('#password', 'a long enough password')
+    await page.getByRole('button', { name: 'Create account' }).click()
+    await page.waitForURL(/\/console$/)
+    await page.goto('/ai-tools/smart-crop')
+    await poll(() => page.getByTestId('tool-credits').innerText()).toContain('50 credits left')
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'coffee.png',
+      mimeType: 'image/png',
+      buffer: await sampleFile('coffee.png'),
+    })
+    await page.getByTestId('compare').waitFor({ timeout: 60_000 })
+    const runUrl = await page.getByTestId('run-url').innerText()
+    expect(runUrl).toMatch(
+      // New organisations are strict: the member's run is signed with the organisation's key.
+      /\/v2\/[a-z0-9-]+\/ic\.crop\(w:600,h:600,g:object\)\/playground\/coffee\.png\?pbs=[0-9a-f]{64}&pbe=\d+&pbt=[0-9a-f]+$/,
+    )
+    expect(runUrl).not.toContain('/v2/demo/')
+    await poll(() => page.getByTestId('tool-credits').innerText()).toContain('49 credits left')
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})

@@ -1,0 +1,487 @@
+// The playground in Chromium against a real server, at 1440 and 390 px (SPEC §2.8, §3, §4, §5,
+// §7.2, §8, §9): every chain transition, the cap messages, ?url= sharing, a real slow operation
+// answering 202, the png retry, uploads, and the member's playground with presets and files.
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { signRequest } from '@tessera/url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  launchBrowser,
+  openPage,
+  startWebServer,
+  uniqueEmail,
+  type ViewportName,
+  type WebServer,
+} from './harness.ts'
+
+/** `expect.poll` with room for a busy machine (its default gives up after 1 s). */
+function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(read, { timeout: 15_000, ...options })
+}
+
+let server: WebServer
+let browser: Browser
+
+beforeAll(async () => {
+  server = await startWebServer()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+/**
+ * Console errors of a page, without the two the site makes on purpose: the logged-out session
+ * check (SPEC §8 logs every failed call) and the visitor calls the server does not have yet.
+ */
+function watchConsole(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return
+    const text = message.text()
+    if (/\/users\/v1\.0\/session/.test(text)) return
+    if (/status of 401/.test(text)) return
+    errors.push(text)
+  })
+  page.on('pageerror', (error) => errors.push(error.message))
+  return errors
+}
+
+/** Console errors that remain once the not-yet-built visitor calls (404) are set aside. */
+function unexpected(errors: string[]): string[] {
+  return errors.filter(
+    (text) =>
+      !/status of 404/.test(text) &&
+      !/^HTTP 404 GET \S+\/transformation\/v1\.0\/context/.test(text),
+  )
+}
+
+/** Whether anything is wider than the window. */
+const overflows = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)
+
+const sample = (pattern: string, file = 'astronaut.png') =>
+  `${server.url}/v2/demo/${pattern}/samples/${file}`
+const withUrl = (url: string, path = '/playground') => `${path}?url=${encodeURIComponent(url)}`
+const chain = (page: Page) => page.getByRole('list', { name: 'Transformations' })
+const snippetText = (page: Page) => page.getByTestId('url-snippet').innerText()
+const dataLayerEvents = (page: Page) =>
+  page.evaluate(() =>
+    ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).map(
+      (entry) => entry.event,
+    ),
+  )
+
+async function openPlayground(viewport: ViewportName, path = '/playground') {
+  const opened = await openPage(browser, viewport, server.url)
+  const errors = watchConsole(opened.page)
+  await opened.page.goto(path)
+  await opened.page.getByTestId('playground').waitFor()
+  return { ...opened, errors }
+}
+
+async function addOperation(page: Page, search: string, name: string) {
+  const search_ = page.getByRole('searchbox', { name: 'Search operations' })
+  if (!(await search_.isVisible())) {
+    await page.getByRole('button', { name: 'Add transformation' }).click()
+  }
+  await search_.fill(search)
+  await page.getByRole('button', { name: `Add ${name}`, exact: true }).click()
+}
+
+for (const viewport of ['desktop', 'mobile'] as const) {
+  describe(`the visitor playground at ${viewport}`, () => {
+    it('shows the tabs, the samples, the original details and the options by plugin', async () => {
+      const { page, context, errors } = await openPlayground(viewport)
+      for (const name of ['Original', 'Transformed', 'Result']) {
+        await expect(page.getByRole('tab', { name }).count()).resolves.toBe(1)
+      }
+      await expect(
+        page.getByRole('tab', { name: 'Result' }).getAttribute('aria-selected'),
+      ).resolves.toBe('true')
+      // SPEC §9 byte formatting: 791555 bytes → 773 KB.
+      await poll(() => page.getByTestId('original-details').innerText()).toContain(
+        '512 × 512 px · png · 773 KB',
+      )
+      await expect(chain(page).locator('li').count()).resolves.toBe(0)
+      await page.getByRole('button', { name: 'Add transformation' }).click()
+      await expect(
+        page.getByRole('heading', { name: /Basic Transformations/ }).count(),
+      ).resolves.toBe(1)
+      // What this server cannot run is marked and offers no button.
+      await poll(() => page.getByTestId('not-runnable').first().innerText()).toContain(
+        'not on this server',
+      )
+      await page
+        .getByRole('searchbox', { name: 'Search operations' })
+        .fill('AI Background Generator')
+      await poll(() => page.getByTestId('not-runnable').first().innerText()).toContain(
+        'not on this server',
+      )
+      // Only the list's own buttons remain: no operation offers an Add button.
+      await expect(
+        page.getByRole('button', { name: /^Add (?!transformation$|preset$)/ }).count(),
+      ).resolves.toBe(0)
+      await page.getByRole('searchbox', { name: 'Search operations' }).fill('smart crop')
+      await expect(page.getByRole('button', { name: /^Add / }).count()).resolves.toBeGreaterThan(0)
+      await expect(overflows(page)).resolves.toBe(false)
+      await page.getByRole('searchbox', { name: 'Search operations' }).fill('zzzz')
+      await expect(page.getByText('No operation matches “zzzz”.').count()).resolves.toBe(1)
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    })
+
+    it('adds (selecting only items with params), edits, replaces, moves and deletes', async () => {
+      const { page, context, errors } = await openPlayground(viewport)
+      await addOperation(page, 'flip', 'Flip an image vertically')
+      await expect(chain(page).locator('li').count()).resolves.toBe(1)
+      await expect(page.getByRole('heading', { name: /^Edit / }).count()).resolves.toBe(0)
+      await addOperation(page, 'resize', 'Resize an image')
+      await expect(
+        page.getByRole('heading', { name: 'Edit Resize an image' }).count(),
+      ).resolves.toBe(1)
+      await page.getByRole('button', { name: 'Close' }).click()
+      // set-field, then the result follows.
+      await page.getByRole('spinbutton', { name: /^Width/ }).fill('200')
+      await page.getByRole('spinbutton', { name: /^Height/ }).fill('100')
+      await poll(() => snippetText(page)).toContain('t.flip()~t.resize(w:200,h:100)')
+      await poll(() => page.getByTestId('result-details').innerText(), {
+        timeout: 20_000,
+      }).toContain('200 × 100 px')
+      // The Transformed tab previews up to the selected item.
+      await expect(page.getByRole('tab', { name: 'Transformed (preview)' }).count()).resolves.toBe(
+        1,
+      )
+      // reset-field and reset-all.
+      await page.getByRole('button', { name: 'Reset Width' }).click()
+      await poll(() => snippetText(page)).toContain('t.resize(h:100)')
+      await page.getByRole('button', { name: 'Reset all' }).click()
+      await poll(() => snippetText(page)).toContain('t.flip()~t.resize()/')
+      // Replace the selected operation: it stays selected for editing.
+      await page.getByRole('button', { name: 'Replace' }).click()
+      await page.getByRole('searchbox', { name: 'Search operations' }).fill('blur')
+      await page.getByRole('button', { name: /^Use Blur/ }).click()
+      await expect(page.getByRole('heading', { name: /^Edit Blur/ }).count()).resolves.toBe(1)
+      await poll(() => snippetText(page)).toContain('t.flip()~t.blur()/')
+      // Move up, then delete everything: the result is the original again.
+      await page.getByRole('button', { name: /^Move Blur .* up$/ }).click()
+      await poll(() => snippetText(page)).toContain('t.blur()~t.flip()/')
+      await page.getByRole('button', { name: /^Remove Blur/ }).click()
+      await page.getByRole('button', { name: 'Remove Flip an image vertically' }).click()
+      await poll(() => snippetText(page)).toBe(sample('original'))
+      await poll(() => page.getByTestId('result-details').innerText()).toContain('512 × 512 px')
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    })
+
+    it('disables adding at 15, refuses a 16th with the SPEC message, and re-enables on delete', async () => {
+      const fourteen = Array.from({ length: 14 }, () => 't.flip()').join('~')
+      const { page, context, errors } = await openPlayground(viewport, withUrl(sample(fourteen)))
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '14 of 15 operations',
+      )
+      await addOperation(page, 'flop', 'Flip an image horizontally')
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '15 of 15 operations',
+      )
+      await expect(
+        page.getByRole('button', { name: 'Add transformation' }).isDisabled(),
+      ).resolves.toBe(true)
+      // The options were still open: one more is refused with the exact message.
+      await page.getByRole('button', { name: 'Add Flip an image horizontally' }).click()
+      await poll(() =>
+        page.getByText('Cannot add more than 15 transformations.', { exact: true }).count(),
+      ).toBe(1)
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '15 of 15 operations',
+      )
+      await page.getByRole('button', { name: 'Remove Flip an image horizontally' }).click()
+      await expect(
+        page.getByRole('button', { name: 'Add transformation' }).isEnabled(),
+      ).resolves.toBe(true)
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    })
+
+    it('opens ?url= on its chain, keeps the address shareable, and clear keeps the image', async () => {
+      const shared = sample('t.resize(w:240,h:160)~t.grey()', 'coffee.png')
+      const { page, context, errors } = await openPlayground(viewport, withUrl(shared))
+      await expect(chain(page).locator('li').count()).resolves.toBe(2)
+      await poll(() => snippetText(page)).toBe(shared)
+      await poll(() => page.getByTestId('result-details').innerText(), {
+        timeout: 20_000,
+      }).toContain('240 × 160 px')
+      // A change lands in the address bar; opening that address gives the same chain.
+      await addOperation(page, 'flop', 'Flip an image horizontally')
+      const address = page.url()
+      expect(new URL(address).searchParams.get('url')).toBe(
+        sample('t.resize(w:240,h:160)~t.grey()~t.flop()', 'coffee.png'),
+      )
+      const again = await openPlayground(
+        viewport,
+        new URL(address).pathname + new URL(address).search,
+      )
+      await poll(() => snippetText(again.page)).toBe(
+        sample('t.resize(w:240,h:160)~t.grey()~t.flop()', 'coffee.png'),
+      )
+      await again.context.close()
+      // The cURL and @tessera/url forms of the same URL.
+      await page.getByRole('button', { name: 'cURL' }).click()
+      await poll(() => snippetText(page)).toContain(`curl -o result '${server.url}/v2/demo/`)
+      await page.getByRole('button', { name: '@tessera/url' }).click()
+      await poll(() => snippetText(page)).toContain("import { objToUrl } from '@tessera/url'")
+      // Clear: the chain goes, the image (coffee, from the shared URL) stays.
+      await page.getByRole('button', { name: 'URL', exact: true }).click()
+      await page.getByRole('button', { name: 'Clear' }).click()
+      await expect(chain(page).locator('li').count()).resolves.toBe(0)
+      await poll(() => snippetText(page)).toBe(sample('original', 'coffee.png'))
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    })
+
+    it('shows "processing" while a real slow operation answers 202, then the image', async () => {
+      const crop = sample(`ic.crop(w:${viewport === 'desktop' ? 300 : 301},h:200)`, 'chelsea.png')
+      const { page, context, errors } = await openPlayground(viewport, withUrl(crop))
+      await page.getByTestId('processing').waitFor({ timeout: 20_000 })
+      await poll(() => page.getByTestId('processing').innerText()).toContain('Processing')
+      await poll(() => page.getByTestId('result-details').innerText(), {
+        timeout: 60_000,
+      }).toContain('× 200 px')
+      const events = await dataLayerEvents(page)
+      expect(events).toContain('transformation triggered')
+      expect(events).toContain('polling succeeded')
+      expect(events).toContain('success')
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    })
+
+    it('cancels a processing image and can try again', async () => {
+      // A large image upscaled first keeps the job busy long enough to cancel while it runs.
+      const crop = sample(
+        `t.resize(w:${viewport === 'desktop' ? 3000 : 3001})~ic.crop(w:250,h:250)`,
+        'hubble_deep_field.jpg',
+      )
+      const { page, context } = await openPlayground(viewport, withUrl(crop))
+      await page.getByTestId('processing').waitFor({ timeout: 20_000 })
+      await page.getByRole('button', { name: 'Cancel' }).click()
+      await expect(page.getByText('Cancelled.').count()).resolves.toBe(1)
+      await page.getByRole('button', { name: 'Try again' }).click()
+      await poll(() => page.getByTestId('result-details').innerText(), {
+        timeout: 60_000,
+      }).toContain('× 250 px')
+      await context.close()
+    })
+
+    it('fetches a format the browser cannot show again as png', async () => {
+      const bmp = sample('t.resize(w:64)~t.toFormat(f:bmp)')
+      const { page, context, errors } = await openPlayground(viewport, withUrl(bmp))
+      const image = page.getByRole('img', { name: 'Result image' })
+      await image.waitFor({ timeout: 20_000 })
+      await expect(image.getAttribute('data-url')).resolves.toBe(
+        sample('t.resize(w:64)~t.toFormat(f:bmp)~t.toFormat(f:png)'),
+      )
+      await poll(() => page.getByTestId('result-details').innerText()).toContain('64 × 64 px · png')
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    })
+
+    it('explains that a visitor upload is not available yet, and reports the events', async () => {
+      const { page, context } = await openPlayground(viewport)
+      const file = await readFile(
+        fileURLToPath(new URL('../../server/demo/samples/coffee.png', import.meta.url)),
+      )
+      await page
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'coffee.png', mimeType: 'image/png', buffer: file })
+      await poll(() => page.getByTestId('upload-error').innerText()).toContain(
+        'Uploading your own image is not available on this server yet',
+      )
+      const events = await dataLayerEvents(page)
+      expect(events).toContain('file upload')
+      expect(events).toContain('upload failed')
+      // Samples still work.
+      await page.getByRole('button', { name: 'Sample horse.png' }).click()
+      await poll(() => snippetText(page)).toBe(sample('original', 'horse.png'))
+      await context.close()
+    })
+  })
+}
+
+describe('the playground on the narrowest phone', () => {
+  it('fits 320 px with a chain, the options and the editor open', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 320, height: 700 },
+      baseURL: server.url,
+    })
+    const page = await context.newPage()
+    await page.goto(withUrl(sample('t.resize(w:200)~t.extend(t:8,l:8,b:8,r:8,bc:ff000080)')))
+    await page.getByTestId('playground').waitFor()
+    await page
+      .getByRole('button', { name: /^Extend/ })
+      .first()
+      .click()
+    await page.getByRole('button', { name: 'Add transformation' }).click()
+    await page.getByRole('button', { name: '@tessera/url' }).click()
+    await expect(overflows(page)).resolves.toBe(false)
+    await context.close()
+  })
+})
+
+/** Signs up in the browser; answers the new organisation's id and cloud name. */
+async function signUp(page: Page) {
+  await page.goto('/console/auth/signup')
+  await page.waitForLoadState('networkidle')
+  await page.fill('#firstName', 'Ada')
+  await page.fill('#lastName', 'Lovelace')
+  await page.fill('#email', uniqueEmail())
+  await page.fill('#password', 'a long enough password')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await page.waitForURL(/\/console$/)
+  const orgs = await page.evaluate(async () => {
+    const response = await fetch('/service/panel/organization/v1.0/all')
+    return (await response.json()) as { _id: string; cloudName: string }[]
+  })
+  const org = orgs[0]
+  if (org === undefined) throw new Error('no organisation after sign-up')
+  return org
+}
+
+/** A signed panel call with the page's session (changes need the x-ebg-* signature). */
+async function panelPost(page: Page, path: string, body: unknown) {
+  const key = await page.evaluate(
+    () =>
+      (window as unknown as { __TESSERA_CONFIG__: { panelSigningKey: string } }).__TESSERA_CONFIG__
+        .panelSigningKey,
+  )
+  const text = JSON.stringify(body)
+  const url = `${server.url}${path}`
+  const headers = await signRequest({ method: 'POST', url, body: text }, key)
+  const response = await page.context().request.post(url, {
+    data: text,
+    headers: { ...headers, 'content-type': 'application/json' },
+  })
+  if (!response.ok())
+    throw new Error(`${path} answered ${response.status()}: ${await response.text()}`)
+}
+
+for (const viewport of ['desktop', 'mobile'] as const) {
+  describe(`the organisation's playground at ${viewport}`, () => {
+    it('uses presets (counted per operation, archived hidden), tries and keeps or drops one, uploads', async () => {
+      const { page, context } = await openPage(browser, viewport, server.url)
+      const errors = watchConsole(page)
+      const org = await signUp(page)
+      const presets = `/service/panel/assets/v1.0/org/${org._id}/presets`
+      await panelPost(page, presets, {
+        presetName: 'three',
+        transformation: 't.flip()~t.flop()~t.grey()',
+      })
+      await panelPost(page, presets, {
+        presetName: 'card',
+        transformation: 't.resize(w:$w,h:$w)',
+        params: { w: { type: 'integer', default: 120 } },
+      })
+      await panelPost(page, presets, {
+        presetName: 'old',
+        transformation: 't.grey()',
+        archived: true,
+      })
+
+      // Another organisation's playground does not exist for this user.
+      const foreign = await page.goto('/console/organization/not-mine/playground')
+      expect(foreign?.status()).toBe(404)
+
+      // Upload an image into the organisation through the playground.
+      await page.goto(`/console/organization/${org._id}/playground`)
+      await page.getByTestId('playground').waitFor()
+      const file = await readFile(
+        fileURLToPath(new URL('../../server/demo/samples/astronaut.png', import.meta.url)),
+      )
+      await page
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'astronaut.png', mimeType: 'image/png', buffer: file })
+      await poll(() => snippetText(page), { timeout: 20_000 }).toBe(
+        `${server.url}/v2/${org.cloudName}/original/playground/astronaut.png`,
+      )
+      await poll(() => page.getByRole('button', { name: 'astronaut.png' }).count()).toBe(1)
+
+      // Presets: the archived one is not offered.
+      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
+      await expect(page.getByRole('button', { name: 'Add preset three' }).count()).resolves.toBe(1)
+      await expect(page.getByRole('button', { name: 'Add preset card' }).count()).resolves.toBe(1)
+      await expect(page.getByRole('button', { name: 'Add preset old' }).count()).resolves.toBe(0)
+      await page.getByRole('button', { name: 'Add preset three' }).click()
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '3 of 15 operations',
+      )
+      // A preset with variables is selected and edited as one.
+      await page.getByRole('button', { name: 'Add preset card' }).click()
+      await expect(page.getByRole('heading', { name: 'Edit card' }).count()).resolves.toBe(1)
+      await page.getByRole('spinbutton', { name: /^\$w/ }).fill('90')
+      await poll(() => snippetText(page)).toContain('/p:three~p:card(w:90)/')
+      await poll(() => page.getByTestId('result-details').innerText(), {
+        timeout: 20_000,
+      }).toContain('90 × 90 px')
+
+      // Replacing the selected item with a preset clears the selection.
+      await page.getByRole('button', { name: 'Replace' }).click()
+      await page.getByRole('button', { name: 'Presets' }).click()
+      await page.getByRole('button', { name: 'Use preset three' }).click()
+      await expect(page.getByRole('heading', { name: /^Edit / }).count()).resolves.toBe(0)
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '6 of 15 operations',
+      )
+
+      // Try a preset and go back (unstash with the preset), try one and keep it.
+      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
+      await page.getByRole('button', { name: 'Try preset card' }).click()
+      await expect(page.getByText('Trying a preset').count()).resolves.toBe(1)
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '7 of 15 operations',
+      )
+      await page.getByRole('button', { name: 'Go back' }).click()
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '6 of 15 operations',
+      )
+      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
+      await page.getByRole('button', { name: 'Try preset card' }).click()
+      // Unstash without a preset: the tried item is removed by hand first.
+      await page.getByRole('button', { name: 'Remove card' }).click()
+      await addOperation(page, 'negative', 'Produce the "negative" of an image.')
+      await page.getByRole('button', { name: 'Go back' }).click()
+      await poll(() => snippetText(page)).toContain('/p:three~p:three/')
+      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
+      await page.getByRole('button', { name: 'Try preset card' }).click()
+      await page.getByRole('button', { name: 'Keep' }).click()
+      await expect(page.getByText('Trying a preset').count()).resolves.toBe(0)
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '7 of 15 operations',
+      )
+
+      // 7 + 3 + 3 = 13; one more preset of 3 is refused with the preset message.
+      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
+      await page.getByRole('button', { name: 'Add preset three' }).click()
+      await page.getByRole('button', { name: 'Add preset three' }).click()
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '13 of 15 operations',
+      )
+      await page.getByRole('button', { name: 'Add preset three' }).click()
+      await poll(() =>
+        page
+          .getByText('Cannot add preset, causing more than 15 transformations.', { exact: true })
+          .count(),
+      ).toBe(1)
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
+        '13 of 15 operations',
+      )
+
+      // The context button shows what the server answered, honestly.
+      await page.getByRole('button', { name: 'Context' }).click()
+      await poll(() => page.getByTestId('context').innerText()).toMatch(/answered 404|"/)
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    })
+  })
+}

@@ -1,0 +1,239 @@
+import { clampBox } from './detect.ts'
+import { AI_MESSAGES, AiError } from './errors.ts'
+import type { AiImage, Box } from './image.ts'
+import type { AiColour } from './params.ts'
+import { open, rgb, toImage } from './pixels.ts'
+
+// A pixel belongs to a mark when it stands out this much from its neighbourhood's median, over
+// a window wider than a stroke (so the median is the background), at least this wide.
+const CONTRAST = 10
+const MEDIAN = 15
+
+/**
+ * The pixels `wm.remove` fills, 255 where they are: inside each box, the strokes that stand
+ * out from their surroundings within the text lines found (`text`), or within the whole box
+ * (`marks`); with neither, the whole box.
+ */
+export async function markMask(
+  image: AiImage,
+  boxes: readonly Box[],
+  find: { text: readonly Box[] | undefined; marks: boolean },
+): Promise<Buffer> {
+  const { width, height } = image
+  const mask = Buffer.alloc(width * height)
+  const regions: Box[] = []
+  for (const box of boxes) {
+    if (find.text === undefined && !find.marks) {
+      fill(mask, width, box)
+      continue
+    }
+    if (find.marks) regions.push(box)
+    for (const line of find.text ?? []) {
+      // Marks sit beside their text (the © of "© SAMPLE" is rarely read as a letter): the
+      // line's region reaches one and a half line heights to each side.
+      const side = Math.round(line.height * 1.5)
+      const pad = Math.round(line.height / 4)
+      const grown = {
+        left: line.left - side,
+        top: line.top - pad,
+        width: line.width + 2 * side,
+        height: line.height + 2 * pad,
+      }
+      const inside = intersect(grown, box)
+      if (inside !== undefined) regions.push(inside)
+    }
+  }
+  if (regions.length === 0) return mask
+  // Strokes are thinner than a third of a box's side or two thirds of a text line.
+  const tallest = Math.max(0, ...(find.text ?? []).map((line) => line.height))
+  const smallest = find.marks ? Math.min(...boxes.map((box) => Math.min(box.width, box.height))) : 0
+  const window = Math.min(
+    51,
+    Math.max(MEDIAN, Math.round((tallest * 2) / 3), Math.round(smallest / 3)) | 1,
+  )
+  const grey = (await toImage(open(image).greyscale().toColourspace('b-w'))).data
+  const background = (await toImage(open(image).greyscale().median(window).toColourspace('b-w')))
+    .data
+  const strokes = Buffer.alloc(width * height)
+  for (const region of regions) {
+    // A mark is lighter than what is under it (a white watermark) or darker, not both: the
+    // region's stronger side decides, so the photo's own detail of the other sign stays.
+    let lighter = 0
+    let darker = 0
+    for (let y = region.top; y < region.top + region.height; y++) {
+      for (let x = region.left; x < region.left + region.width; x++) {
+        const difference = (grey[y * width + x] as number) - (background[y * width + x] as number)
+        if (difference >= CONTRAST) lighter++
+        else if (difference <= -CONTRAST) darker++
+      }
+    }
+    const sign = lighter >= darker ? 1 : -1
+    for (let y = region.top; y < region.top + region.height; y++) {
+      for (let x = region.left; x < region.left + region.width; x++) {
+        const i = y * width + x
+        if (sign * ((grey[i] as number) - (background[i] as number)) >= CONTRAST) strokes[i] = 255
+      }
+    }
+  }
+  // Grow the strokes by three pixels: their soft edges are part of the mark too. (libvips'
+  // morphology takes black as the foreground, so `erode` grows white.)
+  const grown = await toImage(
+    open({ data: strokes, width, height, channels: 1 }).erode(3).toColourspace('b-w'),
+  )
+  for (let i = 0; i < mask.length; i++) if ((grown.data[i] as number) > 0) mask[i] = 255
+  return mask
+}
+
+function fill(mask: Buffer, width: number, box: Box): void {
+  for (let y = box.top; y < box.top + box.height; y++) {
+    mask.fill(255, y * width + box.left, y * width + box.left + box.width)
+  }
+}
+
+function intersect(a: Box, b: Box): Box | undefined {
+  const left = Math.max(a.left, b.left)
+  const top = Math.max(a.top, b.top)
+  const right = Math.min(a.left + a.width, b.left + b.width)
+  const bottom = Math.min(a.top + a.height, b.top + b.height)
+  if (right <= left || bottom <= top) return undefined
+  return { left, top, width: right - left, height: bottom - top }
+}
+
+/** Hides regions: black, pixelated, blurred, or covered by another image. */
+export async function maskImage(
+  image: AiImage,
+  regions: readonly Box[],
+  mode: string,
+  replacement: AiImage | undefined,
+  key: string,
+): Promise<AiImage> {
+  if (!['fill_black', 'pixelate', 'blur'].includes(mode)) {
+    throw new AiError(
+      'invalid_param',
+      AI_MESSAGES.invalidParam(key, 'm', 'fill_black, pixelate or blur'),
+    )
+  }
+  const base = await toImage(open(image).toColourspace('srgb'))
+  const channels = base.channels
+  const layers: {
+    input: Buffer
+    raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 }
+    left: number
+    top: number
+  }[] = []
+  for (const found of regions) {
+    const box = clampBox(found, image.width, image.height)
+    if (box === undefined) continue
+    let patch: AiImage
+    const region = open(base).extract(box)
+    if (replacement !== undefined) {
+      patch = await toImage(
+        open(replacement).toColourspace('srgb').resize(box.width, box.height, { fit: 'fill' }),
+      )
+      patch = await toImage(open(patch).removeAlpha().ensureAlpha(1))
+      if (channels === 3) patch = await toImage(open(patch).removeAlpha())
+    } else if (mode === 'fill_black') {
+      patch = {
+        data: Buffer.alloc(box.width * box.height * channels),
+        width: box.width,
+        height: box.height,
+        channels,
+      }
+      if (channels === 4) for (let i = 3; i < patch.data.length; i += 4) patch.data[i] = 255
+    } else if (mode === 'pixelate') {
+      const cells = Math.max(1, Math.round(Math.max(box.width, box.height) / 10))
+      const small = await toImage(
+        region.resize(
+          Math.max(1, Math.round(box.width / cells)),
+          Math.max(1, Math.round(box.height / cells)),
+          { fit: 'fill' },
+        ),
+      )
+      patch = await toImage(
+        open(small).resize(box.width, box.height, { fit: 'fill', kernel: 'nearest' }),
+      )
+    } else {
+      patch = await toImage(region.blur(Math.max(3, Math.max(box.width, box.height) / 8)))
+    }
+    layers.push({
+      input: patch.data as Buffer,
+      raw: { width: box.width, height: box.height, channels: patch.channels },
+      left: box.left,
+      top: box.top,
+    })
+  }
+  if (layers.length === 0) return base
+  // Compositing adds an alpha channel; an opaque image stays without one.
+  const composed = open(base).composite(layers)
+  return await toImage(channels === 4 ? composed : composed.removeAlpha())
+}
+
+/** Options of `shadowScene`. */
+export interface ShadowOptions {
+  /** Direction the shadow falls, in degrees (0 = right, 90 = down). */
+  angle: number
+  /** Darkness 0–1. */
+  intensity: number
+  /** Background colour when there is no background image. */
+  colour: AiColour
+  background: AiImage | undefined
+}
+
+/**
+ * The subject (by its mask) with a soft shadow cast at an angle, on a colour or an image
+ * covering the same size.
+ */
+export async function shadowScene(
+  image: AiImage,
+  subject: Uint8Array,
+  options: ShadowOptions,
+): Promise<AiImage> {
+  const { width, height } = image
+  const intensity = Math.max(0, Math.min(1, options.intensity))
+  const radians = (options.angle * Math.PI) / 180
+  const distance = Math.round(Math.min(width, height) * 0.04)
+  const dx = Math.round(Math.cos(radians) * distance)
+  const dy = Math.round(Math.sin(radians) * distance)
+  const shifted = Buffer.alloc(width * height)
+  for (let y = 0; y < height; y++) {
+    const from = y - dy
+    if (from < 0 || from >= height) continue
+    for (let x = 0; x < width; x++) {
+      const source = x - dx
+      if (source >= 0 && source < width)
+        shifted[y * width + x] = subject[from * width + source] as number
+    }
+  }
+  const sigma = Math.max(1, Math.min(width, height) * 0.015)
+  const shadow = (
+    await toImage(
+      open({ data: shifted, width, height, channels: 1 }).blur(sigma).toColourspace('b-w'),
+    )
+  ).data
+  const front = await rgb(image)
+  let back: AiImage
+  if (options.background !== undefined) {
+    back = await rgb(
+      await toImage(open(options.background).resize(width, height, { fit: 'cover' })),
+    )
+  } else {
+    const { r, g, b } = options.colour
+    const data = Buffer.alloc(width * height * 3)
+    for (let i = 0; i < width * height; i++) {
+      data[3 * i] = r
+      data[3 * i + 1] = g
+      data[3 * i + 2] = b
+    }
+    back = { data, width, height, channels: 3 }
+  }
+  const out = Buffer.alloc(width * height * 3)
+  for (let i = 0; i < width * height; i++) {
+    const s = ((shadow[i] as number) / 255) * intensity
+    const m = (subject[i] as number) / 255
+    for (let c = 0; c < 3; c++) {
+      const ground = (back.data[3 * i + c] as number) * (1 - s)
+      out[3 * i + c] = Math.round((front.data[3 * i + c] as number) * m + ground * (1 - m))
+    }
+  }
+  return { data: out, width, height, channels: 3 }
+}

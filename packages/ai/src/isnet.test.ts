@@ -1,0 +1,189 @@
+// Everything that needs the ISNet model is in this one file, so one test run holds one copy of
+// it (about 1.5 GB) however many files run in parallel.
+import sharp from 'sharp'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createAi } from './index.ts'
+import { channel, decode, iou, paramsOf } from './test-support.ts'
+
+const ai = createAi({ timeoutMs: 600_000 })
+afterAll(() => ai.close())
+
+const SLOW = 900_000
+const HORSE = await decode('horse.png')
+const ASTRONAUT = await decode('astronaut.png')
+const TRUTH = channel(
+  await decode(new URL('./fixtures/horse-mask.png', import.meta.url).pathname),
+  0,
+)
+
+function alphaAt(image: { data: Uint8Array; width: number }, x: number, y: number): number {
+  return image.data[(y * image.width + x) * 4 + 3] as number
+}
+
+describe('erase.bg', () => {
+  it(
+    'cuts out the subject: IoU ≥ 0.9 against the true mask, corners transparent',
+    async () => {
+      const { image } = await ai.run({
+        key: 'erase.bg',
+        image: HORSE,
+        params: paramsOf('erase.bg'),
+      })
+      expect(image).toMatchObject({ width: 400, height: 328, channels: 4 })
+      expect(iou(channel(image, 3), TRUTH)).toBeGreaterThanOrEqual(0.9)
+      for (const [x, y] of [
+        [0, 0],
+        [399, 0],
+        [0, 327],
+        [399, 327],
+      ] as const) {
+        expect(alphaAt(image, x, y)).toBe(0)
+      }
+      // The horse's body, middle of the barrel: opaque.
+      expect(alphaAt(image, 200, 150)).toBe(255)
+    },
+    SLOW,
+  )
+
+  it(
+    'adds a soft contact shadow under the subject with shadow:true',
+    async () => {
+      const params = paramsOf('erase.bg', { shadow: true })
+      const { image } = await ai.run({ key: 'erase.bg', image: HORSE, params })
+      // Just below the hooves (the silhouette ends at y 312): a dark, partly transparent
+      // shadow; far above the horse: nothing.
+      const below = [150, 200, 250].map((x) => alphaAt(image, x, 318))
+      expect(Math.max(...below)).toBeGreaterThan(20)
+      expect(Math.max(...below)).toBeLessThan(255)
+      expect(alphaAt(image, 380, 10)).toBe(0)
+      expect(alphaAt(image, 200, 150)).toBe(255)
+    },
+    SLOW,
+  )
+
+  it(
+    'remove.bg does the same on a photo: the portrait stays, the backdrop goes',
+    async () => {
+      const { image } = await ai.run({
+        key: 'remove.bg',
+        image: ASTRONAUT,
+        params: paramsOf('remove.bg'),
+      })
+      expect(alphaAt(image, 10, 10)).toBe(0)
+      expect(alphaAt(image, 500, 10)).toBe(0)
+      // Her face.
+      expect(alphaAt(image, 220, 130)).toBe(255)
+    },
+    SLOW,
+  )
+})
+
+describe('the subject mask', () => {
+  it(
+    'places ic.crop(g:foreground) on the subject',
+    async () => {
+      const box = await ai.focus('foreground', HORSE)
+      const truth = { left: 400, top: 328, right: 0, bottom: 0 }
+      for (let i = 0; i < TRUTH.length; i++) {
+        if ((TRUTH[i] as number) < 128) continue
+        const x = i % 400
+        const y = Math.floor(i / 400)
+        truth.left = Math.min(truth.left, x)
+        truth.right = Math.max(truth.right, x)
+        truth.top = Math.min(truth.top, y)
+        truth.bottom = Math.max(truth.bottom, y)
+      }
+      // Within 3 % of the horse's size: the bounds leave out the thinnest 0.2 % of the mask on
+      // each side (here the tip of the tail), so stray specks do not widen them.
+      expect(Math.abs((box?.left ?? -99) - truth.left)).toBeLessThanOrEqual(12)
+      expect(Math.abs((box?.top ?? -99) - truth.top)).toBeLessThanOrEqual(10)
+      expect(Math.abs((box?.width ?? 0) - (truth.right - truth.left + 1))).toBeLessThanOrEqual(24)
+    },
+    SLOW,
+  )
+
+  it(
+    'reports the object size, its centring and a plain background (cos, imc, dbt)',
+    async () => {
+      const size = await ai.run({ key: 'cos.detect', image: HORSE, params: paramsOf('cos.detect') })
+      // The horse's bounding box covers about 70 % of the picture.
+      expect(size.data?.objectPercentage).toBeGreaterThan(55)
+      expect(size.data?.passed).toBe(true)
+      expect(size.image).toBe(HORSE)
+      const centre = await ai.run({
+        key: 'imc.detect',
+        image: HORSE,
+        params: paramsOf('imc.detect'),
+      })
+      expect(centre.data?.centred).toBe(true)
+      const plain = await ai.run({
+        key: 'dbt.detect',
+        image: HORSE,
+        params: paramsOf('dbt.detect'),
+      })
+      expect(plain.data?.type).toBe('plain')
+      // Its box's centre is a few percent from the picture's.
+      const offset = centre.data?.offsetPercent as { x: number; y: number }
+      expect(Math.abs(offset.x)).toBeLessThan(5)
+      expect(Math.abs(offset.y)).toBeLessThan(5)
+    },
+    SLOW,
+  )
+
+  it(
+    'shadow.gen casts a shadow and composites the subject on a colour',
+    async () => {
+      const params = paramsOf('shadow.gen', { bgc: '3060c0', a: 90, i: 0.8 })
+      const { image } = await ai.run({ key: 'shadow.gen', image: HORSE, params })
+      expect(image).toMatchObject({ width: 400, height: 328, channels: 3 })
+      const at = (x: number, y: number) =>
+        Array.from(image.data.subarray((y * 400 + x) * 3, (y * 400 + x) * 3 + 3))
+      // Far from the horse: the background colour; the horse itself: black; just below its
+      // belly (which ends near y 190; the shadow falls downwards at 90°): the colour darkened,
+      // and more so than the same point with the light from below (a: 270).
+      expect(at(390, 10)).toEqual([0x30, 0x60, 0xc0])
+      expect(Math.max(...at(200, 150))).toBeLessThan(40)
+      const belly = at(200, 197)[2] as number
+      expect(belly).toBeLessThan(0xc0 - 30)
+      const up = paramsOf('shadow.gen', { bgc: '3060c0', a: 270, i: 0.8 })
+      const lit = await ai.run({ key: 'shadow.gen', image: HORSE, params: up })
+      expect(lit.image.data[(197 * 400 + 200) * 3 + 2]).toBeGreaterThan(belly)
+    },
+    SLOW,
+  )
+})
+
+describe('onnxruntime', () => {
+  it(
+    'runs in several worker threads of one process: OCR beside ISNet, ISNet again after a timeout',
+    async () => {
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="80">
+        <rect width="100%" height="100%" fill="#fff"/>
+        <text x="16" y="52" font-family="DejaVu Sans, sans-serif" font-size="32">two models</text>
+      </svg>`
+      const text = await decode(await sharp(Buffer.from(svg)).png().toBuffer())
+      const { data } = await ai.run({
+        key: 'ocr.extract',
+        image: text,
+        params: paramsOf('ocr.extract'),
+      })
+      expect(data?.text).toBe('two models')
+      // A call stopped by its time limit ends its worker; the next call loads ISNet afresh.
+      const hasty = createAi({ timeoutMs: 100 })
+      try {
+        await expect(
+          hasty.run({ key: 'erase.bg', image: HORSE, params: paramsOf('erase.bg') }),
+        ).rejects.toMatchObject({ code: 'timeout' })
+      } finally {
+        await hasty.close()
+      }
+      const { image } = await ai.run({
+        key: 'erase.bg',
+        image: HORSE,
+        params: paramsOf('erase.bg'),
+      })
+      expect(iou(channel(image, 3), TRUTH)).toBeGreaterThanOrEqual(0.9)
+    },
+    SLOW,
+  )
+})

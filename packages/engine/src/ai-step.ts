@@ -1,0 +1,66 @@
+import { type AiError, type AiImage, isAiError } from '@tessera/ai'
+import { EngineError, type EngineErrorCode } from './errors.ts'
+import type { RawImage } from './pipeline.ts'
+import type { Step } from './step.ts'
+
+const CODES: Readonly<Record<AiError['code'], EngineErrorCode>> = {
+  too_many_pixels: 'too_many_pixels',
+  invalid_param: 'invalid_param',
+  invalid_image: 'invalid_image',
+  model_unavailable: 'model_unavailable',
+  timeout: 'timeout',
+  busy: 'busy',
+  model_failed: 'operation_failed',
+}
+
+/** Turns an error of @tessera/ai into the engine's own, keeping the message. */
+export function fromAiError(error: unknown): unknown {
+  if (!isAiError(error)) return error
+  return new EngineError(CODES[error.code], error.message, { cause: error.cause ?? error })
+}
+
+/** The pixels of a raw image as @tessera/ai takes them: the first frame of an animation. */
+export function toAiImage(image: RawImage): AiImage {
+  const frame = image.width * image.height * image.channels
+  const data = image.pages > 1 ? image.data.subarray(0, frame) : image.data
+  return { data, width: image.width, height: image.height, channels: image.channels }
+}
+
+function toRawImage(image: AiImage): RawImage {
+  const { data } = image
+  const buffer = Buffer.isBuffer(data)
+    ? data
+    : Buffer.from(data.buffer, data.byteOffset, data.length)
+  return {
+    data: buffer,
+    width: image.width,
+    height: image.height,
+    channels: image.channels,
+    pages: 1,
+  }
+}
+
+/**
+ * Runs an AI operation as one step of a chain: the image so far is materialised, handed to
+ * the model's worker, and the chain continues from the result (a detection passes the image on
+ * unchanged and reports what it found).
+ */
+export async function runAiStep(step: Step): Promise<void> {
+  const raw = await step.image.raw()
+  try {
+    const result = await step.ai().run({
+      key: step.key,
+      image: toAiImage(raw),
+      params: step.params,
+      maxOutputDimension: step.maxOutputDimension,
+      loadImage: async (fileId) => toAiImage(await step.loadImage(fileId, '')),
+    })
+    if (result.data !== undefined) step.report(result.data)
+    if (result.image.data !== raw.data) {
+      step.checkSize(result.image.width, result.image.height)
+      step.image.replace(toRawImage(result.image))
+    }
+  } catch (error) {
+    throw fromAiError(error)
+  }
+}
