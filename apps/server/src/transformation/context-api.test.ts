@@ -197,6 +197,26 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       )
       expect(await server.services.jobs.drain()).toBe(0)
       expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+
+      // Evicted from the cache, the image (and its context) is made again by the same job,
+      // already paid for.
+      const { repo } = server.services.context
+      const cacheKey = image.headers.get('etag')?.replaceAll('"', '') ?? ''
+      const rows = await repo.leastRecentlyUsedDerived(1000)
+      const row = rows.find((entry) => entry.storageKey.includes(cacheKey))
+      if (row === undefined) throw new Error('the derived image is not in the index')
+      expect(await repo.evictDerived([row.id], new Date(Date.now() + 60_000))).toHaveLength(1)
+      let remade = await contextOf(url, { token })
+      expect(remade.status, JSON.stringify(remade.body)).toBe(202)
+      for (let attempt = 0; attempt < 600 && remade.status === 202; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        remade = await contextOf(url, { token })
+      }
+      expect(remade.status, JSON.stringify(remade.body)).toBe(200)
+      expect((remade.body as TransformationContextAnswer).context.steps[1]?.data).toEqual(
+        context.steps[1]?.data,
+      )
+      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
     })
   },
 )
