@@ -3,6 +3,7 @@
 export {
   type Ai,
   type AiSettings,
+  createAi,
   DEFAULT_AI_SETTINGS,
   resolveAiSettings,
 } from '@tessera/ai'
