@@ -103,6 +103,16 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       expect(context.steps.map((step) => step.name)).toEqual(['grey'])
     })
 
+    it('reads a URL on the organisation’s custom domain, and refuses it to others', async () => {
+      const host = `img-${kind}.shop.example`
+      await server.services.context.repo.addCustomDomain(owner.organisation._id, host)
+      const url = `https://${host}/v2/t.flop()/pets/cat.png`
+      const answer = await contextOf(url, { cookie: owner.cookie })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      expect((answer.body as TransformationContextAnswer).context.steps[0]?.name).toBe('flop')
+      expect((await contextOf(url, { cookie: stranger.cookie })).status).toBe(404)
+    })
+
     it('answers an original with no steps', async () => {
       const answer = await contextOf(urlOf(owner, 'original'), { cookie: owner.cookie })
       expect(answer.status).toBe(200)
