@@ -224,6 +224,8 @@ export function createDelivery(app: AppContext) {
     }
     if (operations.some(isSlow)) return queue(request, resolved, target, { trusted: true })
     const pending = deriver.pending(target.cacheKey)
+    // A render like a delivery miss, counted against the same per-address limit.
+    if (pending === undefined) await countRender(request)
     try {
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
