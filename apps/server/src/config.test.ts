@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, loadConfig } from './config.ts'
 
@@ -92,6 +94,25 @@ describe('loadConfig', () => {
   ])('fails at boot on a bad AI setting: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('stops `npm start` with the message before anything opens', async () => {
+    const main = fileURLToPath(new URL('./main.ts', import.meta.url))
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [main],
+        { env: { ...process.env, AI_TIMEOUT_MS: '10', DATA_DIR: '/nonexistent/tessera' } },
+        (error, _stdout, stderr) => {
+          if (error !== null && typeof error.code !== 'number') reject(error)
+          else resolve({ code: typeof error?.code === 'number' ? error.code : 0, stderr })
+        },
+      )
+    })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(
+      "Configuration error: AI_TIMEOUT_MS must be a whole number from 100 to 3600000, got '10'",
+    )
   })
 
   it('names a bad AI setting together with the other bad variables', () => {
