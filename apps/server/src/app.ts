@@ -39,6 +39,8 @@ import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
 import { predictionRoutes } from './predictions/routes.ts'
+import { TRANSFORMATION_CONTEXT } from './transformation/paths.ts'
+import { transformationRoutes } from './transformation/routes.ts'
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest()
@@ -177,6 +179,7 @@ export function createApp(
   mount(PAYMENT_WEBHOOK_BASE, 'webhook', paymentWebhookRoutes(app))
   mount(TEST_CHECKOUT_PATH, 'test-checkout', testCheckoutRoutes(app))
   mount(PREDICTIONS_ORG_BASE, 'predictions', predictionRoutes(app))
+  mount(TRANSFORMATION_CONTEXT, 'transformation-context', transformationRoutes(app, parts.delivery))
   mount(ASSET_API_BASE, 'assets-api', assetRoutes(app))
   mount(ORGANIZATION, 'organization', organisationRoutes(app))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app))

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
+import { type AiSettings, resolveAiSettings } from '@tessera/engine'
 import { z } from 'zod'
 import type { WebSettings } from './http/web-settings.ts'
 
@@ -225,6 +226,8 @@ export interface ServerConfig {
     maxInputBytes: number
     timeoutMs: number
     concurrency: number
+    /** The AI service's settings (`AI_CONCURRENCY`, `AI_TIMEOUT_MS`, `AI_MAX_INPUT_PIXELS`, …). */
+    aiSettings: AiSettings
   }
   jobPollMs: number
   /** How long this process trusts organisation, zone and file rows it has read (ms). */
@@ -264,11 +267,23 @@ export interface ServerConfig {
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): ServerConfig {
   const parsed = ENV.safeParse(env)
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
+  // The AI settings are the AI package's own (one rule for the server and the package's tests),
+  // checked here so a bad value stops the boot rather than the first AI request.
+  let aiSettings: AiSettings | undefined
+  let aiProblem: string | undefined
+  try {
+    aiSettings = resolveAiSettings({}, env)
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    const name = /^[A-Z_]+/.exec(error.message)?.[0] ?? ''
+    aiProblem = `${error.message}, got '${env[name] ?? ''}'`
+  }
+  if (!parsed.success || aiSettings === undefined) {
+    const problems = (parsed.success ? [] : parsed.error.issues).map((issue) => {
       const name = String(issue.path[0])
       return `${name} ${issue.message}, got '${env[name] ?? ''}'`
     })
+    if (aiProblem !== undefined) problems.push(aiProblem)
     throw new ConfigError(problems.join('; '))
   }
   const e = parsed.data
@@ -313,6 +328,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       maxInputBytes: e.MAX_INPUT_BYTES,
       timeoutMs: e.ENGINE_TIMEOUT_MS,
       concurrency: e.ENGINE_CONCURRENCY,
+      aiSettings,
     },
     jobPollMs: e.JOB_POLL_MS,
     lookupTtlMs: e.LOOKUP_TTL_MS,

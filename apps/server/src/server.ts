@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { getRequestListener, RequestError } from '@hono/node-server'
+import type { CreateEngineOptions } from '@tessera/engine'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { buildOpenApiDocument } from './openapi.ts'
@@ -25,7 +26,13 @@ export interface RunningServer {
  */
 export async function startServer(
   config: ServerConfig,
-  options: { logger?: Logger; databaseDir?: string; runJobs?: boolean } = {},
+  options: {
+    logger?: Logger
+    databaseDir?: string
+    runJobs?: boolean
+    /** An AI service to use instead of the engine's own (tests share one across servers). */
+    ai?: CreateEngineOptions['ai']
+  } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config)
   const services = await createServices(config, logger, options)

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createEngine } from '@tessera/engine'
+import { type CreateEngineOptions, createEngine } from '@tessera/engine'
 import { seedBilling } from './billing/seed.ts'
 import type { ServerConfig } from './config.ts'
 import { loadContent } from './content/content.ts'
@@ -47,7 +47,12 @@ function createStorage(config: ServerConfig): Storage {
 export async function createServices(
   config: ServerConfig,
   logger: Logger,
-  options: { databaseDir?: string; contentDir?: string } = {},
+  options: {
+    databaseDir?: string
+    contentDir?: string
+    /** An AI service to use instead of the engine's own (tests share one across servers). */
+    ai?: CreateEngineOptions['ai']
+  } = {},
 ): Promise<Services> {
   const content = await loadContent(options.contentDir)
   const database = await createDatabase(
@@ -71,7 +76,10 @@ export async function createServices(
         hotCacheBytes: config.hotCacheBytes,
       }),
       storage,
-      engine: createEngine(config.engine),
+      engine: createEngine({
+        ...config.engine,
+        ...(options.ai === undefined ? {} : { ai: options.ai }),
+      }),
       content,
       wakeJobs: () => jobs?.wake(),
     }
@@ -97,6 +105,8 @@ export async function createServices(
       async close() {
         await runner.stop()
         await delivery.settle()
+        // Ends the AI worker threads (models) this server's engine started.
+        await context.engine.close()
         await database.close()
       },
     }

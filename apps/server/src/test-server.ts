@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { CreateEngineOptions } from '@tessera/engine'
 import { API_TOKEN_PREFIX, randomToken, sha256 } from './accounts/auth.ts'
 import { loadConfig, type ServerConfig } from './config.ts'
 import { createThrowawayDatabase } from './db/test-database.ts'
@@ -23,7 +24,13 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(
   kind: TestDatabaseKind,
   env: Record<string, string> = {},
-  options: { dataDir?: string; persistDatabase?: boolean; runJobs?: boolean } = {},
+  options: {
+    dataDir?: string
+    persistDatabase?: boolean
+    runJobs?: boolean
+    /** One AI service for several servers, so a test file loads each model once. */
+    ai?: CreateEngineOptions['ai']
+  } = {},
 ): Promise<TestServer> {
   const ownsDataDir = options.dataDir === undefined
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tessera-test-')))
@@ -45,6 +52,7 @@ export async function startTestServer(
       logger: createLogger(config),
       databaseDir: options.persistDatabase === true ? join(dataDir, 'db') : 'memory://',
       ...(options.runJobs === undefined ? {} : { runJobs: options.runJobs }),
+      ...(options.ai === undefined ? {} : { ai: options.ai }),
     })
     const repo = server.services.context.repo
     return {

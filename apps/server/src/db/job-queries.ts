@@ -25,6 +25,11 @@ export interface NewJob {
   organisationId?: string | null
   /** At most one job that has not failed exists per key; enqueueing it again returns that job. */
   dedupeKey?: string | null
+  /**
+   * With a `dedupeKey`: a job of that key that is done is queued again too (its output is gone,
+   * e.g. a derived image the cache evicted), as a failed one always is.
+   */
+  rerunDone?: boolean
   payload: Record<string, unknown>
   runAfter?: Date
   maxAttempts?: number
@@ -76,7 +81,10 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
           lockedAt: null,
           updatedAt: now(),
         },
-        setWhere: eq(jobs.status, 'failed'),
+        setWhere:
+          input.rerunDone === true
+            ? inArray(jobs.status, ['failed', 'done'])
+            : eq(jobs.status, 'failed'),
       })
       .returning()
     return row ?? returned(await findJobByDedupeKey(key))

@@ -108,6 +108,9 @@ export function createPredictionJobHandler(app: AppContext): JobHandler {
       width: result.width,
       height: result.height,
       size: result.data.length,
+      // What the operation found, as the transformation context's `steps[].data` gives it
+      // (`{}` for an operation that only changes the image).
+      data: result.steps.find((step) => step.data !== null)?.data ?? {},
     }
   }
 
