@@ -47,7 +47,7 @@ export function createVisitorAllowance(app: Pick<AppContext, 'repo' | 'config' |
     throw new HttpError(
       429,
       DAILY_LIMIT_CODE,
-      `This address has used its ${limits[kind]} ${WHAT[kind]} for today; try again in ${Math.ceil(wait / 3600)} h, or sign up to keep going with your own credits`,
+      `This address has used its ${limits[kind]} ${WHAT[kind]} for today; try again in ${Math.ceil(wait / 3600)} h.`,
       { headers: { 'retry-after': String(wait) } },
     )
   }

@@ -269,7 +269,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('visitor uploads on %s',
     const over = await upload(png)
     expect(over.status).toBe(429)
     expect(over.body.code).toBe('daily_limit_exceeded')
-    expect(over.body.message).toMatch(/used its 4 uploads for today.*sign up/)
+    expect(over.body.message).toMatch(/used its 4 uploads for today; try again in \d+ h\./)
     const response = await fetch(url(), {
       method: 'POST',
       body: (() => {

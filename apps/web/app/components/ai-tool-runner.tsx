@@ -31,6 +31,7 @@ import {
   uploadAsVisitor,
 } from '../lib/playground-api.ts'
 import { absoluteUrl } from '../lib/runtime-config.ts'
+import { useCaptcha } from './captcha.tsx'
 import { useFetchedImage } from './use-fetched-image.ts'
 import { usePageLocation } from './use-page-location.ts'
 import './ai-tool-runner.css'
@@ -62,6 +63,7 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
   const [limit, setLimit] = useState<string | null>(null)
   const [dragging, setDragging] = useState(false)
   const inputId = useId()
+  const captcha = useCaptcha(app.slug)
 
   // Signed in: the active organisation and its credits.
   useEffect(() => {
@@ -109,13 +111,16 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
       if (workspace.orgId !== undefined)
         return signAsMember(session.client, config, workspace.orgId, url)
       try {
-        return (await signAsVisitor(config, url)).url
+        return (await signAsVisitor(config, url, await captcha.token())).url
       } catch (error) {
         const failure = describeFailure(error)
-        if (failure.status === 404) return url // the server does not sign visitor runs yet
+        if (failure.status === 404) return url // the server does not sign visitor runs
         if (failure.code === DAILY_LIMIT_CODE) {
           trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
           setLimit(failure.message)
+        }
+        if (failure.code.startsWith('captcha')) {
+          trackAppEvent(APP_EVENTS.captchaFailed, { tool: app.slug })
         }
         throw error
       }
@@ -134,6 +139,11 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
     onFailed: (failure) => {
       trackAppEvent(APP_EVENTS.failed, { tool: app.slug, status: failure.status_code })
       if (failure.wasProcessing) trackAppEvent(APP_EVENTS.pollingFailed, { tool: app.slug })
+      // Delivery refuses a visitor's new AI render past the daily allowance.
+      if (failure.code === DAILY_LIMIT_CODE) {
+        trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
+        setLimit(failure.message)
+      }
     },
   })
 
@@ -144,7 +154,11 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
       setUpload({ status: 'uploading', progress: Math.round(fraction * 100), name: file.name })
     try {
       if (workspace.orgId === undefined) {
-        const answer = await uploadAsVisitor(config, file, { onProgress })
+        const captchaToken = await captcha.token()
+        const answer = await uploadAsVisitor(config, file, {
+          onProgress,
+          ...(captchaToken === undefined ? {} : { captchaToken }),
+        })
         setFilePath(answer.file.path)
       } else {
         const answer = await uploadAsMember(config, workspace.orgId, file, { onProgress })
@@ -157,13 +171,15 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
       trackAppEvent(APP_EVENTS.uploadFailed, { tool: app.slug, code: failure.code })
       const isLimit = failure.code === DAILY_LIMIT_CODE
       if (isLimit) trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
-      if (failure.code.startsWith('captcha')) trackAppEvent(APP_EVENTS.captchaFailed, {})
+      if (failure.code.startsWith('captcha')) {
+        trackAppEvent(APP_EVENTS.captchaFailed, { tool: app.slug })
+      }
       setUpload({
         status: 'failed',
         limit: isLimit,
         message:
           workspace.orgId === undefined && failure.status === 404
-            ? 'Uploading your own image is not available on this server yet: try one of the samples, or sign up to use your own images.'
+            ? 'Uploading your own image is not available on this server: try one of the samples, or sign up to use your own images.'
             : failure.message,
       })
     }
@@ -240,6 +256,13 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
           {upload.status === 'failed' ? (
             <p className="tool-alert" role="alert" data-testid="upload-error">
               {upload.message}
+              {upload.limit ? (
+                <>
+                  {' '}
+                  <a href={signupUrl(config.consoleUrl, page)}>Sign up</a> to keep going with your
+                  own files.
+                </>
+              ) : null}
             </p>
           ) : null}
           <p className="tool-note">or pick a sample:</p>
@@ -257,11 +280,13 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
               </li>
             ))}
           </ul>
+          {workspace.orgId === undefined ? captcha.widget : null}
         </div>
 
         {limit === null ? null : (
           <p className="tool-alert" role="alert" data-testid="daily-limit">
-            {limit} Sign up to keep going with your own credits.
+            {limit} <a href={signupUrl(config.consoleUrl, page)}>Sign up</a> to keep going with your
+            own credits.
           </p>
         )}
 
