@@ -287,26 +287,6 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       expect(unexpected(errors)).toEqual([])
       await context.close()
     })
-
-    it('explains that a visitor upload is not available yet, and reports the events', async () => {
-      const { page, context } = await openPlayground(viewport)
-      const file = await readFile(
-        fileURLToPath(new URL('../../server/demo/samples/coffee.png', import.meta.url)),
-      )
-      await page
-        .locator('input[type=file]')
-        .setInputFiles({ name: 'coffee.png', mimeType: 'image/png', buffer: file })
-      await poll(() => page.getByTestId('upload-error').innerText()).toContain(
-        'Uploading your own image is not available on this server yet',
-      )
-      const events = await dataLayerEvents(page)
-      expect(events).toContain('file upload')
-      expect(events).toContain('upload failed')
-      // Samples still work.
-      await page.getByRole('button', { name: 'Sample horse.png' }).click()
-      await poll(() => snippetText(page)).toBe(sample('original', 'horse.png'))
-      await context.close()
-    })
   })
 }
 
