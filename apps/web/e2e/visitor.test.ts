@@ -297,6 +297,28 @@ describe('the daily limits', () => {
     expect(errors).toEqual([])
     await context.close()
   })
+
+  for (const viewport of ['desktop', 'mobile'] as const) {
+    it(`in the playground at ${viewport}: a new AI render past the limit shows the message`, async () => {
+      const chain = `${strict.url}/v2/demo/ic.crop(w:${viewport === 'desktop' ? 101 : 102},h:100)/samples/horse.png`
+      const { page, context, errors } = await visit(
+        strict,
+        viewport,
+        `/playground?url=${encodeURIComponent(chain)}`,
+        { allowed: [/status of 429/, /HTTP 429/] },
+      )
+      const limit = page.getByTestId('image-error').getByTestId('daily-limit')
+      await poll(() => limit.innerText()).toMatch(
+        /^This address has used its 1 new AI transformations for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,
+      )
+      await expect(limit.getByRole('link', { name: 'Sign up' }).count()).resolves.toBe(1)
+      const seen = await events(page)
+      expect(seen).toContain('daily limit exceeded')
+      expect(seen).toContain('failed')
+      expect(errors).toEqual([])
+      await context.close()
+    })
+  }
 })
 
 for (const viewport of ['desktop', 'mobile'] as const) {

@@ -64,6 +64,7 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
   const [dragging, setDragging] = useState(false)
   const inputId = useId()
   const captcha = useCaptcha(app.slug)
+  const trackSignup = () => trackAppEvent(APP_EVENTS.signupTriggered, { tool: app.slug })
 
   // Signed in: the active organisation and its credits.
   useEffect(() => {
@@ -208,8 +209,10 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
           {workspace.orgId === undefined ? (
             <p className="tool-note">
               Running as a visitor on the demo organisation.{' '}
-              <a href={signupUrl(config.consoleUrl, page)}>Sign up</a> to run it on your own files
-              with your credits.
+              <a href={signupUrl(config.consoleUrl, page)} onClick={trackSignup}>
+                Sign up
+              </a>{' '}
+              to run it on your own files with your credits.
             </p>
           ) : (
             <p className="tool-note" data-testid="tool-credits">
@@ -260,8 +263,10 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
               {upload.limit ? (
                 <>
                   {' '}
-                  <a href={signupUrl(config.consoleUrl, page)}>Sign up</a> to keep going with your
-                  own files.
+                  <a href={signupUrl(config.consoleUrl, page)} onClick={trackSignup}>
+                    Sign up
+                  </a>{' '}
+                  to keep going with your own files.
                 </>
               ) : null}
             </p>
@@ -286,8 +291,11 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
 
         {limit === null ? null : (
           <p className="tool-alert" role="alert" data-testid="daily-limit">
-            {limit} <a href={signupUrl(config.consoleUrl, page)}>Sign up</a> to keep going with your
-            own credits.
+            {limit}{' '}
+            <a href={signupUrl(config.consoleUrl, page)} onClick={trackSignup}>
+              Sign up
+            </a>{' '}
+            to keep going with your own credits.
           </p>
         )}
 
@@ -350,7 +358,15 @@ function ToolResult({
           {state.status_code === 402 ? (
             <p>
               Your organisation has no credits left for this AI operation (each run costs one
-              credit). {topUp === undefined ? null : <a href={topUp}>Buy a top-up</a>}
+              credit).{' '}
+              {topUp === undefined ? null : (
+                <a
+                  href={topUp}
+                  onClick={() => trackAppEvent(APP_EVENTS.paymentTriggered, { tool: slug })}
+                >
+                  Buy a top-up
+                </a>
+              )}
             </p>
           ) : state.code === DAILY_LIMIT_CODE ? (
             <p>{state.message}</p>

@@ -800,13 +800,27 @@ function ImageStage({
               <>
                 The organisation has no credits left for AI operations.{' '}
                 {org === undefined ? null : (
-                  <a href={joinUrl(config.consoleUrl, `/organization/${org.id}/billing`)}>
+                  <a
+                    href={joinUrl(config.consoleUrl, `/organization/${org.id}/billing`)}
+                    onClick={() =>
+                      trackAppEvent(APP_EVENTS.paymentTriggered, { where: 'playground' })
+                    }
+                  >
                     Top up credits
                   </a>
                 )}
               </>
             ) : state.code === DAILY_LIMIT_CODE ? (
-              (limitMessage ?? state.message)
+              <span data-testid="daily-limit">
+                {limitMessage ?? state.message}{' '}
+                <a
+                  href={signupUrl(config.consoleUrl, window.location)}
+                  onClick={() => trackAppEvent(APP_EVENTS.signupTriggered, { where: 'playground' })}
+                >
+                  Sign up
+                </a>{' '}
+                to keep going with your own credits.
+              </span>
             ) : (
               <>
                 The image could not be made: {state.message}
