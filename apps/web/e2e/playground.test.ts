@@ -102,9 +102,9 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       await expect(
         page.getByRole('tab', { name: 'Result' }).getAttribute('aria-selected'),
       ).resolves.toBe('true')
-      // SPEC §9 byte formatting: 791555 bytes → 773 KB.
+      // SPEC §9 byte formatting: the default sample's 112525 bytes → 109.89 KB.
       await poll(() => page.getByTestId('original-details').innerText()).toContain(
-        '512 × 512 px · png · 773 KB',
+        '640 × 427 px · jpeg · 109.89 KB',
       )
       await expect(chain(page).locator('li').count()).resolves.toBe(0)
       await page.getByRole('button', { name: 'Add transformation' }).click()
@@ -171,8 +171,8 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       await poll(() => snippetText(page)).toContain('t.blur()~t.flip()/')
       await page.getByRole('button', { name: /^Remove Blur/ }).click()
       await page.getByRole('button', { name: 'Remove Flip an image vertically' }).click()
-      await poll(() => snippetText(page)).toBe(sample('original'))
-      await poll(() => page.getByTestId('result-details').innerText()).toContain('512 × 512 px')
+      await poll(() => snippetText(page)).toBe(sample('original', 'rocket.jpg'))
+      await poll(() => page.getByTestId('result-details').innerText()).toContain('640 × 427 px')
       expect(unexpected(errors)).toEqual([])
       await context.close()
     })

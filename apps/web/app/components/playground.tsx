@@ -15,6 +15,7 @@ import {
   listFiles,
   listPresets,
   type MemberFile,
+  PLAYGROUND_DEFAULT_SAMPLE,
   SAMPLE_FILES,
   sampleThumbnailUrl,
   signAsMember,
@@ -97,7 +98,10 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
       } else {
         if (shared !== null) setNotice('The ?url= parameter is not a delivery URL; it was ignored.')
         if (org === undefined) {
-          dispatch({ type: 'set_source', source: sampleSource(deliveryBase, SAMPLE_FILES[0]) })
+          dispatch({
+            type: 'set_source',
+            source: sampleSource(deliveryBase, PLAYGROUND_DEFAULT_SAMPLE),
+          })
         }
       }
       setOpened(true)
