@@ -1,7 +1,7 @@
 // The HTTP application: the middleware every request passes, then each feature's router under
 // its base path, then the web app.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
-import { isUrlError } from '@tessera/url'
+import { isUrlError, PANEL_API_PREFIX } from '@tessera/url'
 import { Hono } from 'hono'
 import { identityRoutes } from './accounts/identity-routes.ts'
 import { organisationRoutes } from './accounts/organisation-routes.ts'
@@ -152,7 +152,7 @@ export function createApp(
   mount('/v2', DELIVERY_ROUTE, delivery)
 
   // Panel calls: signatures checked when present, required with a session cookie on changes.
-  hono.use('/service/panel/*', signatureGuard(app))
+  hono.use(`${PANEL_API_PREFIX}*`, signatureGuard(app))
 
   mount(`${ASSETS}/upload`, 'upload', uploadRoutes(app))
   mount(`${ASSETS}/proxy`, 'proxy', proxyRoutes(app))

@@ -1,19 +1,19 @@
 // Calls of the playground and the AI tool pages. The two visitor calls (an upload into the demo
 // organisation for 24 h, and signing a delivery URL whose chain has AI operations) are the
-// server's `POST /service/public/playground/v1.0/uploads` and `…/sign` (docs/api.md); a server
-// without them answers 404, which the pages show as "not available".
-import { signRequest } from '@tessera/url'
+// server's `POST …/playground/v1.0/uploads` and `…/sign` (docs/api.md); a server without them
+// answers 404, which the pages show as "not available".
+import { ORG_SEGMENT, PANEL_API_PATHS, PUBLIC_API_PATHS, signRequest } from '@tessera/url'
 import type { HttpClient } from './http-client.ts'
 import { HttpError } from './http-client.ts'
 import { CaptchaError } from './integrations/captcha.ts'
 import type { Preset } from './playground-state.ts'
 import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
 
-export const PUBLIC_PLAYGROUND = '/service/public/playground/v1.0'
-export const MEMBER_PLAYGROUND = '/service/panel/playground/v1.0/org'
-export const ASSETS = '/service/panel/assets/v1.0'
-export const BILLING = '/service/panel/billing/v1.0'
-export const TRANSFORMATION_CONTEXT = '/service/panel/transformation/v1.0/context'
+export const PUBLIC_PLAYGROUND = PUBLIC_API_PATHS.playground
+export const MEMBER_PLAYGROUND = `${PANEL_API_PATHS.playground}/${ORG_SEGMENT}`
+export const ASSETS = PANEL_API_PATHS.assets
+export const BILLING = PANEL_API_PATHS.billing
+export const TRANSFORMATION_CONTEXT = `${PANEL_API_PATHS.transformation}/context`
 
 /** The demo organisation visitors work in, and its sample folder. */
 export const DEMO_CLOUD_NAME = 'demo'
@@ -223,7 +223,7 @@ export function uploadAsMember(
 }
 
 function orgPath(orgId: string, rest: string) {
-  return `${ASSETS}/org/${encodeURIComponent(orgId)}${rest}`
+  return `${ASSETS}/${ORG_SEGMENT}/${encodeURIComponent(orgId)}${rest}`
 }
 
 /** One level of the organisation's files (folders first, then files). */
@@ -264,7 +264,7 @@ export async function getCredits(
   orgId: string,
 ): Promise<number> {
   const answer = await client.request<{ balance: number }>(
-    at(config, `${BILLING}/org/${encodeURIComponent(orgId)}/credits`),
+    at(config, `${BILLING}/${ORG_SEGMENT}/${encodeURIComponent(orgId)}/credits`),
   )
   return answer.balance
 }
