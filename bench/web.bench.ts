@@ -10,7 +10,8 @@
 //
 // Settings (environment): BENCH_SECONDS (measured seconds of each throughput run, 1–60,
 // default 10), BENCH_WEB_PRESETS (`mobile,desktop` by default), BENCH_WEB_PAGES (comma-separated
-// paths, default `/,/pricing,/ai-tools`), BENCH_WEB_RUNS (Lighthouse runs per page, default 3),
+// paths, default `/,/pricing,/ai-tools,/playground,/ai-tools/background-remover,
+// /docs/getting-started`), BENCH_WEB_RUNS (Lighthouse runs per page, default 3),
 // BENCH_WEB_BUILD=0 (use the existing build), BENCH_WEB_REPORTS=<dir> (keep every Lighthouse
 // report as JSON), BENCH_WEB_SKIP_THROUGHPUT=1, CHROME_PATH (default /usr/bin/chromium).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
@@ -45,7 +46,14 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 type Category = (typeof CATEGORIES)[number]
 const PRESETS = listSetting('BENCH_WEB_PRESETS', ['mobile', 'desktop']) as Preset[]
 type Preset = 'mobile' | 'desktop'
-const PAGES = listSetting('BENCH_WEB_PAGES', ['/', '/pricing', '/ai-tools'])
+const PAGES = listSetting('BENCH_WEB_PAGES', [
+  '/',
+  '/pricing',
+  '/ai-tools',
+  '/playground',
+  '/ai-tools/background-remover',
+  '/docs/getting-started',
+])
 const RUNS = wholeSetting('BENCH_WEB_RUNS', 3, 1, 9)
 const SECONDS = wholeSetting('BENCH_SECONDS', 10, 1, 60)
 const WARMUP_SECONDS = 2

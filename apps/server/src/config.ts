@@ -24,6 +24,9 @@ export const DEFAULT_FREE_PLAN_ID = -994
  */
 export const DEFAULT_PANEL_SIGNING_KEY = 'tessera-panel-signing-key-v1'
 export const DEFAULT_GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs'
+/** Cloudflare Turnstile's server-side token check. */
+export const DEFAULT_CAPTCHA_VERIFY_URL =
+  'https://challenges.cloudflare.com/turnstile/v0/siteverify'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -160,6 +163,10 @@ const ENV = z.object({
   FREE_PLAN_CREDITS: integer(0, 1_000_000_000, 50, 'credits'),
   SIGNUP_LIMIT_PER_HOUR: integer(1, 1_000_000, 10, 'sign-ups per address'),
   ANON_AI_RUNS_PER_DAY: integer(1, 1_000_000, 20, 'AI runs per address'),
+  ANON_UPLOADS_PER_DAY: integer(1, 1_000_000, 20, 'uploads per address'),
+  // Captcha (Cloudflare Turnstile's API) on visitor uploads and AI signing: on with a site key.
+  CAPTCHA_SECRET: text,
+  CAPTCHA_VERIFY_URL: httpUrl,
   // The website and console (apps/web): bases and browser-side keys of the runtime configuration.
   WEB_MAIN_URL: httpUrl,
   WEB_CONSOLE_URL: webUrl(),
@@ -189,6 +196,7 @@ const ENV = z.object({
   WEB_GOOGLE_SCRIPT_URL: httpUrl,
   WEB_ANALYTICS_SCRIPT_URL: httpUrl,
   WEB_CHAT_SCRIPT_URL: httpUrl,
+  WEB_CAPTCHA_SCRIPT_URL: httpUrl,
 })
 
 /** Server settings, read once from the environment at boot. */
@@ -254,8 +262,15 @@ export interface ServerConfig {
   freePlan: { id: number; credits: number }
   /** Sign-ups allowed per client address per hour. */
   signupLimitPerHour: number
-  /** Playground URLs with AI operations a visitor may have signed per client address per day. */
+  /** New AI renders (cache misses) of the demo a visitor may start per client address per day. */
   anonAiRunsPerDay: number
+  /** Visitor uploads per client address per day (kept 24 h). */
+  anonUploadsPerDay: number
+  /**
+   * The captcha guarding visitor uploads and AI signing (Turnstile's siteverify API); undefined
+   * when `WEB_CAPTCHA_SITE_KEY` is not set (captcha off).
+   */
+  captcha: { siteKey: string; secret: string; verifyUrl: string } | undefined
   /** The website and console: bases and browser-side keys (`WEB_*`); see `WebSettings`. */
   web: WebSettings
 }
@@ -306,6 +321,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
   } else {
     storage = { driver: 'local', root: resolve(e.STORAGE_DIR ?? join(dataDir, 'storage')) }
   }
+  let captcha: ServerConfig['captcha']
+  if (e.WEB_CAPTCHA_SITE_KEY !== undefined) {
+    if (e.CAPTCHA_SECRET === undefined) {
+      throw new ConfigError('CAPTCHA_SECRET must be set when WEB_CAPTCHA_SITE_KEY is set')
+    }
+    captcha = {
+      siteKey: e.WEB_CAPTCHA_SITE_KEY,
+      secret: e.CAPTCHA_SECRET,
+      verifyUrl: e.CAPTCHA_VERIFY_URL ?? DEFAULT_CAPTCHA_VERIFY_URL,
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -346,6 +372,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     freePlan: { id: e.FREE_PLAN_ID, credits: e.FREE_PLAN_CREDITS },
     signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
     anonAiRunsPerDay: e.ANON_AI_RUNS_PER_DAY,
+    anonUploadsPerDay: e.ANON_UPLOADS_PER_DAY,
+    captcha,
     web: {
       mainUrl: e.WEB_MAIN_URL,
       consoleUrl: e.WEB_CONSOLE_URL ?? '/console',
@@ -376,6 +404,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
         google: e.WEB_GOOGLE_SCRIPT_URL,
         analytics: e.WEB_ANALYTICS_SCRIPT_URL,
         chat: e.WEB_CHAT_SCRIPT_URL,
+        captcha: e.WEB_CAPTCHA_SCRIPT_URL,
       },
     },
   }

@@ -6,6 +6,7 @@ import type { ServerConfig } from './config.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
 import { createLogger, type Logger } from './platform/logger.ts'
+import { expireVisitorUploads } from './playground/visitor-uploads.ts'
 import { createServices, type Services } from './services.ts'
 
 /** A running server and how to stop it. */
@@ -80,7 +81,9 @@ export async function startServer(
   })
   if (options.runJobs !== false) services.jobs.start()
   const { repo, storage } = services.context
-  const housekeeping = startHousekeeping(repo, logger, undefined, storage)
+  const housekeeping = startHousekeeping(repo, logger, undefined, storage, {
+    visitorUploads: () => expireVisitorUploads(services.context),
+  })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host

@@ -8,6 +8,7 @@ import { aiCreditsOf, chargeCredits } from '../billing/credits.ts'
 import type { AppContext } from '../context.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
+import { createVisitorAllowance } from '../playground/allowance.ts'
 import { createDerivedBudget } from './budget.ts'
 import { derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { createDeriver } from './derive.ts'
@@ -55,6 +56,7 @@ export function createDelivery(app: AppContext) {
   const budget = createDerivedBudget(app)
   const deriver = createDeriver(app, { budget, findMergeFile: resolver.findMergeFile })
   const { countRender } = createRenderLimit(app)
+  const visitorAllowance = createVisitorAllowance(app)
 
   /** The stored image of `cacheKey`, when the index and storage both have it. */
   async function fromCache(
@@ -118,6 +120,9 @@ export function createDelivery(app: AppContext) {
     }
     // A job that exists was paid for when it was queued.
     if (existing === undefined) {
+      // A new AI render of the demo counts against the visitor's daily allowance; cached
+      // images and jobs already queued do not.
+      await visitorAllowance.countAiRender(organisationId, request.clientAddress)
       await countRender(request)
       await chargeCredits(repo, organisationId, aiCreditsOf(operations), AI_REASON, cacheKey)
     }
