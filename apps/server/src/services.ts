@@ -9,6 +9,7 @@ import { createDelivery, type Delivery } from './delivery/delivery.ts'
 import { DERIVE_JOB } from './delivery/job.ts'
 import { seedDemo } from './demo/seed.ts'
 import { ensureDemoToken } from './demo/token.ts'
+import { type ChangeFeed, createChangeFeed } from './platform/changes.ts'
 import { createJobRunner, type JobRunner } from './platform/jobs.ts'
 import type { Logger } from './platform/logger.ts'
 import { createLookups } from './platform/lookups.ts'
@@ -21,7 +22,10 @@ export interface Services {
   context: AppContext
   delivery: Delivery
   jobs: JobRunner
-  close(): Promise<void>
+  /** Tells the other processes on the same PostgreSQL database what changed (and hears them). */
+  changes: ChangeFeed
+  /** Stops the job runner (a job still running after `jobGraceMs` is handed back), closes all. */
+  close(options?: { jobGraceMs?: number }): Promise<void>
 }
 
 function createStorage(config: ServerConfig): Storage {
@@ -60,21 +64,36 @@ export async function createServices(
       ? { dataDir: options.databaseDir ?? join(config.dataDir, 'db') }
       : { url: config.databaseUrl },
   )
+  // Lookups and the change feed need each other: a change is published through the feed,
+  // which applies what other processes publish to the lookups.
+  let changes: ChangeFeed | undefined
   try {
     const storage = createStorage(config)
     await storage.check()
     let jobs: JobRunner | undefined
     const repo = createRepository(database.db)
+    const lookups = createLookups(repo, {
+      ttlMs: config.lookupTtlMs,
+      hotCacheBytes: config.hotCacheBytes,
+      publish: async (change) => {
+        if (changes === undefined) lookups.apply(change)
+        else await changes.publish(change)
+      },
+    })
+    changes = await createChangeFeed({
+      url: config.databaseUrl,
+      logger,
+      apply: (change) => lookups.apply(change),
+      applyAll: () => lookups.forgetAll(),
+    })
+    const feed = changes
     const context: AppContext = {
       config,
       logger,
       metrics: createMetrics(),
       database,
       repo,
-      lookups: createLookups(repo, {
-        ttlMs: config.lookupTtlMs,
-        hotCacheBytes: config.hotCacheBytes,
-      }),
+      lookups,
       storage,
       engine: createEngine({
         ...config.engine,
@@ -102,15 +121,20 @@ export async function createServices(
       context,
       delivery,
       jobs: runner,
-      async close() {
-        await runner.stop()
+      changes: feed,
+      async close(closeOptions = {}) {
+        await runner.stop(
+          closeOptions.jobGraceMs === undefined ? {} : { graceMs: closeOptions.jobGraceMs },
+        )
         await delivery.settle()
         // Ends the AI worker threads (models) this server's engine started.
         await context.engine.close()
+        await feed.close()
         await database.close()
       },
     }
   } catch (error) {
+    await changes?.close()
     await database.close()
     throw error
   }

@@ -197,7 +197,7 @@ export function createAssets(app: AppContext) {
         )
       }
       const { file, replaced } = stored
-      app.lookups.forgetFile(organisation.id, path)
+      await app.lookups.forgetFile(organisation.id, path)
       if (replaced !== undefined) {
         // The new version gets new derived images; the old blob and derivatives go.
         const stale = await repo.deleteDerivedForFile(file.id)

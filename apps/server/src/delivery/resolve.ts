@@ -158,7 +158,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     if (requireSignedUrls && how.trusted !== true) {
       const check = await verifySignedUrl(request.url, {
         getToken: async (accessKey) => {
-          const key = await repo.findSigningKey(accessKey)
+          const key = await lookups.signingKey(accessKey)
           return key !== undefined && key.organisationId === organisationId ? key.secret : undefined
         },
       })

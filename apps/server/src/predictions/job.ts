@@ -98,7 +98,7 @@ export function createPredictionJobHandler(app: AppContext): JobHandler {
       hash: createHash('sha256').update(result.data).digest('hex'),
       storageKey,
     })
-    lookups.forgetFile(organisation.id, path)
+    await lookups.forgetFile(organisation.id, path)
     return {
       fileId: file.id,
       path: file.path,
