@@ -28,11 +28,19 @@ import {
   predictionCatalogueRoutes,
 } from './content/routes.ts'
 import type { AppContext, AppEnv } from './context.ts'
+import { isDatabaseUnavailable } from './db/index.ts'
 import type { Delivery } from './delivery/delivery.ts'
 import { DELIVERY_ROUTE, deliveryHosts, deliveryRoutes } from './delivery/routes.ts'
 import { errorImage, HttpError, wantsImage } from './http/errors.ts'
 import { OPENAPI_PATH, type OpenApiDocument } from './http/openapi-kit.ts'
-import { clientAddress, isInProcess, isLoopback, rawTarget } from './http/request.ts'
+import {
+  clientAddress,
+  forwardedClient,
+  isInProcess,
+  isLoopback,
+  peerAddress,
+  rawTarget,
+} from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
 import { registerWeb } from './http/web.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
@@ -41,6 +49,10 @@ import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
 import { predictionRoutes } from './predictions/routes.ts'
 import { TRANSFORMATION_CONTEXT } from './transformation/paths.ts'
 import { transformationRoutes } from './transformation/routes.ts'
+import { StorageError } from './storage/index.ts'
+
+/** What a 503 for a database or store out of reach asks clients to wait, in seconds. */
+const RETRY_AFTER_SECONDS = 5
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest()
@@ -67,6 +79,12 @@ export function createApp(
     c.set('requestId', requestId)
     c.set('log', log)
     c.set('route', 'other')
+    if (config.trustedProxies.length > 0) {
+      c.set(
+        'clientAddress',
+        forwardedClient(peerAddress(c), c.req.header('x-forwarded-for'), config.trustedProxies),
+      )
+    }
     const started = performance.now()
     await next()
     // Set on the response itself: `c.header` after `next()` would rebuild (and copy) the body.
@@ -194,7 +212,28 @@ export function createApp(
     let failure: HttpError
     if (error instanceof HttpError) failure = error
     else if (isUrlError(error)) failure = new HttpError(400, error.code, error.message)
-    else {
+    else if (!(error instanceof StorageError) && isDatabaseUnavailable(error)) {
+      // PostgreSQL restarting or out of reach: the request is fine, the moment is not.
+      failure = new HttpError(
+        503,
+        'database_unavailable',
+        'The database cannot be reached; try again shortly',
+        {
+          cause: error,
+          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        },
+      )
+    } else if (error instanceof StorageError && error.code === 'not_reachable') {
+      failure = new HttpError(
+        503,
+        'storage_unavailable',
+        'The file store cannot be reached; try again shortly',
+        {
+          cause: error,
+          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        },
+      )
+    } else {
       c.get('log')?.error({ err: error }, 'unexpected error')
       failure = new HttpError(500, 'internal_error', 'The server could not answer this request')
     }

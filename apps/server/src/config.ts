@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { type AiSettings, resolveAiSettings } from '@tessera/engine'
@@ -135,6 +136,21 @@ const ENV = z.object({
   DERIVED_CACHE_MAX_BYTES: integer(0, 2 ** 50, 4 * 1024 ** 3, 'bytes'),
   DERIVED_STORE_MAX_BYTES: integer(0, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
   RENDER_LIMIT_PER_MINUTE: integer(0, 1_000_000, 600, 'renders per address'),
+  TRUSTED_PROXIES: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((item) => item.trim().toLowerCase())
+          .filter((item) => item !== ''),
+      )
+      .refine((items) => items.every((item) => isIP(item) !== 0), {
+        error: 'must be a comma-separated list of IP addresses',
+      }),
+  ),
   METRICS_TOKEN: z.preprocess(
     blankToUndefined,
     z.string().trim().min(16, 'must be at least 16 characters').optional(),
@@ -249,6 +265,11 @@ export interface ServerConfig {
   derivedCache: { maxBytes: number; storeMaxBytes: number }
   /** Cache misses (renders) allowed per client address per minute; 0 turns the limit off. */
   renderLimitPerMinute: number
+  /**
+   * Addresses of the load balancers in front (`TRUSTED_PROXIES`): from these peers the client
+   * address is read from `X-Forwarded-For`; from any other peer the header is ignored.
+   */
+  trustedProxies: string[]
   /** Bearer token `/metrics` requires; when absent it answers loopback clients only. */
   metricsToken: string | undefined
   seedDemo: boolean
@@ -361,6 +382,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     hotCacheBytes: e.HOT_CACHE_MB * 1024 * 1024,
     derivedCache: { maxBytes: e.DERIVED_CACHE_MAX_BYTES, storeMaxBytes: e.DERIVED_STORE_MAX_BYTES },
     renderLimitPerMinute: e.RENDER_LIMIT_PER_MINUTE,
+    trustedProxies: e.TRUSTED_PROXIES,
     metricsToken: e.METRICS_TOKEN,
     seedDemo: e.SEED_DEMO,
     signing: {

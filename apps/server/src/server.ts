@@ -9,6 +9,11 @@ import { createLogger, type Logger } from './platform/logger.ts'
 import { expireVisitorUploads } from './playground/visitor-uploads.ts'
 import { createServices, type Services } from './services.ts'
 
+/** How long a shutdown waits for requests in flight before it closes their connections. */
+export const SHUTDOWN_GRACE_MS = 25_000
+/** How long a shutdown waits for the running job before it hands it back to the queue. */
+export const JOB_GRACE_MS = 10_000
+
 /** A running server and how to stop it. */
 export interface RunningServer {
   /** The base URL it answers on, e.g. `http://127.0.0.1:4201`. */
@@ -17,7 +22,11 @@ export interface RunningServer {
   services: Services
   /** The periodic clean-up of expired sessions, rate-limit events and signatures. */
   housekeeping: Housekeeping
-  /** Stops accepting connections, waits for open ones and the running job, closes the database. */
+  /**
+   * Graceful shutdown: stops accepting connections and claiming jobs, lets the requests in
+   * flight finish (up to `SHUTDOWN_GRACE_MS`, then cuts what is left), hands back a job still
+   * running after `JOB_GRACE_MS` for another process to run, and closes the database.
+   */
   close(): Promise<void>
 }
 
@@ -93,12 +102,22 @@ export async function startServer(
     services,
     housekeeping,
     close: async () => {
+      const jobsStopped = services.jobs.stop({ graceMs: JOB_GRACE_MS })
       await housekeeping.stop()
       await new Promise<void>((done, fail) => {
-        server.close((error) => (error ? fail(error) : done()))
-        if ('closeIdleConnections' in server) server.closeIdleConnections()
+        // A kept-alive connection becomes idle when its last answer is sent: close it then.
+        const idle = setInterval(() => server.closeIdleConnections(), 100)
+        const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+        server.close((error) => {
+          clearInterval(idle)
+          clearTimeout(cut)
+          if (error) fail(error)
+          else done()
+        })
+        server.closeIdleConnections()
       })
-      await services.close()
+      await jobsStopped
+      await services.close({ jobGraceMs: JOB_GRACE_MS })
     },
   }
 }

@@ -191,6 +191,26 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
     return row
   }
 
+  /**
+   * Hands a running job back to the queue, due now, its attempt not counted: a process shutting
+   * down that cannot finish it in time. Only the worker that holds it can; `undefined` otherwise.
+   */
+  async function releaseJob(id: string, workerId: string): Promise<Job | undefined> {
+    const [row] = await db
+      .update(jobs)
+      .set({
+        status: 'queued',
+        runAfter: now(),
+        attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
+        lockedBy: null,
+        lockedAt: null,
+        updatedAt: now(),
+      })
+      .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.lockedBy, workerId)))
+      .returning()
+    return row
+  }
+
   async function getJob(id: string): Promise<Job | undefined> {
     if (!isUuid(id)) return undefined
     const [row] = await db.select().from(jobs).where(eq(jobs.id, id))
@@ -202,5 +222,5 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
     return row
   }
 
-  return { enqueueJob, claimJob, completeJob, failJob, getJob, findJobByDedupeKey }
+  return { enqueueJob, claimJob, completeJob, failJob, releaseJob, getJob, findJobByDedupeKey }
 }
