@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import type { CreateEngineOptions } from '@tessera/engine'
 import { createApp } from './app.ts'
@@ -88,6 +89,25 @@ export async function startServer(
     )
     logger.debug({ err: error }, 'unparseable request')
   })
+  // Graceful shutdown: which connections are answering a request, so a kept-alive one is closed
+  // once its answer is fully written (Node's own idle-connection closing may cut an answer whose
+  // last bytes are still buffered), and answers started after shutdown began say
+  // `Connection: close`.
+  let closing = false
+  const busy = new Map<Socket, number>()
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket
+    busy.set(socket, (busy.get(socket) ?? 0) + 1)
+    if (closing && !response.headersSent) response.setHeader('connection', 'close')
+    response.once('close', () => {
+      const left = (busy.get(socket) ?? 1) - 1
+      if (left > 0) busy.set(socket, left)
+      else {
+        busy.delete(socket)
+        if (closing) socket.end()
+      }
+    })
+  })
   if (options.runJobs !== false) services.jobs.start()
   const { repo, storage } = services.context
   const housekeeping = startHousekeeping(repo, logger, undefined, storage, {
@@ -104,17 +124,15 @@ export async function startServer(
     close: async () => {
       const jobsStopped = services.jobs.stop({ graceMs: JOB_GRACE_MS })
       await housekeeping.stop()
+      closing = true
       await new Promise<void>((done, fail) => {
-        // A kept-alive connection becomes idle when its last answer is sent: close it then.
-        const idle = setInterval(() => server.closeIdleConnections(), 100)
         const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+        // Closes the connections with no request; the busy ones end after their answer.
         server.close((error) => {
-          clearInterval(idle)
           clearTimeout(cut)
           if (error) fail(error)
           else done()
         })
-        server.closeIdleConnections()
       })
       await jobsStopped
       await services.close({ jobGraceMs: JOB_GRACE_MS })

@@ -118,6 +118,13 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
   const onError =
     options.onError ?? ((error: Error) => console.error('PostgreSQL pool error:', error))
   pool.on('error', onError)
+  // The pool listens for errors of idle connections only: a connection lost while checked out
+  // between two queries (inside a transaction, say, when the server restarts) would emit an
+  // 'error' nobody hears, which ends the process. Every connection gets a listener of its own;
+  // the query that was to run next fails, and the pool drops the connection when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', onError)
+  })
   const db = drizzleNodePg({ client: pool, schema })
   let closed = false
   const database: Database = {

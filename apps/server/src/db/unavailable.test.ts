@@ -2,6 +2,7 @@
 // are real failures: from real errors of a real server and of a port nobody listens on.
 import { createServer } from 'node:net'
 import { sql } from 'drizzle-orm'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatabase, type Database, isDatabaseUnavailable } from './database.ts'
 import { createThrowawayDatabase, type ThrowawayDatabase } from './test-database.ts'
@@ -41,6 +42,28 @@ describe('isDatabaseUnavailable', () => {
       .catch((caught: unknown) => caught)
     expect(isDatabaseUnavailable(error)).toBe(true)
     // The pool replaces the connection: the next query works.
+    await database.ping()
+  })
+
+  it('survives a connection lost while checked out between two queries (no unheard error event)', async () => {
+    const admin = new pg.Client({ connectionString: throwaway.url })
+    await admin.connect()
+    try {
+      const error = await database.db
+        .transaction(async (tx) => {
+          const { rows } = (await tx.execute(sql`select pg_backend_pid() as pid`)) as unknown as {
+            rows: { pid: number }[]
+          }
+          await admin.query('select pg_terminate_backend($1)', [rows[0]?.pid])
+          // The connection's 'error' event comes now, while no query of ours is running.
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          await tx.execute(sql`select 1`)
+        })
+        .catch((caught: unknown) => caught)
+      expect(isDatabaseUnavailable(error)).toBe(true)
+    } finally {
+      await admin.end()
+    }
     await database.ping()
   })
 

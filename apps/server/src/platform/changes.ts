@@ -84,6 +84,15 @@ export async function createChangeFeed(options: ChangeFeedOptions): Promise<Chan
   // Notifications are sent on a connection of their own, so a busy pool never delays them.
   let sender: pg.Client | undefined
   let sending: Promise<pg.Client> | undefined
+  // One query at a time on the sending connection (pg does not queue them for us any more).
+  let queue: Promise<unknown> = Promise.resolve()
+  const notify = (payload: string): Promise<unknown> => {
+    const sent = queue.then(async () =>
+      (await senderClient()).query('select pg_notify($1, $2)', [CHANGES_CHANNEL, payload]),
+    )
+    queue = sent.catch(() => undefined)
+    return sent
+  }
 
   const onNotification = (message: pg.Notification) => {
     if (message.channel !== CHANGES_CHANNEL || message.payload === undefined) return
@@ -192,15 +201,8 @@ export async function createChangeFeed(options: ChangeFeedOptions): Promise<Chan
         })
       })
       try {
-        if (payload.length > MAX_PAYLOAD) {
-          // Too long to say what changed: tell everyone to forget everything.
-          await (await senderClient()).query('select pg_notify($1, $2)', [
-            CHANGES_CHANNEL,
-            JSON.stringify({ origin, id }),
-          ])
-        } else {
-          await (await senderClient()).query('select pg_notify($1, $2)', [CHANGES_CHANNEL, payload])
-        }
+        // Too long to say what changed: tell everyone to forget everything.
+        await notify(payload.length > MAX_PAYLOAD ? JSON.stringify({ origin, id }) : payload)
       } catch (error) {
         waiting.get(id)?.()
         logger.warn({ err: error, change }, 'could not tell the other processes about a change')

@@ -30,6 +30,9 @@ export interface JobRunner {
   stop(options?: { graceMs?: number }): Promise<void>
 }
 
+/** The longest wait between rounds after failed ones. */
+const MAX_BACKOFF_MS = 5000
+
 /** Failed jobs checked for a missing refund per round (see `refundFailed`). */
 const REFUND_SWEEP = 20
 
@@ -118,16 +121,29 @@ export function createJobRunner(
     }
   }
 
+  // After a failed round (the database out of reach) the next waits longer, up to a limit, so an
+  // outage is not met with four queries and four log lines a second.
+  let failures = 0
   function tick(): void {
     if (stopped || running !== undefined) return
     running = drain()
-      .catch((error: unknown) => {
-        app.logger.error({ err: error }, 'job runner could not claim jobs')
-        return 0
-      })
+      .then(
+        (count) => {
+          if (failures > 0) app.logger.info('job runner claims jobs again')
+          failures = 0
+          return count
+        },
+        (error: unknown) => {
+          failures++
+          if (failures === 1) app.logger.error({ err: error }, 'job runner could not claim jobs')
+          return 0
+        },
+      )
       .finally(() => {
         running = undefined
-        if (!stopped) timer = setTimeout(tick, options.pollMs)
+        const delay =
+          failures === 0 ? options.pollMs : Math.min(options.pollMs * 2 ** failures, MAX_BACKOFF_MS)
+        if (!stopped) timer = setTimeout(tick, delay)
       })
   }
 
