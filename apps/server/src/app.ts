@@ -47,9 +47,9 @@ import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
 import { predictionRoutes } from './predictions/routes.ts'
+import { StorageError } from './storage/index.ts'
 import { TRANSFORMATION_CONTEXT } from './transformation/paths.ts'
 import { transformationRoutes } from './transformation/routes.ts'
-import { StorageError } from './storage/index.ts'
 
 /** What a 503 for a database or store out of reach asks clients to wait, in seconds. */
 const RETRY_AFTER_SECONDS = 5
