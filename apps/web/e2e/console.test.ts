@@ -1,6 +1,7 @@
 // The console as one journey, in Chromium against a real server, at 1440 and 390 px, on PGlite
 // and on PostgreSQL: sign up → upload (one failing on purpose) → browse, search, rename, move,
-// delete → a preset and its URL → buy a top-up and a subscription with the test provider →
+// delete → a preset and its URL → buy a top-up and a subscription with the test provider (the
+// checkout comes back to billing with the outcome) → home's usage and recent uploads →
 // an API token that uploads → a second user invited and let in → signed URLs in delivery.
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
@@ -126,6 +127,9 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await page.getByTestId('console-home').waitFor()
       expect(await page.getByTestId('plan').textContent()).toBe('Free')
       expect(await page.getByTestId('credits').textContent()).toBe('50')
+      expect(await page.getByTestId('storage-bytes').textContent()).toBe('0 Bytes')
+      expect(await page.getByTestId('files-count').textContent()).toBe('0 files')
+      expect(await page.getByTestId('cache-entries').textContent()).toMatch(/^0 transformed/)
       await page.getByTestId('home-empty').getByRole('link', { name: 'Upload files' }).click()
       await page.waitForURL(/\/console\/editor\/upload$/)
       const orgId = await orgIdOf(page)
@@ -301,14 +305,23 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await page.goto(`${billing}/topup`)
       await settled(page)
       await page.getByTestId('billing-balance').filter({ hasText: /^50$/ }).waitFor()
-      const pay = async (button: ReturnType<Page['locator']>) => {
-        const [checkout] = await Promise.all([context.waitForEvent('page'), button.click()])
-        await checkout.waitForURL(/test-checkout/)
-        await checkout.getByRole('button', { name: /^Pay / }).click()
-        await checkout.getByText('You can close this page').waitFor()
-        await checkout.close()
-        await page.locator('[data-testid="payment-result"][data-status="paid"]').waitFor()
+      // The checkout opens in this tab and comes back here with the outcome.
+      const checkout = async (button: ReturnType<Page['locator']>, action: 'Pay' | 'Cancel') => {
+        await button.click()
+        await page.waitForURL(/\/test-checkout\/tpc_/)
+        await page.getByRole('button', { name: action === 'Pay' ? /^Pay / : 'Cancel' }).click()
+        const status = action === 'Pay' ? 'paid' : 'canceled'
+        await page.waitForURL(
+          new RegExp(`/console/organization/.*[?&]paymentId=.*&status=${status}`),
+        )
+        await page.locator(`[data-testid="payment-result"][data-status="${status}"]`).waitFor()
+        await settled(page)
       }
+      const pay = (button: ReturnType<Page['locator']>) => checkout(button, 'Pay')
+      // Canceled: said so, nothing charged.
+      await checkout(page.getByTestId('addon-card').first().getByRole('button'), 'Cancel')
+      expect(await page.getByTestId('payment-result').textContent()).toContain('canceled')
+      await page.getByTestId('billing-balance').filter({ hasText: /^50$/ }).waitFor()
       await pay(page.getByTestId('addon-card').first().getByRole('button'))
       await page.getByTestId('billing-balance').filter({ hasText: '150' }).waitFor()
       expect(await page.getByTestId('ledger-row').first().getAttribute('data-reason')).toBe('topup')
@@ -324,6 +337,20 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await settled(page)
       expect(await page.getByTestId('plan').textContent()).toBe('Starter')
       expect(await page.getByTestId('credits').textContent()).toBe('650')
+      // Home counts what the library holds now, and lists the newest files of every folder.
+      expect(await page.getByTestId('files-count').textContent()).toBe('3 files')
+      expect(await page.getByTestId('storage-bytes').textContent()).toMatch(/^[\d.]+ (KB|MB)$/)
+      expect(await page.getByTestId('cache-entries').textContent()).not.toMatch(/^0 /)
+      expect(await page.getByTestId('cache-budget').textContent()).toMatch(/GB budget/)
+      const recent = await page
+        .getByTestId('recent-file')
+        .evaluateAll((rows) => rows.map((row) => row.querySelector('a')?.textContent ?? ''))
+      expect(recent.toSorted()).toEqual(['astronaut.png', 'camera.png', 'coffee.png'])
+      // A recent file opens in its folder, its panel showing.
+      await page.getByTestId('recent-file').getByRole('link', { name: 'camera.png' }).click()
+      await page.waitForURL(/\/console\/editor\?path=album&file=/)
+      await page.getByTestId('file-panel').waitFor()
+      expect(await page.getByTestId('delivery-url').textContent()).toMatch(/\/album\/camera\.png$/)
 
       // An API token, shown once, that uploads from outside the browser.
       await page.goto(`/console/organization/${orgId}/settings/apps`)
