@@ -1,6 +1,6 @@
 // The console as one journey, in Chromium against a real server, at 1440 and 390 px, on PGlite
 // and on PostgreSQL: sign up → upload (one failing on purpose) → browse, search, rename, move,
-// delete → a preset and its URL → buy a top-up and a subscription with the test provider (the
+// delete → a preset and its URL, one saved from the playground → buy a top-up and a subscription with the test provider (the
 // checkout comes back to billing with the outcome) → home's usage and recent uploads →
 // an API token that uploads → a second user invited and let in → signed URLs in delivery.
 import { readFile } from 'node:fs/promises'
@@ -291,6 +291,20 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       expect(presetUrl).toMatch(/\/p:square\/coffee\.png$/)
       expect(await imageWidth(page, presetUrl)).toBe(120)
 
+      // The organisation's playground saves its chain as a preset.
+      const chainUrl = presetUrl.replace('/p:square/', '/t.resize(w:64)/')
+      await page.goto(
+        `/console/organization/${orgId}/playground?url=${encodeURIComponent(chainUrl)}`,
+      )
+      await page.getByTestId('playground').waitFor()
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain('1 of 15')
+      await page.getByTestId('save-as-preset').click()
+      await page.waitForURL(/\/presets\?transformation=/)
+      await poll(() => page.getByTestId('preset-chain').inputValue()).toBe('t.resize(w:64)')
+      await page.getByTestId('preset-name').fill('tiny')
+      await page.getByTestId('preset-save').click()
+      await page.locator('[data-testid="preset"][data-name="tiny"]').waitFor()
+
       // The pricing page's button lands on billing through the chooser, the plan preselected.
       await page.goto('/pricing')
       await settled(page)
@@ -436,6 +450,14 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
         ])
         expect(wide).toEqual([])
       }
+
+      // Custom domains are not offered, and the settings say so rather than show a control.
+      await page.goto(`/console/organization/${orgId}/settings/organization`)
+      await settled(page)
+      expect(await page.getByTestId('custom-domains-note').textContent()).toContain(
+        'Custom domains are not offered yet.',
+      )
+      expect(await page.getByTestId('delivery-domain').locator('input, button').count()).toBe(0)
 
       // Signed URLs: a key made here signs a URL delivery accepts; an unsigned one is refused.
       await page.goto(`/console/organization/${orgId}/settings/security`)
