@@ -488,3 +488,59 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
     JOURNEY_TIMEOUT,
   )
 })
+
+// A visitor who picks a plan on the pricing page keeps the choice through sign-up, pays in the
+// test checkout and comes back to billing with the plan changed; at both widths, on PGlite.
+describe('a visitor buying from the pricing page', () => {
+  let server: WebServer
+  let browser: Browser
+
+  beforeAll(async () => {
+    server = await startWebServer()
+    browser = await launchBrowser()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it.each<ViewportName>(['desktop', 'mobile'])(
+    'signs up with the plan chosen, pays and is back on billing at %s width',
+    async (viewport) => {
+      const { page, context, errors } = await openPage(browser, viewport, server.url)
+      await page.goto('/pricing')
+      await settled(page)
+      await page.getByRole('link', { name: 'Choose Starter' }).first().click()
+      await page.waitForURL(/\/console\/auth\/signup\?/)
+      await settled(page)
+      await page.fill('#firstName', 'Vera')
+      await page.fill('#lastName', 'Visitor')
+      await page.fill('#email', uniqueEmail())
+      await page.fill('#password', PASSWORD)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      // The chooser keeps the plan on to the organisation picked.
+      await page.waitForURL(/\/console\/choose-org\?redirectTo=billing/)
+      await settled(page)
+      await page.getByTestId('org-list').locator('a').first().click()
+      await page.waitForURL(/\/billing\/plans\/subscription\?planId=/)
+      const starter = page.locator('[data-testid="plan-card"][data-plan="Starter"].is-chosen')
+      await starter.waitFor()
+      await settled(page)
+      await starter.getByRole('button', { name: 'Choose Starter' }).click()
+      await page.waitForURL(/\/test-checkout\/tpc_/)
+      await page.getByRole('button', { name: /^Pay / }).click()
+      await page.waitForURL(/\/billing\/plans\/subscription\?.*paymentId=.*&status=paid/)
+      const result = page.locator('[data-testid="payment-result"][data-status="paid"]')
+      await result.waitFor()
+      // The outcome has the focus, so a keyboard or screen-reader user starts from it.
+      await poll(() =>
+        page.evaluate(() => document.activeElement?.getAttribute('data-testid')),
+      ).toBe('payment-result')
+      await page.getByTestId('billing-plan').filter({ hasText: 'Starter' }).waitFor()
+      expect(errors).toEqual([])
+      await context.close()
+    },
+    JOURNEY_TIMEOUT,
+  )
+})
