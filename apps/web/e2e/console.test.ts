@@ -489,9 +489,11 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
   )
 })
 
-// A visitor who picks a plan on the pricing page keeps the choice through sign-up, pays in the
-// test checkout and comes back to billing with the plan changed; at both widths, on PGlite.
-describe('a visitor buying from the pricing page', () => {
+// Billing's way back from the checkout, on PGlite: a visitor who picks a plan on the pricing page
+// keeps the choice through sign-up, steps back from the checkout and forward again, pays and is
+// back on billing with the plan changed (both widths); on an address the server does not know as
+// the console, buying still works and billing follows the payment when the buyer comes back.
+describe('buying and coming back from the checkout', () => {
   let server: WebServer
   let browser: Browser
 
@@ -529,6 +531,12 @@ describe('a visitor buying from the pricing page', () => {
       await settled(page)
       await starter.getByRole('button', { name: 'Choose Starter' }).click()
       await page.waitForURL(/\/test-checkout\/tpc_/)
+      // Back from the checkout without paying: billing follows the payment, still pending.
+      await page.goBack()
+      await page.waitForURL(/\/billing\/plans\/subscription\?.*paymentId=/)
+      await page.locator('[data-testid="payment-result"][data-status="pending"]').waitFor()
+      await page.goForward()
+      await page.waitForURL(/\/test-checkout\/tpc_/)
       await page.getByRole('button', { name: /^Pay / }).click()
       await page.waitForURL(/\/billing\/plans\/subscription\?.*paymentId=.*&status=paid/)
       const result = page.locator('[data-testid="payment-result"][data-status="paid"]')
@@ -538,6 +546,34 @@ describe('a visitor buying from the pricing page', () => {
         page.evaluate(() => document.activeElement?.getAttribute('data-testid')),
       ).toBe('payment-result')
       await page.getByTestId('billing-plan').filter({ hasText: 'Starter' }).waitFor()
+      expect(errors).toEqual([])
+      await context.close()
+    },
+    JOURNEY_TIMEOUT,
+  )
+
+  it(
+    'buys on an address the server does not know as the console, following the payment on return',
+    async () => {
+      // PUBLIC_URL names 127.0.0.1; this browser uses localhost, so the checkout cannot come back
+      // to it: the console buys without a return address and follows the payment instead.
+      const elsewhere = server.url.replace('127.0.0.1', 'localhost')
+      const { page, context, errors } = await openPage(browser, 'desktop', elsewhere)
+      await signUp(page, 'Lou', uniqueEmail())
+      await page.waitForURL(/\/console$/)
+      const orgId = await orgIdOf(page)
+      await page.goto(`/console/organization/${orgId}/billing/plans/topup`)
+      await settled(page)
+      await page.getByTestId('addon-card').first().getByRole('button').click()
+      await page.waitForURL(/\/test-checkout\/tpc_[A-Za-z0-9_-]{43}$/)
+      await page.getByRole('button', { name: /^Pay / }).click()
+      await page.getByText('You can close this page').waitFor()
+      // Back twice: past the checkout page after paying, and the one before.
+      await page.goBack()
+      await page.goBack()
+      await page.waitForURL(/\/billing\/plans\/topup\?paymentId=/)
+      await page.locator('[data-testid="payment-result"][data-status="paid"]').waitFor()
+      await page.getByTestId('billing-balance').filter({ hasText: '150' }).waitFor()
       expect(errors).toEqual([])
       await context.close()
     },

@@ -14,7 +14,7 @@ import {
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type Addon, getAddons, getPlans, type Plan } from '../../lib/api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { type Payment, problemOf } from '../../lib/console-api.ts'
+import { codeOf, type Payment, problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/billing.ts'
 
@@ -123,14 +123,37 @@ export default function Billing() {
     back.searchParams.delete('status')
     back.hash = ''
     try {
-      const answer = await api.checkout({ ...body, returnUrl: back.toString() })
+      let answer: Awaited<ReturnType<typeof api.checkout>>
+      try {
+        answer = await api.checkout({ ...body, returnUrl: back.toString() })
+      } catch (reason) {
+        // This page is not on the console address the server knows (WEB_CONSOLE_URL), so the
+        // provider cannot come back to it: buy without, and follow the payment on return.
+        if (codeOf(reason) !== 'invalid_return_url') throw reason
+        answer = await api.checkout(body)
+      }
       setPayment(answer.payment)
+      // Should the buyer come back with the browser's Back button, this page follows the
+      // payment from its address.
+      const following = new URL(back)
+      following.searchParams.set('paymentId', answer.paymentId)
+      window.history.replaceState(window.history.state, '', following)
       window.location.assign(answer.checkoutUrl)
     } catch (reason) {
       setError(problemOf(reason))
       setBuying(null)
     }
   }
+
+  // A page restored from the back-forward cache shows the moment it was left ("Opening the
+  // checkout…"): load it afresh instead, so it reads the payment.
+  useEffect(() => {
+    const restored = (event: PageTransitionEvent) => {
+      if (event.persisted) window.location.reload()
+    }
+    window.addEventListener('pageshow', restored)
+    return () => window.removeEventListener('pageshow', restored)
+  }, [])
 
   const current = credits.state.status === 'ready' ? credits.state.data : null
   const currentPlanId = current?.plan?._id ?? (current === null ? undefined : config.freePlanId)
