@@ -491,8 +491,9 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
 
 // Billing's way back from the checkout, on PGlite: a visitor who picks a plan on the pricing page
 // keeps the choice through sign-up, steps back from the checkout and forward again, pays and is
-// back on billing with the plan changed (both widths); on an address the server does not know as
-// the console, buying still works and billing follows the payment when the buyer comes back.
+// back on billing with the plan changed (both widths); nine uploads page on the home page; on an
+// address the server does not know as the console, buying still works and billing follows the
+// payment when the buyer comes back.
 describe('buying and coming back from the checkout', () => {
   let server: WebServer
   let browser: Browser
@@ -553,7 +554,7 @@ describe('buying and coming back from the checkout', () => {
   )
 
   it(
-    'buys on an address the server does not know as the console, following the payment on return',
+    'pages recent uploads, and buys on an address the server does not know as the console',
     async () => {
       // PUBLIC_URL names 127.0.0.1; this browser uses localhost, so the checkout cannot come back
       // to it: the console buys without a return address and follows the payment instead.
@@ -562,6 +563,31 @@ describe('buying and coming back from the checkout', () => {
       await signUp(page, 'Lou', uniqueEmail())
       await page.waitForURL(/\/console$/)
       const orgId = await orgIdOf(page)
+
+      // Nine uploads: home lists the newest eight, and the ninth on "Show more".
+      await page.goto('/console/editor/upload')
+      await settled(page)
+      const horse = await readFile(`${SAMPLES}horse.png`)
+      await page.getByTestId('file-input').setInputFiles(
+        Array.from({ length: 9 }, (_, index) => ({
+          name: `horse-${index + 1}.png`,
+          mimeType: 'image/png',
+          buffer: horse,
+        })),
+      )
+      await page.getByTestId('count-success').filter({ hasText: '9 uploaded' }).waitFor()
+      await page.goto('/console')
+      await settled(page)
+      expect(await page.getByTestId('files-count').textContent()).toBe('9 files')
+      expect(await page.getByTestId('recent-file').count()).toBe(8)
+      await page.getByTestId('recent-more').click()
+      await poll(() => page.getByTestId('recent-file').count()).toBe(9)
+      expect(await page.getByTestId('recent-more').count()).toBe(0)
+      const names = await page
+        .getByTestId('recent-file')
+        .evaluateAll((rows) => rows.map((row) => row.querySelector('a')?.textContent ?? ''))
+      expect(new Set(names).size).toBe(9)
+
       await page.goto(`/console/organization/${orgId}/billing/plans/topup`)
       await settled(page)
       await page.getByTestId('addon-card').first().getByRole('button').click()
