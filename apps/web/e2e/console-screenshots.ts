@@ -106,6 +106,13 @@ try {
 
     await shoot('billing-subscription', `${org}/billing/plans/subscription`)
     await shoot('billing-topup', `${org}/billing/plans/topup`)
+    // A top-up paid in the test checkout, and billing as the checkout sends the buyer back.
+    await page.getByTestId('addon-card').first().getByRole('button').click()
+    await page.waitForURL(/\/test-checkout\//)
+    await shoot('billing-checkout')
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await page.locator('[data-testid="payment-result"][data-status="paid"]').waitFor()
+    await shoot('billing-return')
     await shoot('settings-organization', `${org}/settings/organization`)
     await shoot('settings-security', `${org}/settings/security`)
     await page.goto(`${org}/settings/members`)

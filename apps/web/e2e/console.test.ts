@@ -1,6 +1,7 @@
 // The console as one journey, in Chromium against a real server, at 1440 and 390 px, on PGlite
 // and on PostgreSQL: sign up → upload (one failing on purpose) → browse, search, rename, move,
-// delete → a preset and its URL → buy a top-up and a subscription with the test provider →
+// delete → a preset and its URL, one saved from the playground → buy a top-up and a subscription with the test provider (the
+// checkout comes back to billing with the outcome) → home's usage and recent uploads →
 // an API token that uploads → a second user invited and let in → signed URLs in delivery.
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
@@ -126,6 +127,9 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await page.getByTestId('console-home').waitFor()
       expect(await page.getByTestId('plan').textContent()).toBe('Free')
       expect(await page.getByTestId('credits').textContent()).toBe('50')
+      expect(await page.getByTestId('storage-bytes').textContent()).toBe('0 Bytes')
+      expect(await page.getByTestId('files-count').textContent()).toBe('0 files')
+      expect(await page.getByTestId('cache-entries').textContent()).toMatch(/^0 transformed/)
       await page.getByTestId('home-empty').getByRole('link', { name: 'Upload files' }).click()
       await page.waitForURL(/\/console\/editor\/upload$/)
       const orgId = await orgIdOf(page)
@@ -287,6 +291,20 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       expect(presetUrl).toMatch(/\/p:square\/coffee\.png$/)
       expect(await imageWidth(page, presetUrl)).toBe(120)
 
+      // The organisation's playground saves its chain as a preset.
+      const chainUrl = presetUrl.replace('/p:square/', '/t.resize(w:64)/')
+      await page.goto(
+        `/console/organization/${orgId}/playground?url=${encodeURIComponent(chainUrl)}`,
+      )
+      await page.getByTestId('playground').waitFor()
+      await poll(() => page.getByTestId('operation-count').innerText()).toContain('1 of 15')
+      await page.getByTestId('save-as-preset').click()
+      await page.waitForURL(/\/presets\?transformation=/)
+      await poll(() => page.getByTestId('preset-chain').inputValue()).toBe('t.resize(w:64)')
+      await page.getByTestId('preset-name').fill('tiny')
+      await page.getByTestId('preset-save').click()
+      await page.locator('[data-testid="preset"][data-name="tiny"]').waitFor()
+
       // The pricing page's button lands on billing through the chooser, the plan preselected.
       await page.goto('/pricing')
       await settled(page)
@@ -301,14 +319,23 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await page.goto(`${billing}/topup`)
       await settled(page)
       await page.getByTestId('billing-balance').filter({ hasText: /^50$/ }).waitFor()
-      const pay = async (button: ReturnType<Page['locator']>) => {
-        const [checkout] = await Promise.all([context.waitForEvent('page'), button.click()])
-        await checkout.waitForURL(/test-checkout/)
-        await checkout.getByRole('button', { name: /^Pay / }).click()
-        await checkout.getByText('You can close this page').waitFor()
-        await checkout.close()
-        await page.locator('[data-testid="payment-result"][data-status="paid"]').waitFor()
+      // The checkout opens in this tab and comes back here with the outcome.
+      const checkout = async (button: ReturnType<Page['locator']>, action: 'Pay' | 'Cancel') => {
+        await button.click()
+        await page.waitForURL(/\/test-checkout\/tpc_/)
+        await page.getByRole('button', { name: action === 'Pay' ? /^Pay / : 'Cancel' }).click()
+        const status = action === 'Pay' ? 'paid' : 'canceled'
+        await page.waitForURL(
+          new RegExp(`/console/organization/.*[?&]paymentId=.*&status=${status}`),
+        )
+        await page.locator(`[data-testid="payment-result"][data-status="${status}"]`).waitFor()
+        await settled(page)
       }
+      const pay = (button: ReturnType<Page['locator']>) => checkout(button, 'Pay')
+      // Canceled: said so, nothing charged.
+      await checkout(page.getByTestId('addon-card').first().getByRole('button'), 'Cancel')
+      expect(await page.getByTestId('payment-result').textContent()).toContain('canceled')
+      await page.getByTestId('billing-balance').filter({ hasText: /^50$/ }).waitFor()
       await pay(page.getByTestId('addon-card').first().getByRole('button'))
       await page.getByTestId('billing-balance').filter({ hasText: '150' }).waitFor()
       expect(await page.getByTestId('ledger-row').first().getAttribute('data-reason')).toBe('topup')
@@ -324,6 +351,20 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await settled(page)
       expect(await page.getByTestId('plan').textContent()).toBe('Starter')
       expect(await page.getByTestId('credits').textContent()).toBe('650')
+      // Home counts what the library holds now, and lists the newest files of every folder.
+      expect(await page.getByTestId('files-count').textContent()).toBe('3 files')
+      expect(await page.getByTestId('storage-bytes').textContent()).toMatch(/^[\d.]+ (KB|MB)$/)
+      expect(await page.getByTestId('cache-entries').textContent()).not.toMatch(/^0 /)
+      expect(await page.getByTestId('cache-budget').textContent()).toMatch(/GB budget/)
+      const recent = await page
+        .getByTestId('recent-file')
+        .evaluateAll((rows) => rows.map((row) => row.querySelector('a')?.textContent ?? ''))
+      expect(recent.toSorted()).toEqual(['astronaut.png', 'camera.png', 'coffee.png'])
+      // A recent file opens in its folder, its panel showing.
+      await page.getByTestId('recent-file').getByRole('link', { name: 'camera.png' }).click()
+      await page.waitForURL(/\/console\/editor\?path=album&file=/)
+      await page.getByTestId('file-panel').waitFor()
+      expect(await page.getByTestId('delivery-url').textContent()).toMatch(/\/album\/camera\.png$/)
 
       // An API token, shown once, that uploads from outside the browser.
       await page.goto(`/console/organization/${orgId}/settings/apps`)
@@ -410,6 +451,14 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
         expect(wide).toEqual([])
       }
 
+      // Custom domains are not offered, and the settings say so rather than show a control.
+      await page.goto(`/console/organization/${orgId}/settings/organization`)
+      await settled(page)
+      expect(await page.getByTestId('custom-domains-note').textContent()).toContain(
+        'Custom domains are not offered yet.',
+      )
+      expect(await page.getByTestId('delivery-domain').locator('input, button').count()).toBe(0)
+
       // Signed URLs: a key made here signs a URL delivery accepts; an unsigned one is refused.
       await page.goto(`/console/organization/${orgId}/settings/security`)
       await settled(page)
@@ -433,6 +482,124 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       expect(accepted.status).toBe(200)
       expect(accepted.headers.get('content-type')).toBe('image/png')
 
+      expect(errors).toEqual([])
+      await context.close()
+    },
+    JOURNEY_TIMEOUT,
+  )
+})
+
+// Billing's way back from the checkout, on PGlite: a visitor who picks a plan on the pricing page
+// keeps the choice through sign-up, steps back from the checkout and forward again, pays and is
+// back on billing with the plan changed (both widths); nine uploads page on the home page; on an
+// address the server does not know as the console, buying still works and billing follows the
+// payment when the buyer comes back.
+describe('buying and coming back from the checkout', () => {
+  let server: WebServer
+  let browser: Browser
+
+  beforeAll(async () => {
+    server = await startWebServer()
+    browser = await launchBrowser()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it.each<ViewportName>(['desktop', 'mobile'])(
+    'signs up with the plan chosen, pays and is back on billing at %s width',
+    async (viewport) => {
+      const { page, context, errors } = await openPage(browser, viewport, server.url)
+      await page.goto('/pricing')
+      await settled(page)
+      await page.getByRole('link', { name: 'Choose Starter' }).first().click()
+      await page.waitForURL(/\/console\/auth\/signup\?/)
+      await settled(page)
+      await page.fill('#firstName', 'Vera')
+      await page.fill('#lastName', 'Visitor')
+      await page.fill('#email', uniqueEmail())
+      await page.fill('#password', PASSWORD)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      // The chooser keeps the plan on to the organisation picked.
+      await page.waitForURL(/\/console\/choose-org\?redirectTo=billing/)
+      await settled(page)
+      await page.getByTestId('org-list').locator('a').first().click()
+      await page.waitForURL(/\/billing\/plans\/subscription\?planId=/)
+      const starter = page.locator('[data-testid="plan-card"][data-plan="Starter"].is-chosen')
+      await starter.waitFor()
+      await settled(page)
+      await starter.getByRole('button', { name: 'Choose Starter' }).click()
+      await page.waitForURL(/\/test-checkout\/tpc_/)
+      // Back from the checkout without paying: billing follows the payment, still pending.
+      await page.goBack()
+      await page.waitForURL(/\/billing\/plans\/subscription\?.*paymentId=/)
+      await page.locator('[data-testid="payment-result"][data-status="pending"]').waitFor()
+      await page.goForward()
+      await page.waitForURL(/\/test-checkout\/tpc_/)
+      await page.getByRole('button', { name: /^Pay / }).click()
+      await page.waitForURL(/\/billing\/plans\/subscription\?.*paymentId=.*&status=paid/)
+      const result = page.locator('[data-testid="payment-result"][data-status="paid"]')
+      await result.waitFor()
+      // The outcome has the focus, so a keyboard or screen-reader user starts from it.
+      await poll(() =>
+        page.evaluate(() => document.activeElement?.getAttribute('data-testid')),
+      ).toBe('payment-result')
+      await page.getByTestId('billing-plan').filter({ hasText: 'Starter' }).waitFor()
+      expect(errors).toEqual([])
+      await context.close()
+    },
+    JOURNEY_TIMEOUT,
+  )
+
+  it(
+    'pages recent uploads, and buys on an address the server does not know as the console',
+    async () => {
+      // PUBLIC_URL names 127.0.0.1; this browser uses localhost, so the checkout cannot come back
+      // to it: the console buys without a return address and follows the payment instead.
+      const elsewhere = server.url.replace('127.0.0.1', 'localhost')
+      const { page, context, errors } = await openPage(browser, 'desktop', elsewhere)
+      await signUp(page, 'Lou', uniqueEmail())
+      await page.waitForURL(/\/console$/)
+      const orgId = await orgIdOf(page)
+
+      // Nine uploads: home lists the newest eight, and the ninth on "Show more".
+      await page.goto('/console/editor/upload')
+      await settled(page)
+      const horse = await readFile(`${SAMPLES}horse.png`)
+      await page.getByTestId('file-input').setInputFiles(
+        Array.from({ length: 9 }, (_, index) => ({
+          name: `horse-${index + 1}.png`,
+          mimeType: 'image/png',
+          buffer: horse,
+        })),
+      )
+      await page.getByTestId('count-success').filter({ hasText: '9 uploaded' }).waitFor()
+      await page.goto('/console')
+      await settled(page)
+      expect(await page.getByTestId('files-count').textContent()).toBe('9 files')
+      expect(await page.getByTestId('recent-file').count()).toBe(8)
+      await page.getByTestId('recent-more').click()
+      await poll(() => page.getByTestId('recent-file').count()).toBe(9)
+      expect(await page.getByTestId('recent-more').count()).toBe(0)
+      const names = await page
+        .getByTestId('recent-file')
+        .evaluateAll((rows) => rows.map((row) => row.querySelector('a')?.textContent ?? ''))
+      expect(new Set(names).size).toBe(9)
+
+      await page.goto(`/console/organization/${orgId}/billing/plans/topup`)
+      await settled(page)
+      await page.getByTestId('addon-card').first().getByRole('button').click()
+      await page.waitForURL(/\/test-checkout\/tpc_[A-Za-z0-9_-]{43}$/)
+      await page.getByRole('button', { name: /^Pay / }).click()
+      await page.getByText('You can close this page').waitFor()
+      // Back twice: past the checkout page after paying, and the one before.
+      await page.goBack()
+      await page.goBack()
+      await page.waitForURL(/\/billing\/plans\/topup\?paymentId=/)
+      await page.locator('[data-testid="payment-result"][data-status="paid"]').waitFor()
+      await page.getByTestId('billing-balance').filter({ hasText: '150' }).waitFor()
       expect(errors).toEqual([])
       await context.close()
     },

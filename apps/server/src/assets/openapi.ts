@@ -23,6 +23,7 @@ import {
 } from '../http/openapi-kit.ts'
 import { ASSET_API_BASE, ASSET_PAGE_SIZE } from './paths.ts'
 import { PRESET_MAX_VARIABLES } from './presets.ts'
+import { USAGE_PATHS, USAGE_SCHEMAS } from './usage-openapi.ts'
 
 const BASE = `${ASSET_API_BASE}/{orgId}`
 
@@ -190,6 +191,7 @@ export const ASSET_API: OpenApiPart = {
       updatedAt: dateTime,
     }),
     PresetList: object({ items: arrayOf(ref('Preset')), page: ref('Page') }),
+    ...USAGE_SCHEMAS,
   },
   paths: {
     [`${BASE}/files`]: {
@@ -393,5 +395,6 @@ export const ASSET_API: OpenApiPart = {
         { parameters: [presetName] },
       ),
     },
+    ...USAGE_PATHS,
   },
 }

@@ -9,3 +9,5 @@ export const ASSET_API_BASE = `${ASSETS}/${ORG_SEGMENT}`
 
 /** Items per page of the file and preset listings when the client gives none. */
 export const ASSET_PAGE_SIZE = 20
+/** Files per page of the recent-files listing when the client gives none. */
+export const RECENT_PAGE_SIZE = 8

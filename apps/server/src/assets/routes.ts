@@ -22,10 +22,11 @@ import { jsonLimit, readBody } from '../http/json-body.ts'
 import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
 import { booleanText, freeText, invalidQuery, parseQuery, readQuery, shown } from '../http/query.ts'
 import { plainText } from '../http/text.ts'
+import { fileJson, parentOf } from './file-json.ts'
 import { assertValidFilePath } from './files.ts'
 import { ASSET_PAGE_SIZE } from './paths.ts'
 import { presetRoutes } from './preset-routes.ts'
-import { deliveryUrl } from './upload.ts'
+import { usageRoutes } from './usage-routes.ts'
 
 /** Longest query value: a folder path may be as long as a file path. */
 const MAX_QUERY_VALUE = 1024
@@ -69,32 +70,9 @@ function entryName(value: string, what: 'file' | 'folder'): string {
 }
 
 const join = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`)
-const parentOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '')
 const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)
 
 // ── answers ──────────────────────────────────────────────────────────────────────────────────
-
-function fileJson(app: AppContext, cloudName: string, file: StoredFile) {
-  return {
-    _id: file.id,
-    fileId: file.id,
-    orgId: file.organisationId,
-    type: 'file' as const,
-    name: file.name,
-    path: parentOf(file.path),
-    fullPath: file.path,
-    format: file.format,
-    contentType: file.contentType,
-    assetType: file.contentType.startsWith('image/') ? 'image' : 'raw',
-    size: file.size,
-    width: file.width,
-    height: file.height,
-    version: file.version,
-    url: deliveryUrl(app, cloudName, file.path),
-    createdAt: file.createdAt.toISOString(),
-    updatedAt: file.updatedAt.toISOString(),
-  }
-}
 
 function folderJson(organisationId: string, path: string, folder: Folder | undefined) {
   return {
@@ -314,5 +292,6 @@ export function assetRoutes(app: AppContext): Hono<AppEnv> {
   })
 
   router.route('/', presetRoutes(app, callerOf))
+  router.route('/', usageRoutes(app, callerOf))
   return router
 }

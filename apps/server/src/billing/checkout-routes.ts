@@ -5,14 +5,24 @@ import { type Context, Hono } from 'hono'
 import type { AppContext, AppEnv } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit } from '../http/json-body.ts'
-import { CHECKOUT_PAGE_HEADERS, checkoutPage } from './checkout-page.ts'
+import { readQuery, singleValue } from '../http/query.ts'
+import { checkoutPage, checkoutPageHeaders } from './checkout-page.ts'
 import { TEST_CHECKOUT_PATH } from './paths.ts'
 import {
   createPaymentProvider,
   type PaymentEvent,
   TEST_CHECKOUT_REF,
+  TEST_RETURN_PARAM,
+  TEST_RETURN_SIGNATURE_PARAM,
   WebhookError,
 } from './payments.ts'
+import {
+  consoleOrigin,
+  consoleReturnUrl,
+  createReturnSigner,
+  MAX_RETURN_URL,
+  returnWith,
+} from './return-url.ts'
 import { createSettlement } from './settlement.ts'
 
 /** `POST /{provider}`: a provider's signed event about a checkout. */
@@ -52,13 +62,17 @@ export function paymentWebhookRoutes(app: AppContext): Hono<AppEnv> {
 /**
  * The test provider's hosted checkout: `GET /{ref}` shows it, `POST /{ref}/pay` and
  * `/{ref}/cancel` settle it. Its reference is an unguessable capability (like a provider's
- * checkout session id), so the page needs no session and no request signature.
+ * checkout session id), so the page needs no session and no request signature. A checkout made
+ * with a return address carries it (`?return=…&rs=<HMAC>`): paying or canceling then answers
+ * 303 to that console page with `paymentId` and `status` added.
  */
 export function testCheckoutRoutes(app: AppContext): Hono<AppEnv> {
   const { repo } = app
   const router = new Hono<AppEnv>()
   const provider = createPaymentProvider(app.config)
   const { settle, itemName } = createSettlement(app)
+  const returns = createReturnSigner(app.config)
+  const pageHeaders = checkoutPageHeaders(consoleOrigin(app.config))
 
   const testCheckout = async (c: Context) => {
     if (provider?.name !== 'test') {
@@ -72,16 +86,43 @@ export function testCheckoutRoutes(app: AppContext): Hono<AppEnv> {
         'A test checkout reference is tpc_ and 43 characters',
       )
     }
+    const back = returnOf(c.req.url, ref)
     const payment = await repo.findPaymentByProviderRef(provider.name, ref)
     if (payment === undefined) {
       throw new HttpError(404, 'payment_not_found', 'No checkout has this reference')
     }
-    return { payment, ref }
+    return { payment, ref, back }
+  }
+
+  /** The checkout's return address, when its URL carries one with a good signature. */
+  function returnOf(url: string, ref: string): { url: URL; query: string } | undefined {
+    const query = readQuery(url, MAX_RETURN_URL)
+    const given = singleValue(query, TEST_RETURN_PARAM)
+    const signature = singleValue(query, TEST_RETURN_SIGNATURE_PARAM)
+    if (given === undefined && signature === undefined) return undefined
+    const checked = given === undefined ? undefined : consoleReturnUrl(given, app.config)
+    if (
+      given === undefined ||
+      signature === undefined ||
+      checked === undefined ||
+      !returns.verify(ref, given, signature)
+    ) {
+      throw new HttpError(
+        400,
+        'invalid_return_url',
+        'The return address of this checkout is not the one it was made with',
+      )
+    }
+    const params = new URLSearchParams({
+      [TEST_RETURN_PARAM]: given,
+      [TEST_RETURN_SIGNATURE_PARAM]: signature,
+    })
+    return { url: checked, query: `?${params}` }
   }
 
   router.get('/:ref', async (c) => {
-    const { payment } = await testCheckout(c)
-    return c.body(checkoutPage(payment, await itemName(payment)), 200, CHECKOUT_PAGE_HEADERS)
+    const { payment, back } = await testCheckout(c)
+    return c.body(checkoutPage(payment, await itemName(payment), { back }), 200, pageHeaders)
   })
 
   for (const [action, outcome] of [
@@ -89,18 +130,21 @@ export function testCheckoutRoutes(app: AppContext): Hono<AppEnv> {
     ['cancel', 'canceled'],
   ] as const) {
     router.post(`/:ref/${action}`, async (c) => {
-      const { ref } = await testCheckout(c)
+      const { ref, back } = await testCheckout(c)
       const { payment } = await settle('test', { providerRef: ref, outcome })
+      // Back to the console with what happened (which it reads again from the API: the query
+      // is only a hint), whatever was clicked: a second click changes nothing.
+      if (back !== undefined) {
+        return c.redirect(returnWith(back.url, payment.id, payment.status), 303)
+      }
       if (payment.status !== outcome) {
         // Paying a canceled checkout (or canceling a paid one) changes nothing.
         return c.body(
-          checkoutPage(
-            payment,
-            await itemName(payment),
-            `This checkout is already ${payment.status}`,
-          ),
+          checkoutPage(payment, await itemName(payment), {
+            notice: `This checkout is already ${payment.status}`,
+          }),
           409,
-          CHECKOUT_PAGE_HEADERS,
+          pageHeaders,
         )
       }
       // Post/redirect/get: reloading the answer does not post again (it would change nothing).

@@ -32,6 +32,26 @@ const checkoutRef: OpenApiParameter = {
   example: 'tpc_example',
 }
 
+const returnParams: OpenApiParameter[] = [
+  {
+    name: 'return',
+    in: 'query',
+    description:
+      'The console page the checkout goes back to (set by the server in checkoutUrl when the checkout was made with returnUrl)',
+    schema: { type: 'string', maxLength: 2048 },
+  },
+  {
+    name: 'rs',
+    in: 'query',
+    description: 'The HMAC of the reference and the return address (set with return)',
+    schema: { type: 'string' },
+  },
+]
+
+const returnUrl = str(
+  'A page of the console (its origin, a path under WEB_CONSOLE_URL; or a path like /console/…) to come back to after paying or canceling, with paymentId and status added to its query. Anything else is refused with 400 invalid_return_url (no open redirect).',
+)
+
 const html: OpenApiResponse = {
   description: 'The checkout page',
   content: { 'text/html': { schema: str() } },
@@ -46,17 +66,20 @@ const payWith = (action: 'pay' | 'cancel'): OpenApiOperation => ({
   description:
     'The buttons of the test checkout page post here (no session or signature: the reference is the capability). Settles the payment through the same path as the provider webhook.',
   tags: ['payments'],
-  parameters: [checkoutRef],
+  parameters: [checkoutRef, ...returnParams],
   responses: {
     '303': {
-      description: 'Settled (or already settled the same way): back to the checkout page',
+      description:
+        'Settled (or already settled): back to the return address with ?paymentId=…&status=…, or without one to the checkout page',
       headers: { Location: { schema: str() } },
     },
-    '400': failure('invalid_checkout: not a test checkout reference'),
+    '400': failure(
+      'invalid_checkout: not a test checkout reference; invalid_return_url: return or rs missing, altered or not a console page',
+    ),
     '404': failure('payment_not_found, or unknown_provider when test payments are off'),
     '409': {
       ...html,
-      description: 'The checkout was already settled the other way',
+      description: 'The checkout was already settled the other way (and has no return address)',
     },
   },
 })
@@ -212,7 +235,7 @@ export const BILLING_API: OpenApiPart = {
           ...JSON_BODY_ERRORS,
           '201': json(ref('CheckoutStarted'), 'Open checkoutUrl to pay'),
           '400': failure(
-            'invalid_body, invalid_plan (free or custom plan), invalid_addon, invalid_json or signature_*',
+            'invalid_body, invalid_plan (free or custom plan), invalid_addon, invalid_return_url (returnUrl is not a console page), invalid_json or signature_*',
           ),
           '403': failure('forbidden: members and API tokens cannot buy'),
           '404': failure('organisation_not_found, plan_not_found or addon_not_found'),
@@ -226,14 +249,18 @@ export const BILLING_API: OpenApiPart = {
               'application/json': {
                 schema: {
                   oneOf: [
-                    object({
-                      kind: { type: 'string', const: 'subscription' },
-                      planId: int(),
-                    }),
-                    object({
-                      kind: { type: 'string', const: 'topup' },
-                      addonId: int(),
-                    }),
+                    object(
+                      {
+                        kind: { type: 'string', const: 'subscription' },
+                        planId: int(),
+                        returnUrl,
+                      },
+                      ['kind', 'planId'],
+                    ),
+                    object(
+                      { kind: { type: 'string', const: 'topup' }, addonId: int(), returnUrl },
+                      ['kind', 'addonId'],
+                    ),
                   ],
                 },
                 example: { kind: 'topup', addonId: 101 },
@@ -301,10 +328,12 @@ export const BILLING_API: OpenApiPart = {
         operationId: 'showTestCheckout',
         summary: 'Test mode: the checkout page with Pay and Cancel buttons',
         tags: ['payments'],
-        parameters: [checkoutRef],
+        parameters: [checkoutRef, ...returnParams],
         responses: {
           '200': html,
-          '400': failure('invalid_checkout: not a test checkout reference'),
+          '400': failure(
+            'invalid_checkout: not a test checkout reference; invalid_return_url: return or rs missing, altered or not a console page',
+          ),
           '404': failure('payment_not_found, or unknown_provider when test payments are off'),
         },
       },

@@ -8,6 +8,7 @@ import { randomToken } from '../accounts/auth.ts'
 import type { ServerConfig } from '../config.ts'
 import type { PaymentStatus } from '../db/schema.ts'
 import { TEST_CHECKOUT_PATH } from './paths.ts'
+import { createReturnSigner } from './return-url.ts'
 
 /** A checkout about to be opened with the provider (our id is known, nothing is stored yet). */
 export interface CheckoutRequest {
@@ -19,6 +20,11 @@ export interface CheckoutRequest {
   amount: number
   currency: string
   credits: number
+  /**
+   * A page of the console to send the buyer back to once the checkout is paid or canceled
+   * (checked by `consoleReturnUrl`); the provider adds `paymentId` and `status` to it.
+   */
+  returnUrl?: string
 }
 
 export interface Checkout {
@@ -91,20 +97,35 @@ export function signTestWebhook(secret: string, body: string, seconds: number): 
 
 const OUTCOMES = new Set<string>(['paid', 'failed', 'canceled'])
 
+/** The query parameters of a test checkout URL that carry its return address and its HMAC. */
+export const TEST_RETURN_PARAM = 'return'
+export const TEST_RETURN_SIGNATURE_PARAM = 'rs'
+
 /** The test-mode provider: checkouts paid on a page of this server, no money involved. */
 export function createTestPaymentProvider(
   config: Pick<ServerConfig, 'publicUrl' | 'signing'>,
   options: { now?: () => number } = {},
 ): PaymentProvider {
   const secret = testWebhookSecret(config)
+  const returns = createReturnSigner(config)
   const now = options.now ?? Date.now
   const checkoutUrl = (providerRef: string) =>
     `${config.publicUrl}${TEST_CHECKOUT_PATH}/${providerRef}`
   return {
     name: 'test',
-    async createCheckout() {
+    async createCheckout(request) {
       const providerRef = `tpc_${randomToken()}`
-      return { providerRef, checkoutUrl: checkoutUrl(providerRef) }
+      const url = new URL(checkoutUrl(providerRef))
+      // Like a provider's success URL, the return address travels with the checkout: here in
+      // its URL, with an HMAC so nobody can swap it.
+      if (request.returnUrl !== undefined) {
+        url.searchParams.set(TEST_RETURN_PARAM, request.returnUrl)
+        url.searchParams.set(
+          TEST_RETURN_SIGNATURE_PARAM,
+          returns.sign(providerRef, request.returnUrl),
+        )
+      }
+      return { providerRef, checkoutUrl: url.toString() }
     },
     checkoutUrl,
     verifyWebhook({ body, headers }) {

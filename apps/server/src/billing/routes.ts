@@ -14,6 +14,7 @@ import { jsonLimit, readBody } from '../http/json-body.ts'
 import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
 import { parseQuery, readQuery } from '../http/query.ts'
 import { createPaymentProvider, type PaymentProvider } from './payments.ts'
+import { consoleReturnUrl, MAX_RETURN_URL } from './return-url.ts'
 
 export const LEDGER_PAGE_SIZE = 20
 
@@ -26,11 +27,16 @@ const itemId = (what: string) =>
     .min(-2_147_483_648, `is not a ${what} id`)
     .max(2_147_483_647, `is not a ${what} id`)
 
+const returnUrl = z
+  .string({ error: 'must be a string (a page of the console)' })
+  .max(MAX_RETURN_URL, `must be at most ${MAX_RETURN_URL} characters`)
+  .optional()
+
 const checkoutBody = z.discriminatedUnion(
   'kind',
   [
-    z.strictObject({ kind: z.literal('subscription'), planId: itemId('plan') }),
-    z.strictObject({ kind: z.literal('topup'), addonId: itemId('addon') }),
+    z.strictObject({ kind: z.literal('subscription'), planId: itemId('plan'), returnUrl }),
+    z.strictObject({ kind: z.literal('topup'), addonId: itemId('addon'), returnUrl }),
   ],
   { error: 'must be subscription or topup' },
 )
@@ -141,6 +147,15 @@ export function billingRoutes(app: AppContext): Hono<AppEnv> {
   router.post(`/:orgId/checkout`, jsonLimit, async (c) => {
     const caller = await auth.requirePathOrganisation(c, { owners: true })
     const body = await readBody(c, checkoutBody)
+    const back =
+      body.returnUrl === undefined ? undefined : consoleReturnUrl(body.returnUrl, app.config)
+    if (body.returnUrl !== undefined && back === undefined) {
+      throw new HttpError(
+        400,
+        'invalid_return_url',
+        'returnUrl must be a page of the console (its origin and path), nothing else',
+      )
+    }
     if (provider === undefined) {
       throw new HttpError(
         503,
@@ -208,6 +223,7 @@ export function billingRoutes(app: AppContext): Hono<AppEnv> {
       amount: item.amount,
       currency: item.currency,
       credits: item.credits,
+      ...(back === undefined ? {} : { returnUrl: back.toString() }),
     })
     const payment = await repo.createPayment(organisationId, {
       id: paymentId,

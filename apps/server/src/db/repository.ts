@@ -14,6 +14,7 @@ import { createPlanQueries } from './plan-queries.ts'
 import { createPresetQueries } from './preset-queries.ts'
 import { checkWholeNumber, excluded, isUuid, now, returned } from './query-helpers.ts'
 import { type DerivedImage, derivedImages, files, type StoredFile } from './schema.ts'
+import { createUsageQueries } from './usage-queries.ts'
 
 export interface FileInput {
   path: string
@@ -268,6 +269,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     ...createPlanQueries(db),
     ...createIdentityQueries(db),
     ...createPresetQueries(db),
+    ...createUsageQueries(db),
     findFile,
     findFileById,
     upsertFile,

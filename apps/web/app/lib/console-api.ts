@@ -52,6 +52,14 @@ export interface FolderItem {
 
 export type LibraryItem = FileItem | FolderItem
 
+/** What an organisation uses (docs/api.md, "Usage and recent files"). */
+export interface Usage {
+  storage: { files: number; bytes: number }
+  /** `budgetBytes` is the server's budget for every organisation's derived images together. */
+  derivedCache: { entries: number; bytes: number; budgetBytes: number }
+  credits: { balance: number }
+}
+
 export interface Preset {
   _id: string
   presetName: string
@@ -117,7 +125,8 @@ export interface Payment {
   currency: string
   credits: number
   status: 'pending' | 'paid' | 'failed' | 'canceled'
-  checkoutUrl: string
+  /** Only while the payment is pending. */
+  checkoutUrl?: string
   createdAt: string
   completedAt: string | null
 }
@@ -229,6 +238,9 @@ export function consoleApi(signedClient: HttpClient, config: RuntimeConfig, orgI
   return {
     listFiles: (options: { path: string; name?: string; pageNo: number; pageSize: number }) =>
       client.request<Paged<LibraryItem>>(assets(`/files${query(options)}`)),
+    recentFiles: (pageNo: number, pageSize: number) =>
+      client.request<Paged<FileItem>>(assets(`/recent-files${query({ pageNo, pageSize })}`)),
+    usage: () => client.request<Usage>(assets('/usage')),
     getFile: (fileId: string) =>
       client.request<FileItem>(assets(`/files/${encodeURIComponent(fileId)}`)),
     updateFile: (fileId: string, body: { name?: string; path?: string }) =>
@@ -321,7 +333,10 @@ export function consoleApi(signedClient: HttpClient, config: RuntimeConfig, orgI
     ledger: (pageNo: number, pageSize: number) =>
       client.request<Paged<LedgerEntry>>(billing(`/credits/ledger${query({ pageNo, pageSize })}`)),
     checkout: (
-      body: { kind: 'subscription'; planId: number } | { kind: 'topup'; addonId: number },
+      body: ({ kind: 'subscription'; planId: number } | { kind: 'topup'; addonId: number }) & {
+        /** The console page the provider sends the buyer back to, with paymentId and status. */
+        returnUrl?: string
+      },
     ) =>
       client.request<{ paymentId: string; checkoutUrl: string; status: string; payment: Payment }>(
         billing('/checkout'),

@@ -1,7 +1,9 @@
 // The organisation's playground in the console (SPEC §2.2: /organization/{orgId}/playground):
-// the same component as /playground, on the organisation's files and presets.
+// the same component as /playground, on the organisation's files and presets, and a way to save
+// the chain as a preset (the presets page opens its form with it).
+import { urlToObj } from '@tessera/url'
 import { useEffect, useState } from 'react'
-import { data } from 'react-router'
+import { data, useNavigate } from 'react-router'
 import { Playground } from '../components/playground.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { metaFor } from '../lib/seo.ts'
@@ -20,12 +22,51 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { org: { id: org._id, cloudName: org.cloudName ?? '', name: org.name ?? org._id } }
 }
 
+/** The chain the playground shows: it keeps its result URL in the address (`?url=`). */
+function currentChain(): string {
+  const shown = new URL(window.location.href).searchParams.get('url')
+  if (shown === null) return ''
+  try {
+    return urlToObj(shown).pattern
+  } catch {
+    return ''
+  }
+}
+
 export default function ConsolePlayground({ loaderData }: Route.ComponentProps) {
   const [mounted, setMounted] = useState(false)
+  const [notice, setNotice] = useState<string | null>(null)
+  const navigate = useNavigate()
   useEffect(() => setMounted(true), [])
+  const saveAsPreset = () => {
+    const chain = currentChain()
+    if (chain === '') {
+      setNotice('Add a transformation first: a preset is a chain of them.')
+      return
+    }
+    navigate(
+      `/console/organization/${encodeURIComponent(loaderData.org.id)}/presets?${new URLSearchParams({ transformation: chain })}`,
+    )
+  }
   return (
     <div className="console-wide">
-      <h1>Playground</h1>
+      <div className="playground-console-head">
+        <h1>Playground</h1>
+        <button
+          type="button"
+          className="button is-secondary is-small"
+          onClick={saveAsPreset}
+          disabled={!mounted}
+          data-testid="save-as-preset"
+        >
+          Save as preset
+        </button>
+      </div>
+      {notice === null ? null : (
+        <p className="form-alert" role="status" data-testid="save-as-preset-notice">
+          {notice}
+        </p>
+      )}
       {mounted ? (
         <Playground org={loaderData.org} />
       ) : (

@@ -1,6 +1,7 @@
 // Billing (/console/organization/{orgId}/billing/plans/subscription and …/topup): the plans and
-// addons of the pricing page with the current plan marked, buying through the payment provider,
-// the result shown when the payment settles, the balance and the ledger (paged).
+// addons of the pricing page with the current plan marked, buying through the payment provider
+// (in this tab: the provider sends the buyer back here with ?paymentId=…&status=…), the result
+// shown when the payment settles, the balance and the ledger (paged).
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { NavLink, useLocation, useSearchParams } from 'react-router'
 import {
@@ -13,7 +14,7 @@ import {
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type Addon, getAddons, getPlans, type Plan } from '../../lib/api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { type Payment, problemOf } from '../../lib/console-api.ts'
+import { codeOf, type Payment, problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/billing.ts'
 
@@ -64,9 +65,13 @@ export default function Billing() {
   const isOwner = org.role === undefined || org.role === 'owner'
   const paymentId = params.get('paymentId')
   const preselectRef = useRef<HTMLButtonElement>(null)
+  const resultRef = useRef<HTMLParagraphElement>(null)
+  const settledStatus = payment === null || payment.status === 'pending' ? null : payment.status
 
-  // A payment in progress (in this tab's address, so a reload keeps following it) is polled until
-  // the provider settles it; then the balance, plan and ledger are read again.
+  // The payment named in the address (the provider's way back, so a reload shows it again) is
+  // read from the API, never taken from the query, and polled while the provider has not told
+  // us yet (its webhook may come after the buyer); then the balance, plan and ledger are read
+  // again.
   const reloadCredits = credits.reload
   const reloadLedger = ledger.reload
   const follow = useCallback(
@@ -96,8 +101,13 @@ export default function Billing() {
   }, [paymentId, follow])
 
   useEffect(() => {
-    if (catalogue.state.status === 'ready') preselectRef.current?.focus()
-  }, [catalogue.state.status])
+    if (catalogue.state.status === 'ready' && paymentId === null) preselectRef.current?.focus()
+  }, [catalogue.state.status, paymentId])
+
+  // Back from the checkout: the outcome is where the keyboard and the screen reader are.
+  useEffect(() => {
+    if (settledStatus !== null) resultRef.current?.focus()
+  }, [settledStatus])
 
   const buy = async (
     body: { kind: 'subscription'; planId: number } | { kind: 'topup'; addonId: number },
@@ -106,24 +116,44 @@ export default function Billing() {
     setBuying(id)
     setError(null)
     setPayment(null)
-    // The window opens now, inside the click, so no pop-up blocker stops it; the checkout URL
-    // follows when the API answers.
-    const checkoutWindow = window.open('', '_blank')
+    // The provider sends the buyer back to this page (same tab) with paymentId and status; the
+    // page then reads the payment and shows what happened.
+    const back = new URL(window.location.href)
+    back.searchParams.delete('paymentId')
+    back.searchParams.delete('status')
+    back.hash = ''
     try {
-      const answer = await api.checkout(body)
+      let answer: Awaited<ReturnType<typeof api.checkout>>
+      try {
+        answer = await api.checkout({ ...body, returnUrl: back.toString() })
+      } catch (reason) {
+        // This page is not on the console address the server knows (WEB_CONSOLE_URL), so the
+        // provider cannot come back to it: buy without, and follow the payment on return.
+        if (codeOf(reason) !== 'invalid_return_url') throw reason
+        answer = await api.checkout(body)
+      }
       setPayment(answer.payment)
-      const next = new URLSearchParams(params)
-      next.set('paymentId', answer.paymentId)
-      setParams(next, { replace: true, preventScrollReset: true })
-      if (checkoutWindow === null) window.location.assign(answer.checkoutUrl)
-      else checkoutWindow.location.href = answer.checkoutUrl
+      // Should the buyer come back with the browser's Back button, this page follows the
+      // payment from its address.
+      const following = new URL(back)
+      following.searchParams.set('paymentId', answer.paymentId)
+      window.history.replaceState(window.history.state, '', following)
+      window.location.assign(answer.checkoutUrl)
     } catch (reason) {
-      checkoutWindow?.close()
       setError(problemOf(reason))
-    } finally {
       setBuying(null)
     }
   }
+
+  // A page restored from the back-forward cache shows the moment it was left ("Opening the
+  // checkout…"): load it afresh instead, so it reads the payment.
+  useEffect(() => {
+    const restored = (event: PageTransitionEvent) => {
+      if (event.persisted) window.location.reload()
+    }
+    window.addEventListener('pageshow', restored)
+    return () => window.removeEventListener('pageshow', restored)
+  }, [])
 
   const current = credits.state.status === 'ready' ? credits.state.data : null
   const currentPlanId = current?.plan?._id ?? (current === null ? undefined : config.freePlanId)
@@ -230,22 +260,24 @@ export default function Billing() {
       {credits.state.status === 'error' ? <ErrorText message={credits.state.message} /> : null}
       {payment === null ? null : (
         <p
+          ref={resultRef}
+          tabIndex={-1}
           className={`form-alert ${payment.status === 'paid' ? 'is-success' : payment.status === 'pending' ? '' : 'is-error'}`}
           role="status"
           data-testid="payment-result"
           data-status={payment.status}
         >
           {payment.status === 'pending'
-            ? 'Waiting for the payment in the checkout tab…'
+            ? buying !== null
+              ? 'Opening the checkout…'
+              : 'Waiting for the payment provider to confirm the payment…'
             : payment.status === 'paid'
               ? `Payment received: ${payment.credits} credits added${payment.kind === 'subscription' ? ' and the plan changed' : ''}.`
               : `The payment was ${payment.status}; nothing was charged.`}
-          {payment.status === 'pending' ? (
+          {payment.status === 'pending' && buying === null && payment.checkoutUrl !== undefined ? (
             <>
               {' '}
-              <a href={payment.checkoutUrl} target="_blank" rel="noreferrer">
-                Open the checkout again
-              </a>
+              <a href={payment.checkoutUrl}>Open the checkout again</a>
             </>
           ) : null}
         </p>

@@ -132,8 +132,27 @@ export default function Editor() {
     setSelected(new Set())
     setOpen(null)
     setSearch('')
-    change({ path: folder, q: undefined, page: undefined })
+    change({ path: folder, q: undefined, page: undefined, file: undefined })
   }
+
+  // A link to one file (`?file={id}`, from the home page's recent uploads) opens its panel.
+  const fileParam = params.get('file')
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the linked file triggers it
+  useEffect(() => {
+    if (fileParam === null) return
+    let current = true
+    api
+      .getFile(fileParam)
+      .then((file) => {
+        if (current) setOpen(file)
+      })
+      .catch((reason: unknown) => {
+        if (current) setActionError(problemOf(reason))
+      })
+    return () => {
+      current = false
+    }
+  }, [fileParam])
 
   // Search as you type, a moment after the last key.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text triggers it
@@ -524,7 +543,10 @@ export default function Editor() {
           <FilePanel
             file={open}
             previews={!signedOnly}
-            onClose={() => setOpen(null)}
+            onClose={() => {
+              setOpen(null)
+              if (params.has('file')) change({ file: undefined })
+            }}
             onChanged={(file) => {
               setOpen(file)
               void afterChange(`Renamed to ${file.name}.`, false)

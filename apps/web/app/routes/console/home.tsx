@@ -1,14 +1,24 @@
-// Console home: real data only (plan, credits, whether the library has anything), read on the
-// server so the first paint is already right. Numbers the API does not give yet (storage used,
-// files count, derived-image cache use) are left out rather than guessed.
+// Console home: real data only (plan, credits, storage used, files count, derived-image cache use,
+// recent uploads in every folder), read on the server so the first paint is already right; more
+// recent uploads page in from the browser. A number the API could not give says so.
+import { formatBytes } from '@tessera/url'
+import { useState } from 'react'
 import { Link } from 'react-router'
-import { formatDate } from '../../components/console/console-context.tsx'
+import { ErrorText, formatDate, useConsole } from '../../components/console/console-context.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { serverApi } from '../../lib/api.server.ts'
 import { logout } from '../../lib/api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { type Credits, consoleApi, type LibraryItem } from '../../lib/console-api.ts'
+import {
+  type Credits,
+  consoleApi,
+  type FileItem,
+  type Paged,
+  problemOf,
+  type Usage,
+} from '../../lib/console-api.ts'
 import { ORG_COOKIE, pickOrganization, readCookie } from '../../lib/console-org.ts'
+import { thumbnailUrl } from '../../lib/console-urls.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/home.ts'
 import { requireConsoleUser } from './console.server.ts'
@@ -22,22 +32,90 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     undefined,
     readCookie(request.headers.get('cookie'), ORG_COOKIE),
   )
-  if (active === undefined) return { user, active: null, credits: null, top: null }
+  if (active === undefined) {
+    return { user, active: null, credits: null, usage: null, recent: null, signedOnly: false }
+  }
   const api = serverApi(request, context)
   const calls = consoleApi(api.client, api.config, active._id)
-  const [credits, top] = await Promise.all([
+  const [credits, usage, recent, settings] = await Promise.all([
     calls.credits().catch((): Credits | null => null),
-    calls
-      .listFiles({ path: '', pageNo: 1, pageSize: 8 })
-      .catch((): { items: LibraryItem[]; page: { itemTotal: number } } | null => null),
+    calls.usage().catch((): Usage | null => null),
+    calls.recentFiles(1, RECENT_PAGE).catch((): Paged<FileItem> | null => null),
+    calls.settings().catch(() => null),
   ])
-  return { user, active, credits, top }
+  // With signed URLs required, delivery refuses unsigned thumbnails: none are asked for.
+  const signedOnly = settings?.requireSignedUrls ?? false
+  return { user, active, credits, usage, recent, signedOnly }
+}
+
+const RECENT_PAGE = 8
+
+/** The folder of a file in the media library. */
+const libraryLink = (file: FileItem) =>
+  `/console/editor?${new URLSearchParams({ ...(file.path === '' ? {} : { path: file.path }), file: file._id })}`
+
+/** The organisation's newest files in every folder; further pages load on request. */
+function RecentUploads({ first, signedOnly }: { first: Paged<FileItem>; signedOnly: boolean }) {
+  const { api } = useConsole()
+  const [pages, setPages] = useState<Paged<FileItem>[]>([first])
+  const [loading, setLoading] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const last = pages[pages.length - 1] ?? first
+  const files = pages.flatMap((page) => page.items)
+  const more = async () => {
+    setLoading(true)
+    setError(null)
+    try {
+      const next = await api.recentFiles(last.page.current + 1, RECENT_PAGE)
+      setPages([...pages, next])
+    } catch (reason) {
+      setError(problemOf(reason))
+    } finally {
+      setLoading(false)
+    }
+  }
+  return (
+    <>
+      <ul className="home-files" data-testid="home-files">
+        {files.map((file) => (
+          <li key={file._id} data-testid="recent-file">
+            <span className="recent-thumb" aria-hidden="true">
+              {!signedOnly && file.assetType !== 'raw' ? (
+                <img src={thumbnailUrl(file.url, 96)} alt="" loading="lazy" />
+              ) : (
+                <span className="raw-icon">{file.format.toUpperCase()}</span>
+              )}
+            </span>
+            <span className="recent-name">
+              <Link to={libraryLink(file)}>{file.name}</Link>
+              <small>{file.path === '' ? 'Top level' : file.path}</small>
+            </span>
+            <small className="recent-meta">
+              {formatBytes(file.size)} · {formatDate(file.updatedAt)}
+            </small>
+          </li>
+        ))}
+      </ul>
+      <ErrorText message={error} testId="recent-error" />
+      {last.page.hasNext ? (
+        <button
+          type="button"
+          className="button is-secondary is-small"
+          onClick={() => void more()}
+          disabled={loading}
+          data-testid="recent-more"
+        >
+          {loading ? 'Loading…' : 'Show more'}
+        </button>
+      ) : null}
+    </>
+  )
 }
 
 export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
   const config = useConfig()
   const session = useSession()
-  const { user, active, credits, top } = loaderData
+  const { user, active, credits, usage, recent, signedOnly } = loaderData
   const signOut = async () => {
     try {
       await logout(session.client, config)
@@ -46,8 +124,12 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
     }
   }
   const orgPath = active === null ? '' : `/console/organization/${encodeURIComponent(active._id)}`
-  const files = top?.items.filter((item) => item.type === 'file') ?? []
-  const isEmpty = top !== null && top.page.itemTotal === 0
+  const isEmpty = recent !== null && recent.page.itemTotal === 0
+  const cache = usage?.derivedCache
+  const cacheShare =
+    cache === undefined || cache.budgetBytes === 0
+      ? 0
+      : Math.min(100, (cache.bytes / cache.budgetBytes) * 100)
   return (
     <div className="console-panel is-wide" data-testid="console-home">
       <p className="eyebrow">Console</p>
@@ -60,7 +142,7 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
             You are working in{' '}
             <strong data-testid="active-org">{active.name ?? active.cloudName}</strong>.
           </p>
-          <div className="stat-grid">
+          <div className="stat-grid home-stats">
             <div className="card">
               <span>Cloud name</span>
               <strong data-testid="cloud-name">{active.cloudName ?? '—'}</strong>
@@ -83,6 +165,46 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
               )}
               <Link to={`${orgPath}/billing/plans/topup`}>Top up</Link>
             </div>
+            <div className="card">
+              <span>Storage</span>
+              {usage === null ? (
+                <strong data-testid="usage-unavailable">Not available</strong>
+              ) : (
+                <>
+                  <strong data-testid="storage-bytes">{formatBytes(usage.storage.bytes)}</strong>
+                  <small data-testid="files-count">
+                    {usage.storage.files.toLocaleString('en-US')}{' '}
+                    {usage.storage.files === 1 ? 'file' : 'files'}
+                  </small>
+                </>
+              )}
+              <Link to="/console/editor">Media library</Link>
+            </div>
+            <div className="card">
+              <span>Derived-image cache</span>
+              {cache === undefined ? (
+                <strong>Not available</strong>
+              ) : (
+                <>
+                  <strong data-testid="cache-bytes">{formatBytes(cache.bytes)}</strong>
+                  <small data-testid="cache-entries">
+                    {cache.entries.toLocaleString('en-US')} transformed{' '}
+                    {cache.entries === 1 ? 'image' : 'images'} stored
+                  </small>
+                  <meter
+                    className="cache-meter"
+                    min={0}
+                    max={100}
+                    value={cacheShare}
+                    aria-label="Share of the server's derived-image cache budget"
+                  />
+                  <small data-testid="cache-budget">
+                    of the server's {formatBytes(cache.budgetBytes)} budget; the least recently used
+                    go first
+                  </small>
+                </>
+              )}
+            </div>
           </div>
           {isEmpty ? (
             <div className="card console-empty" data-testid="home-empty">
@@ -97,26 +219,22 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
                 </Link>
               </div>
             </div>
-          ) : top === null ? null : (
+          ) : recent === null ? (
+            <p className="form-alert is-error" data-testid="recent-unavailable">
+              Recent uploads could not be loaded. Reload the page to try again.
+            </p>
+          ) : (
             <section className="card" aria-labelledby="home-library">
-              <h2 id="home-library">Library</h2>
-              {files.length === 0 ? (
-                <p>Your files are in folders.</p>
-              ) : (
-                <ul className="home-files" data-testid="home-files">
-                  {files.map((file) =>
-                    file.type === 'file' ? (
-                      <li key={file._id}>
-                        <span>{file.name}</span>
-                        <small>{formatDate(file.updatedAt)}</small>
-                      </li>
-                    ) : null,
-                  )}
-                </ul>
-              )}
-              <Link to="/console/editor" className="button is-secondary is-small">
-                Open the media library
-              </Link>
+              <h2 id="home-library">Recent uploads</h2>
+              <RecentUploads first={recent} signedOnly={signedOnly} />
+              <div className="button-row">
+                <Link to="/console/editor" className="button is-secondary is-small">
+                  Open the media library
+                </Link>
+                <Link to="/console/editor/upload" className="button is-secondary is-small">
+                  Upload files
+                </Link>
+              </div>
             </section>
           )}
           <div className="card">

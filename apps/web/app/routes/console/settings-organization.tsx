@@ -8,6 +8,7 @@ import {
 } from '../../components/console/console-context.tsx'
 import { SettingsNav } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { useConfig } from '../../lib/app-context.tsx'
 import { type OrganisationDetails, problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/settings-organization.ts'
@@ -111,6 +112,34 @@ function DetailsForm({
   )
 }
 
+/**
+ * Where the organisation's images are delivered. Custom domains are not offered: delivery would
+ * serve a registered domain, but nothing registers or verifies one yet, so there is no control
+ * here, only what is true (docs/delivery.md, "Hosts").
+ */
+function DeliveryDomain({ cloudName }: { cloudName: string | undefined }) {
+  const config = useConfig()
+  const base = config.deliveryUrl === '' ? '' : config.deliveryUrl.replace(/\/+$/, '')
+  return (
+    <section
+      className="card settings-card"
+      aria-labelledby="delivery-domain"
+      data-testid="delivery-domain"
+    >
+      <h2 id="delivery-domain">Delivery domain</h2>
+      <p>Your images are delivered from:</p>
+      <pre className="code-block">
+        <code data-testid="delivery-base">{`${base}/v2/${cloudName ?? '{cloudName}'}/{pattern}/{filePath}`}</code>
+      </pre>
+      <p data-testid="custom-domains-note">
+        <strong>Custom domains are not offered yet.</strong> Serving images from your own host name
+        (such as img.example.com) needs the domain to be verified as yours, which this server does
+        not do yet. Put a CDN or proxy of your own in front of the delivery URL instead.
+      </p>
+    </section>
+  )
+}
+
 export default function OrganizationSettings() {
   const { api, org } = useConsole()
   const details = useLoad(() => api.details(), `details:${org._id}`)
@@ -126,6 +155,9 @@ export default function OrganizationSettings() {
       >
         {(data) => <DetailsForm details={data} onSaved={details.set} />}
       </ListState>
+      <DeliveryDomain
+        cloudName={details.state.status === 'ready' ? details.state.data.cloudName : org.cloudName}
+      />
     </div>
   )
 }
