@@ -3,6 +3,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import { isUrlError } from '@tessera/url'
 import { Hono } from 'hono'
+import { SESSION_COOKIE } from './accounts/auth.ts'
 import { identityRoutes } from './accounts/identity-routes.ts'
 import { organisationRoutes } from './accounts/organisation-routes.ts'
 import { ORGANIZATION, USERS } from './accounts/paths.ts'
@@ -181,7 +182,8 @@ export function createApp(
   mount(ORGANIZATION, 'organization', organisationRoutes(app))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app))
 
-  registerWeb(hono, app) // the website and console: every remaining page path
+  // The website and console: every remaining page path.
+  registerWeb(hono, app, { sessionCookie: SESSION_COOKIE })
 
   hono.notFound((c) =>
     c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),

@@ -25,7 +25,7 @@ export interface RunningServer {
  */
 export async function startServer(
   config: ServerConfig,
-  options: { logger?: Logger; databaseDir?: string; runJobs?: boolean } = {},
+  options: { logger?: Logger; databaseDir?: string; runJobs?: boolean; contentDir?: string } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config)
   const services = await createServices(config, logger, options)

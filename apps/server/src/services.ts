@@ -9,6 +9,7 @@ import { createDelivery, type Delivery } from './delivery/delivery.ts'
 import { DERIVE_JOB } from './delivery/job.ts'
 import { seedDemo } from './demo/seed.ts'
 import { ensureDemoToken } from './demo/token.ts'
+import { createChangeSignal } from './platform/changes.ts'
 import { createJobRunner, type JobRunner } from './platform/jobs.ts'
 import type { Logger } from './platform/logger.ts'
 import { createLookups } from './platform/lookups.ts'
@@ -21,6 +22,12 @@ export interface Services {
   context: AppContext
   delivery: Delivery
   jobs: JobRunner
+  /**
+   * Reads the content files again: when they are valid, plans and addons are seeded from them,
+   * `context.content` is replaced and `contentChanged` fires (the page cache empties); a broken
+   * file throws `ContentError` and the content in use stays.
+   */
+  reloadContent(): Promise<void>
   close(): Promise<void>
 }
 
@@ -73,6 +80,7 @@ export async function createServices(
       storage,
       engine: createEngine(config.engine),
       content,
+      contentChanged: createChangeSignal(),
       wakeJobs: () => jobs?.wake(),
     }
     const delivery = createDelivery(context)
@@ -94,6 +102,12 @@ export async function createServices(
       context,
       delivery,
       jobs: runner,
+      async reloadContent() {
+        const next = await loadContent(options.contentDir)
+        await seedBilling(repo, next)
+        context.content = next
+        context.contentChanged.notify()
+      },
       async close() {
         await runner.stop()
         await delivery.settle()

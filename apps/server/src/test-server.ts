@@ -23,7 +23,12 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(
   kind: TestDatabaseKind,
   env: Record<string, string> = {},
-  options: { dataDir?: string; persistDatabase?: boolean; runJobs?: boolean } = {},
+  options: {
+    dataDir?: string
+    persistDatabase?: boolean
+    runJobs?: boolean
+    contentDir?: string
+  } = {},
 ): Promise<TestServer> {
   const ownsDataDir = options.dataDir === undefined
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tessera-test-')))
@@ -45,6 +50,7 @@ export async function startTestServer(
       logger: createLogger(config),
       databaseDir: options.persistDatabase === true ? join(dataDir, 'db') : 'memory://',
       ...(options.runJobs === undefined ? {} : { runJobs: options.runJobs }),
+      ...(options.contentDir === undefined ? {} : { contentDir: options.contentDir }),
     })
     const repo = server.services.context.repo
     return {

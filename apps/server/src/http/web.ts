@@ -1,11 +1,19 @@
 // Mounts the website and console (@tessera/web): pages and /static/ assets for every path no
 // API or delivery route answered. API-shaped paths keep their JSON 404.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { createWebHandler, DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '@tessera/web'
+import { createHash } from 'node:crypto'
+import {
+  compressResponse,
+  createWebHandler,
+  DEFAULT_RUNTIME_CONFIG,
+  type RuntimeConfig,
+  STATIC_PREFIX,
+} from '@tessera/web'
 import type { Hono } from 'hono'
 import type { ServerConfig } from '../config.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Logger } from '../platform/logger.ts'
+import { createPageCache, type PageCache } from './page-cache.ts'
 import { IN_PROCESS, isHttps } from './request.ts'
 
 /** Browsers that reached a page over HTTPS keep to HTTPS for a year (HSTS). */
@@ -58,7 +66,6 @@ export function runtimeConfigFor(config: ServerConfig): RuntimeConfig {
   }
 }
 
-/** Answers every remaining page path with the web app (register it last, before not-found). */
 /**
  * How the pages call this server's API in-process: under the visitor's request id (so a page's
  * calls share its id in the logs), marked in-process (counted under `internal:` in metrics), and
@@ -81,13 +88,29 @@ export function createLocalFetch(hono: Hono<AppEnv>, logger?: Logger) {
   }
 }
 
+/** True when a `Cookie` header carries a non-empty cookie called `name`. */
+export function hasCookie(header: string | null, name: string): boolean {
+  if (header === null) return false
+  return header.split(';').some((part) => {
+    const [key, ...value] = part.split('=')
+    return key?.trim() === name && value.join('=').trim() !== ''
+  })
+}
+
+/**
+ * Answers every remaining page path with the web app (register it last, before not-found).
+ * Anonymous pages go through the page cache (`page-cache.ts`), forgotten whenever
+ * `contentChanged` fires; returns the cache.
+ */
 export function registerWeb(
   hono: Hono<AppEnv>,
-  app: Pick<AppContext, 'config' | 'repo' | 'logger'>,
-): void {
+  app: Pick<AppContext, 'config' | 'repo' | 'logger' | 'contentChanged'>,
+  options: { sessionCookie: string },
+): PageCache {
   const { localFetch, asVisitor, log } = createLocalFetch(hono, app.logger)
+  const runtimeConfig = runtimeConfigFor(app.config)
   const handler = createWebHandler({
-    config: runtimeConfigFor(app.config),
+    config: runtimeConfig,
     localFetch,
     log,
     saveContact: async (message) => {
@@ -100,10 +123,23 @@ export function registerWeb(
       })
     },
   })
+  const pageCache = createPageCache({
+    ...app.config.pageCache,
+    configKey: createHash('sha256').update(JSON.stringify(runtimeConfig)).digest('base64url'),
+    isSignedIn: (request) =>
+      request.headers.has('authorization') ||
+      hasCookie(request.headers.get('cookie'), options.sessionCookie),
+    compress: compressResponse,
+  })
+  app.contentChanged.subscribe(() => pageCache.invalidate())
   hono.all('*', async (c, next) => {
-    if (NOT_PAGES.some((prefix) => c.req.path.startsWith(prefix))) return next()
+    const path = c.req.path
+    if (NOT_PAGES.some((prefix) => path.startsWith(prefix))) return next()
     c.set('route', 'web')
-    const response = await asVisitor(c.get('requestId'), () => handler(c.req.raw))
+    const requestId = c.get('requestId')
+    const response = path.startsWith(STATIC_PREFIX)
+      ? await handler(c.req.raw)
+      : await pageCache.serve(c.req.raw, (request) => asVisitor(requestId, () => handler(request)))
     // Only over HTTPS: a browser ignores it on plain HTTP, and a local install must stay reachable.
     if (isHttps(c, app.config.publicUrl)) {
       const headers = new Headers(response.headers)
@@ -112,4 +148,5 @@ export function registerWeb(
     }
     return response
   })
+  return pageCache
 }

@@ -1,0 +1,239 @@
+// The SSR output cache (issue 14): a page rendered for an anonymous visitor is kept in memory and
+// answered again to the next anonymous visitor of the same URL, until the content changes or its
+// time is up. Signed-in visitors, other methods, errors, redirects and anything that sets a cookie
+// always render. Every answer from the cache gets a fresh Content-Security-Policy nonce, so two
+// visitors of this process never share one (a CDN in front does share it, for `s-maxage`).
+import { randomBytes } from 'node:crypto'
+
+/** How long a CDN may serve a cached page after it went stale while it fetches a new one (s). */
+export const STALE_WHILE_REVALIDATE_SECONDS = 300
+
+/** Settings of the page cache (`PAGE_CACHE_*`). */
+export interface PageCacheSettings {
+  /** Bytes of page bodies kept in all (least recently used go first); 0 turns the cache off. */
+  maxBytes: number
+  /** Pages kept at most. */
+  maxEntries: number
+  /** Seconds a page is answered from memory, and the `s-maxage` a CDN gets. */
+  maxAgeSeconds: number
+}
+
+export interface PageCacheOptions extends PageCacheSettings {
+  /**
+   * What else decides a page besides its URL: the runtime configuration the pages get. Part of
+   * every key, so pages rendered under another configuration are never answered.
+   */
+  configKey: string
+  /** True for a request of a signed-in visitor (a session cookie, an API token). */
+  isSignedIn: (request: Request) => boolean
+  /** Compresses an answer for the visitor's `Accept-Encoding` (pages are kept uncompressed). */
+  compress: (request: Request, response: Response) => Response
+}
+
+/** How a page was answered, in the `x-page-cache` header. */
+export type PageCacheOutcome = 'hit' | 'miss' | 'bypass'
+
+export interface PageCache {
+  /** Answers `request` from the cache or with `render`, keeping the result when it may. */
+  serve(request: Request, render: (request: Request) => Promise<Response>): Promise<Response>
+  /** Forgets every page (the content changed); renders under way are not kept. */
+  invalidate(): void
+  readonly entries: number
+  readonly bytes: number
+}
+
+interface Entry {
+  /** The body cut at every occurrence of the nonce it was rendered with. */
+  parts: Buffer[]
+  /** The nonce the page was rendered with ('' when it has none). */
+  nonce: string
+  headers: [string, string][]
+  bytes: number
+  until: number
+}
+
+const NONCE = /'nonce-([A-Za-z0-9+/=]{16,})'/
+const SIGNED_IN_CACHE_CONTROL = 'private, no-store'
+
+/** The nonce a new answer gets: 16 random bytes, base64, as the web app makes them. */
+function freshNonce(): string {
+  return randomBytes(16).toString('base64')
+}
+
+function splitOn(body: Buffer, separator: string): Buffer[] {
+  if (separator === '') return [body]
+  const needle = Buffer.from(separator)
+  const parts: Buffer[] = []
+  let from = 0
+  for (let at = body.indexOf(needle, from); at !== -1; at = body.indexOf(needle, from)) {
+    parts.push(body.subarray(from, at))
+    from = at + needle.length
+  }
+  parts.push(body.subarray(from))
+  return parts
+}
+
+/** True when the rendered answer may be kept for other anonymous visitors. */
+function isKeepable(response: Response): boolean {
+  if (response.status !== 200) return false
+  const headers = response.headers
+  if (headers.has('set-cookie')) return false
+  if (!/^text\/html\b/i.test(headers.get('content-type') ?? '')) return false
+  if (/\b(no-store|private|no-cache)\b/i.test(headers.get('cache-control') ?? '')) return false
+  const vary = headers.get('vary') ?? ''
+  const varied = vary.split(',').map((name) => name.trim().toLowerCase())
+  if (varied.some((name) => name !== '' && name !== 'accept-encoding')) return false
+  return true
+}
+
+/** Creates the page cache; with `maxBytes` 0 every page renders (and still gets its headers). */
+export function createPageCache(options: PageCacheOptions): PageCache {
+  const entries = new Map<string, Entry>()
+  const rendering = new Map<string, Promise<Entry | undefined>>()
+  let total = 0
+  let generation = 0
+  const enabled = options.maxBytes > 0 && options.maxEntries > 0 && options.maxAgeSeconds > 0
+  const publicCacheControl = `public, max-age=0, s-maxage=${options.maxAgeSeconds}, stale-while-revalidate=${STALE_WHILE_REVALIDATE_SECONDS}`
+
+  const remove = (key: string) => {
+    const entry = entries.get(key)
+    if (entry === undefined) return
+    entries.delete(key)
+    total -= entry.bytes
+  }
+
+  const keep = (key: string, entry: Entry) => {
+    if (entry.bytes > options.maxBytes) return
+    remove(key)
+    entries.set(key, entry)
+    total += entry.bytes
+    while (total > options.maxBytes || entries.size > options.maxEntries) {
+      const oldest = entries.keys().next()
+      if (oldest.done === true) break
+      remove(oldest.value)
+    }
+  }
+
+  const lookup = (key: string): Entry | undefined => {
+    const entry = entries.get(key)
+    if (entry === undefined) return undefined
+    if (entry.until <= Date.now()) {
+      remove(key)
+      return undefined
+    }
+    entries.delete(key)
+    entries.set(key, entry)
+    return entry
+  }
+
+  /** An answer made from a kept page, with its own nonce. */
+  const answer = (request: Request, entry: Entry, outcome: PageCacheOutcome): Response => {
+    const nonce = entry.nonce === '' ? '' : freshNonce()
+    const headers = new Headers()
+    for (const [name, value] of entry.headers) {
+      headers.set(name, nonce === '' ? value : value.replaceAll(entry.nonce, nonce))
+    }
+    headers.set('cache-control', publicCacheControl)
+    headers.set('vary', 'Accept-Encoding, Cookie')
+    headers.set('x-page-cache', outcome)
+    const body =
+      entry.parts.length === 1 ? entry.parts[0] : Buffer.concat(joinParts(entry.parts, nonce))
+    headers.set('content-length', String(body?.length ?? 0))
+    return options.compress(request, new Response(body, { status: 200, headers }))
+  }
+
+  /** Renders the page without compression; keeps it when it may be kept. */
+  const renderAndKeep = async (
+    key: string,
+    request: Request,
+    render: (request: Request) => Promise<Response>,
+  ): Promise<{ entry?: Entry; response?: Response }> => {
+    const started = generation
+    const headers = new Headers(request.headers)
+    headers.delete('accept-encoding')
+    const response = await render(new Request(request.url, { method: 'GET', headers }))
+    if (!isKeepable(response)) return { response }
+    const body = Buffer.from(await response.arrayBuffer())
+    const nonce = NONCE.exec(response.headers.get('content-security-policy') ?? '')?.[1] ?? ''
+    const kept: [string, string][] = []
+    for (const [name, value] of response.headers) {
+      if (name === 'content-length' || name === 'cache-control' || name === 'vary') continue
+      kept.push([name, value])
+    }
+    const entry: Entry = {
+      parts: splitOn(body, nonce),
+      nonce,
+      headers: kept,
+      bytes: body.length,
+      until: Date.now() + options.maxAgeSeconds * 1000,
+    }
+    if (generation === started) keep(key, entry)
+    return { entry }
+  }
+
+  const bypass = (response: Response, signedIn: boolean): Response => {
+    const headers = new Headers(response.headers)
+    if (signedIn) headers.set('cache-control', SIGNED_IN_CACHE_CONTROL)
+    else if (!headers.has('cache-control')) headers.set('cache-control', SIGNED_IN_CACHE_CONTROL)
+    headers.set('x-page-cache', 'bypass')
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    })
+  }
+
+  return {
+    async serve(request, render) {
+      const signedIn = options.isSignedIn(request)
+      if (!enabled || signedIn || request.method !== 'GET') {
+        return bypass(await render(request), signedIn)
+      }
+      const key = `${options.configKey}\n${request.url}`
+      const found = lookup(key)
+      if (found !== undefined) return answer(request, found, 'hit')
+      // Visitors who ask while the page renders wait for that render instead of starting theirs.
+      const pending = rendering.get(key)
+      if (pending !== undefined) {
+        const entry = await pending
+        if (entry !== undefined) return answer(request, entry, 'hit')
+        return bypass(await render(request), false)
+      }
+      const run = renderAndKeep(key, request, render)
+      const shared = run.then(
+        (result) => result.entry,
+        () => undefined,
+      )
+      rendering.set(key, shared)
+      try {
+        const result = await run
+        if (result.entry !== undefined) return answer(request, result.entry, 'miss')
+        return bypass(options.compress(request, result.response as Response), false)
+      } finally {
+        if (rendering.get(key) === shared) rendering.delete(key)
+      }
+    },
+    invalidate() {
+      generation++
+      entries.clear()
+      rendering.clear()
+      total = 0
+    },
+    get entries() {
+      return entries.size
+    },
+    get bytes() {
+      return total
+    },
+  }
+}
+
+function joinParts(parts: Buffer[], nonce: string): Buffer[] {
+  const separator = Buffer.from(nonce)
+  const joined: Buffer[] = []
+  for (const [index, part] of parts.entries()) {
+    if (index > 0) joined.push(separator)
+    joined.push(part)
+  }
+  return joined
+}
