@@ -33,9 +33,10 @@ import type { Delivery } from './delivery/delivery.ts'
 import { DELIVERY_ROUTE, deliveryHosts, deliveryRoutes } from './delivery/routes.ts'
 import { errorImage, HttpError, wantsImage } from './http/errors.ts'
 import { OPENAPI_PATH, type OpenApiDocument } from './http/openapi-kit.ts'
+import type { PageCache } from './http/page-cache.ts'
 import { clientAddress, isInProcess, isLoopback, rawTarget } from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
-import { registerWeb } from './http/web.ts'
+import { createWebPageCache, registerWeb } from './http/web.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
@@ -54,7 +55,7 @@ function sha256(text: string): Buffer {
  */
 export function createApp(
   app: AppContext,
-  parts: { delivery: Delivery; openApi: OpenApiDocument },
+  parts: { delivery: Delivery; openApi: OpenApiDocument; pageCache?: PageCache },
 ): Hono<AppEnv> {
   const { logger, metrics, config } = app
   const hono = new Hono<AppEnv>()
@@ -183,7 +184,7 @@ export function createApp(
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app))
 
   // The website and console: every remaining page path.
-  registerWeb(hono, app, { sessionCookie: SESSION_COOKIE })
+  registerWeb(hono, app, parts.pageCache ?? createWebPageCache(app, SESSION_COOKIE))
 
   hono.notFound((c) =>
     c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),

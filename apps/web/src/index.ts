@@ -15,7 +15,7 @@ import { createStaticHandler, STATIC_PREFIX } from './static.ts'
 
 export type { ContactMessage } from '../app/lib/contact.ts'
 export { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../app/lib/runtime-config.ts'
-export { compressResponse } from './compress.ts'
+export { chooseEncoding, compressResponse, type Encoding } from './compress.ts'
 export { STATIC_PREFIX } from './static.ts'
 
 /** Where `npm run build -w @tessera/web` writes the app. */

@@ -1,10 +1,18 @@
 // The SSR output cache (page-cache.ts) in front of a small page renderer that works like the web
 // app's: a fresh CSP nonce per render, carried by the header and the inline scripts.
 import { randomBytes } from 'node:crypto'
-import { compressResponse } from '@tessera/web'
-import { beforeEach, describe, expect, it } from 'vitest'
-import { createPageCache, type PageCacheOptions } from './page-cache.ts'
-import { hasCookie } from './web.ts'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { brotliDecompressSync } from 'node:zlib'
+import { getRequestListener } from '@hono/node-server'
+import { chooseEncoding, compressResponse } from '@tessera/web'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  createPageCache,
+  hasCookie,
+  type PageCache,
+  type PageCacheOptions,
+  type RawAnswerHooks,
+} from './page-cache.ts'
 
 const ORIGIN = 'http://pages.test'
 
@@ -33,10 +41,9 @@ function cache(options: Partial<PageCacheOptions> = {}) {
     maxEntries: 100,
     maxAgeSeconds: 60,
     configKey: 'config-a',
-    isSignedIn: (request) =>
-      request.headers.has('authorization') ||
-      hasCookie(request.headers.get('cookie'), 'bg.session'),
+    sessionCookie: 'bg.session',
     compress: compressResponse,
+    chooseEncoding,
     ...options,
   })
 }
@@ -115,6 +122,13 @@ describe('the page cache', () => {
     expect(aliceAgain.outcome).toBe('bypass')
     expect(aliceAgain.body).toContain('for alice')
     expect(renders).toHaveLength(5)
+  })
+
+  it('reads a cookie by its exact name', () => {
+    expect(hasCookie('a=1; bg.session=x', 'bg.session')).toBe(true)
+    expect(hasCookie('bg.sessionx=1; xbg.session=2', 'bg.session')).toBe(false)
+    expect(hasCookie('bg.session= ', 'bg.session')).toBe(false)
+    expect(hasCookie(undefined, 'bg.session')).toBe(false)
   })
 
   it('treats an empty session cookie as anonymous', async () => {
@@ -269,5 +283,89 @@ describe('the page cache', () => {
     await expect(pages.serve(get('/'), failing)).rejects.toThrow('loader failed')
     expect(pages.entries).toBe(0)
     expect((await read(await pages.serve(get('/'), render))).outcome).toBe('miss')
+  })
+})
+
+describe('answers before routing (answerRaw)', () => {
+  let server: Server | undefined
+  let raw: string[]
+
+  afterEach(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+    server = undefined
+  })
+
+  /** A real node:http server: kept pages before routing, everything else through `serve`. */
+  async function listen(pages: PageCache): Promise<string> {
+    raw = []
+    const hooks: RawAnswerHooks = {
+      headers: () => ({ 'x-request-id': 'raw-id' }),
+      answered: (incoming: IncomingMessage) => raw.push(incoming.url ?? ''),
+    }
+    const routed = getRequestListener((request) => pages.serve(request, render))
+    server = createServer((incoming, outgoing) => {
+      if (!pages.answerRaw(incoming, outgoing, hooks)) routed(incoming, outgoing)
+    })
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+    const address = server.address()
+    if (address === null || typeof address !== 'object') throw new Error('no port')
+    return `http://127.0.0.1:${address.port}`
+  }
+
+  it('answers a kept page before routing, with a fresh nonce and the hooks headers', async () => {
+    const origin = await listen(cache())
+    const first = await read(await fetch(`${origin}/pricing?a=1`))
+    const second = await read(await fetch(`${origin}/pricing?a=1`))
+    expect([first.outcome, second.outcome]).toEqual(['miss', 'hit'])
+    expect(raw).toEqual(['/pricing?a=1'])
+    expect(second.response.headers.get('x-request-id')).toBe('raw-id')
+    expect(second.response.headers.get('cache-control')).toContain('s-maxage=60')
+    expect(second.nonce).not.toBe(first.nonce)
+    expect(second.body.replaceAll(second.nonce, 'N')).toBe(first.body.replaceAll(first.nonce, 'N'))
+    expect(renders).toEqual(['GET /pricing?a=1'])
+  })
+
+  it('compresses what it answers for clients that accept it', async () => {
+    const origin = await listen(cache())
+    await (await fetch(`${origin}/?size=4000`)).text()
+    const { request } = await import('node:http')
+    const answer = await new Promise<{ headers: IncomingMessage['headers']; body: Buffer }>(
+      (resolve, reject) => {
+        const call = request(`${origin}/?size=4000`, { headers: { 'accept-encoding': 'br' } })
+        call.on('response', (response) => {
+          const chunks: Buffer[] = []
+          response.on('data', (chunk: Buffer) => chunks.push(chunk))
+          response.on('end', () =>
+            resolve({ headers: response.headers, body: Buffer.concat(chunks) }),
+          )
+          response.on('error', reject)
+        })
+        call.on('error', reject)
+        call.end()
+      },
+    )
+    expect(raw).toEqual(['/?size=4000'])
+    expect(answer.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(answer.body).toString()).toContain('/?size=4000 for nobody #1')
+  })
+
+  it('leaves signed-in visitors, other methods and unknown or unnormalised paths to the app', async () => {
+    const origin = await listen(cache())
+    await (await fetch(`${origin}/`)).text()
+    await (await fetch(`${origin}/`, { headers: { cookie: 'bg.session=alice' } })).text()
+    await (await fetch(`${origin}/`, { headers: { authorization: 'Bearer t' } })).text()
+    await (await fetch(`${origin}/`, { method: 'POST' })).text()
+    await (await fetch(`${origin}/other`)).text()
+    const { request } = await import('node:http')
+    await new Promise<void>((resolve, reject) => {
+      const call = request(`${origin}/x/../`, { path: '/x/../' })
+      call.on('response', (response) => {
+        response.resume()
+        response.on('end', () => resolve())
+      })
+      call.on('error', reject)
+      call.end()
+    })
+    expect(raw).toEqual([])
   })
 })

@@ -4,6 +4,9 @@
 // always render. Every answer from the cache gets a fresh Content-Security-Policy nonce, so two
 // visitors of this process never share one (a CDN in front does share it, for `s-maxage`).
 import { randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
 
 /** How long a CDN may serve a cached page after it went stale while it fetches a new one (s). */
 export const STALE_WHILE_REVALIDATE_SECONDS = 300
@@ -24,10 +27,20 @@ export interface PageCacheOptions extends PageCacheSettings {
    * every key, so pages rendered under another configuration are never answered.
    */
   configKey: string
-  /** True for a request of a signed-in visitor (a session cookie, an API token). */
-  isSignedIn: (request: Request) => boolean
+  /** The session cookie's name: a request that carries one (or `Authorization`) is signed in. */
+  sessionCookie: string
   /** Compresses an answer for the visitor's `Accept-Encoding` (pages are kept uncompressed). */
   compress: (request: Request, response: Response) => Response
+  /** The encoding to answer with for an `Accept-Encoding` header (none: undefined). */
+  chooseEncoding: (acceptEncoding: string | null) => 'br' | 'gzip' | undefined
+}
+
+/** What the server adds to an answer made before routing (`PageCache.answerRaw`). */
+export interface RawAnswerHooks {
+  /** Headers every answer carries (the request id, HSTS over HTTPS). */
+  headers: (incoming: IncomingMessage) => Record<string, string>
+  /** Counts and logs the answer, as the app's middleware does for routed requests. */
+  answered: (incoming: IncomingMessage, headers: Record<string, string>, ms: number) => void
 }
 
 /** How a page was answered, in the `x-page-cache` header. */
@@ -36,6 +49,12 @@ export type PageCacheOutcome = 'hit' | 'miss' | 'bypass'
 export interface PageCache {
   /** Answers `request` from the cache or with `render`, keeping the result when it may. */
   serve(request: Request, render: (request: Request) => Promise<Response>): Promise<Response>
+  /**
+   * Answers a node:http request from the cache before any routing when it is an anonymous GET
+   * of a kept page whose URL is exactly the key (already normalised: no `..`, no escapes that
+   * normalising would change); returns false, having written nothing, otherwise.
+   */
+  answerRaw(incoming: IncomingMessage, outgoing: ServerResponse, hooks: RawAnswerHooks): boolean
   /** Forgets every page (the content changed); renders under way are not kept. */
   invalidate(): void
   readonly entries: number
@@ -53,6 +72,17 @@ interface Entry {
 }
 
 const NONCE = /'nonce-([A-Za-z0-9+/=]{16,})'/
+const brotliOnce = promisify(brotliCompress)
+const gzipOnce = promisify(gzip)
+
+/** True when a `Cookie` header carries a non-empty cookie called `name`. */
+export function hasCookie(header: string | null | undefined, name: string): boolean {
+  if (header === null || header === undefined) return false
+  return header.split(';').some((part) => {
+    const [key, ...value] = part.split('=')
+    return key?.trim() === name && value.join('=').trim() !== ''
+  })
+}
 const SIGNED_IN_CACHE_CONTROL = 'private, no-store'
 
 // Random bytes are drawn 4 KiB at a time: one system call per 256 nonces instead of one each.
@@ -136,8 +166,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return entry
   }
 
-  /** An answer made from a kept page, with its own nonce. */
-  const answer = (request: Request, entry: Entry, outcome: PageCacheOutcome): Response => {
+  /** The body and headers of an answer from a kept page, with its own nonce. */
+  const made = (entry: Entry, outcome: PageCacheOutcome) => {
     const nonce = entry.nonce === '' ? '' : freshNonce()
     // A plain object, not Headers: the Node adapter writes it as it is.
     const headers: Record<string, string> = {}
@@ -151,17 +181,22 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const body =
       entry.parts.length === 1
         ? (entry.parts[0] as Buffer)
-        : Buffer.concat(
-            joinParts(entry.parts, nonce),
-            entry.bytes -
-              entry.nonce.length * (entry.parts.length - 1) +
-              nonce.length * (entry.parts.length - 1),
-          )
+        : Buffer.concat(joinParts(entry.parts, nonce))
     headers['content-length'] = String(body.length)
+    return { body, headers }
+  }
+
+  /** An answer made from a kept page, with its own nonce. */
+  const answer = (request: Request, entry: Entry, outcome: PageCacheOutcome): Response => {
+    const { body, headers } = made(entry, outcome)
     const response = new Response(body, { status: 200, headers })
     // Only a client that asks for compression pays for the compressor.
     return request.headers.get('accept-encoding') ? options.compress(request, response) : response
   }
+
+  const isSignedIn = (cookie: string | null | undefined, authorization: unknown) =>
+    (authorization !== null && authorization !== undefined) ||
+    hasCookie(cookie, options.sessionCookie)
 
   /** Renders the page without compression; keeps it when it may be kept. */
   const renderAndKeep = async (
@@ -206,7 +241,10 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   return {
     async serve(request, render) {
-      const signedIn = options.isSignedIn(request)
+      const signedIn = isSignedIn(
+        request.headers.get('cookie'),
+        request.headers.get('authorization'),
+      )
       if (!enabled || signedIn || request.method !== 'GET') {
         return bypass(await render(request), signedIn)
       }
@@ -233,6 +271,52 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       } finally {
         if (rendering.get(key) === shared) rendering.delete(key)
       }
+    },
+    answerRaw(incoming, outgoing, hooks) {
+      const started = performance.now()
+      const target = incoming.url
+      const host = incoming.headers.host
+      if (!enabled || incoming.method !== 'GET' || target === undefined || host === undefined) {
+        return false
+      }
+      if (
+        target.charCodeAt(0) !== 47 ||
+        isSignedIn(incoming.headers.cookie, incoming.headers.authorization)
+      ) {
+        return false
+      }
+      const entry = lookup(`${options.configKey}\nhttp://${host}${target}`)
+      if (entry === undefined) return false
+      const { body, headers } = made(entry, 'hit')
+      Object.assign(headers, hooks.headers(incoming))
+      const accepted = incoming.headers['accept-encoding']
+      const encoding = options.chooseEncoding(typeof accepted === 'string' ? accepted : null)
+      const send = (data: Buffer) => {
+        headers['content-length'] = String(data.length)
+        outgoing.writeHead(200, headers)
+        outgoing.end(data)
+        hooks.answered(incoming, headers, performance.now() - started)
+      }
+      if (encoding === undefined) {
+        send(body)
+        return true
+      }
+      headers['content-encoding'] = encoding
+      const compressed =
+        encoding === 'br'
+          ? brotliOnce(body, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: 5,
+                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+              },
+            })
+          : gzipOnce(body, { level: 6 })
+      compressed.then(send, () => {
+        // Compression failing is not expected; the visitor still gets the page.
+        delete headers['content-encoding']
+        send(body)
+      })
+      return true
     },
     invalidate() {
       generation++

@@ -3,6 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import {
+  chooseEncoding,
   compressResponse,
   createWebHandler,
   DEFAULT_RUNTIME_CONFIG,
@@ -88,25 +89,36 @@ export function createLocalFetch(hono: Hono<AppEnv>, logger?: Logger) {
   }
 }
 
-/** True when a `Cookie` header carries a non-empty cookie called `name`. */
-export function hasCookie(header: string | null, name: string): boolean {
-  if (header === null) return false
-  return header.split(';').some((part) => {
-    const [key, ...value] = part.split('=')
-    return key?.trim() === name && value.join('=').trim() !== ''
+/**
+ * The page cache of this server's website (`page-cache.ts`): keyed by the runtime configuration
+ * the pages get, emptied whenever `contentChanged` fires.
+ */
+export function createWebPageCache(
+  app: Pick<AppContext, 'config' | 'contentChanged'>,
+  sessionCookie: string,
+): PageCache {
+  const pageCache = createPageCache({
+    ...app.config.pageCache,
+    configKey: createHash('sha256')
+      .update(JSON.stringify(runtimeConfigFor(app.config)))
+      .digest('base64url'),
+    sessionCookie,
+    compress: compressResponse,
+    chooseEncoding,
   })
+  app.contentChanged.subscribe(() => pageCache.invalidate())
+  return pageCache
 }
 
 /**
  * Answers every remaining page path with the web app (register it last, before not-found).
- * Anonymous pages go through the page cache (`page-cache.ts`), forgotten whenever
- * `contentChanged` fires; returns the cache.
+ * Anonymous pages go through `pageCache` (see `createWebPageCache`).
  */
 export function registerWeb(
   hono: Hono<AppEnv>,
-  app: Pick<AppContext, 'config' | 'repo' | 'logger' | 'contentChanged'>,
-  options: { sessionCookie: string },
-): PageCache {
+  app: Pick<AppContext, 'config' | 'repo' | 'logger'>,
+  pageCache: PageCache,
+): void {
   const { localFetch, asVisitor, log } = createLocalFetch(hono, app.logger)
   const runtimeConfig = runtimeConfigFor(app.config)
   const handler = createWebHandler({
@@ -123,15 +135,6 @@ export function registerWeb(
       })
     },
   })
-  const pageCache = createPageCache({
-    ...app.config.pageCache,
-    configKey: createHash('sha256').update(JSON.stringify(runtimeConfig)).digest('base64url'),
-    isSignedIn: (request) =>
-      request.headers.has('authorization') ||
-      hasCookie(request.headers.get('cookie'), options.sessionCookie),
-    compress: compressResponse,
-  })
-  app.contentChanged.subscribe(() => pageCache.invalidate())
   hono.all('*', async (c, next) => {
     const path = c.req.path
     if (NOT_PAGES.some((prefix) => path.startsWith(prefix))) return next()
@@ -148,5 +151,4 @@ export function registerWeb(
     }
     return response
   })
-  return pageCache
 }
