@@ -321,11 +321,6 @@ function cannon(
   })
 }
 
-async function throughput(url: string, headers: Record<string, string>): Promise<Throughput> {
-  await cannon(url, WARMUP_SECONDS, headers)
-  return measured(await cannon(url, SECONDS, headers), SECONDS)
-}
-
 function measured(result: AutocannonResult, seconds: number): Throughput {
   return {
     rps: result['2xx'] / seconds,
@@ -340,22 +335,21 @@ function measured(result: AutocannonResult, seconds: number): Throughput {
 const TURNS = 3
 
 /**
- * Ours and the static peer in turns of SECONDS / TURNS each, after a warm-up of both: the
- * machine is shared, and its load drifts within a minute; turns give both the same mix.
+ * Servers in turns of SECONDS / TURNS each, after a warm-up of each: the machine is shared, and
+ * its load drifts within a minute; turns give every server the same mix.
  */
 async function alternating(
-  ours: { url: string; headers: Record<string, string> },
-  peer: { url: string; headers: Record<string, string> },
-): Promise<[Throughput, Throughput]> {
-  await cannon(ours.url, WARMUP_SECONDS, ours.headers)
-  await cannon(peer.url, WARMUP_SECONDS, peer.headers)
+  targets: ReadonlyArray<{ url: string; headers: Record<string, string> }>,
+): Promise<Throughput[]> {
+  for (const target of targets) await cannon(target.url, WARMUP_SECONDS, target.headers)
   const turn = Math.max(1, Math.round(SECONDS / TURNS))
-  const runs: [AutocannonResult[], AutocannonResult[]] = [[], []]
+  const runs: AutocannonResult[][] = targets.map(() => [])
   for (let i = 0; i < TURNS; i++) {
-    runs[0].push(await cannon(ours.url, turn, ours.headers))
-    runs[1].push(await cannon(peer.url, turn, peer.headers))
+    for (const [index, target] of targets.entries()) {
+      runs[index]?.push(await cannon(target.url, turn, target.headers))
+    }
   }
-  const sum = (list: AutocannonResult[]): Throughput => {
+  return runs.map((list) => {
     const parts = list.map((result) => measured(result, turn))
     const p = (key: 'p50' | 'p99') => Math.max(...parts.map((part) => part[key]))
     return {
@@ -365,8 +359,7 @@ async function alternating(
       bytes: parts[0]?.bytes ?? 0,
       errors: parts.reduce((total, part) => total + part.errors, 0),
     }
-  }
-  return [sum(runs[0]), sum(runs[1])]
+  })
 }
 
 /** Pages of the throughput runs: anonymous, then `/` signed in. */
@@ -417,7 +410,7 @@ interface Origins {
   baseline?: string
 }
 
-/** One page: ours, the baseline's, then a static peer sending our HTML, in the same run. */
+/** One page: ours, a static peer sending our HTML and the baseline's, taking turns. */
 async function pageRun(
   origins: Origins,
   temp: string,
@@ -433,14 +426,18 @@ async function pageRun(
   await writeFile(file, html)
   const peer = await startStaticPeer(file)
   try {
-    const before =
-      origins.baseline === undefined
-        ? undefined
-        : await throughput(`${origins.baseline}${page}`, headers.baseline)
-    const [ours, peerResult] = await alternating(
+    const targets = [
       { url: `${origin}${page}`, headers: headers.ours },
       { url: `${peer.origin}/`, headers: {} },
-    )
+      ...(origins.baseline === undefined
+        ? []
+        : [{ url: `${origins.baseline}${page}`, headers: headers.baseline }]),
+    ]
+    const [ours, peerResult, before] = (await alternating(targets)) as [
+      Throughput,
+      Throughput,
+      Throughput | undefined,
+    ]
     const after = await fetch(`${origin}${page}`, { headers: headers.ours })
     await after.arrayBuffer()
     for (const [who, result] of [
@@ -480,7 +477,7 @@ async function throughputRuns(origins: Origins, temp: string): Promise<void> {
   )
   console.log(
     `\nPage throughput: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, then ${TURNS} turns ` +
-      `of ours and the static peer, ${SECONDS} s each in all (p50/p99: the worst turn's); ` +
+      `of ours, the static peer and the baseline, ${SECONDS} s each in all (p50/p99: the worst turn's); ` +
       `load average now ${loadavg()
         .map((value) => value.toFixed(2))
         .join(' ')}\n`,
