@@ -7,7 +7,14 @@ export default defineConfig({
     projects: [
       'packages/*',
       'apps/*',
-      { test: { name: 'scripts', include: ['scripts/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'scripts',
+          include: ['scripts/**/*.test.ts'],
+          // The cluster suite runs alone: `npm run test:cluster` (vitest.cluster.config.ts).
+          exclude: ['scripts/cluster/**'],
+        },
+      },
     ],
   },
 })

@@ -12,7 +12,8 @@
 //
 // Settings (environment): BENCH_SECONDS (measured seconds of each throughput run, 1–60,
 // default 10), BENCH_WEB_PRESETS (`mobile,desktop` by default), BENCH_WEB_PAGES (comma-separated
-// paths, default `/,/pricing,/ai-tools`), BENCH_WEB_RUNS (Lighthouse runs per page, default 3),
+// paths, default `/,/pricing,/ai-tools,/playground,/ai-tools/background-remover,
+// /docs/getting-started`), BENCH_WEB_RUNS (Lighthouse runs per page, default 3),
 // BENCH_WEB_BUILD=0 (use the existing build), BENCH_WEB_REPORTS=<dir> (keep every Lighthouse
 // report as JSON), BENCH_WEB_SKIP_THROUGHPUT=1, BENCH_WEB_THROUGHPUT_ONLY=1 (no Lighthouse),
 // BENCH_WEB_THROUGHPUT_PAGES (anonymous pages of the throughput runs, default
@@ -55,7 +56,14 @@ const PRESETS = (
   THROUGHPUT_ONLY ? [] : listSetting('BENCH_WEB_PRESETS', ['mobile', 'desktop'])
 ) as Preset[]
 type Preset = 'mobile' | 'desktop'
-const PAGES = listSetting('BENCH_WEB_PAGES', ['/', '/pricing', '/ai-tools'])
+const PAGES = listSetting('BENCH_WEB_PAGES', [
+  '/',
+  '/pricing',
+  '/ai-tools',
+  '/playground',
+  '/ai-tools/background-remover',
+  '/docs/getting-started',
+])
 const RUNS = wholeSetting('BENCH_WEB_RUNS', 3, 1, 9)
 const SECONDS = wholeSetting('BENCH_SECONDS', 10, 1, 60)
 const WARMUP_SECONDS = 2

@@ -1,7 +1,7 @@
 // The HTTP application: the middleware every request passes, then each feature's router under
 // its base path, then the web app.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
-import { isUrlError } from '@tessera/url'
+import { isUrlError, PANEL_API_PREFIX } from '@tessera/url'
 import { Hono } from 'hono'
 import { SESSION_COOKIE } from './accounts/auth.ts'
 import { identityRoutes } from './accounts/identity-routes.ts'
@@ -29,18 +29,32 @@ import {
   predictionCatalogueRoutes,
 } from './content/routes.ts'
 import type { AppContext, AppEnv } from './context.ts'
+import { isDatabaseUnavailable } from './db/index.ts'
 import type { Delivery } from './delivery/delivery.ts'
 import { DELIVERY_ROUTE, deliveryHosts, deliveryRoutes } from './delivery/routes.ts'
 import { errorImage, HttpError, wantsImage } from './http/errors.ts'
 import { OPENAPI_PATH, type OpenApiDocument } from './http/openapi-kit.ts'
 import type { PageCache } from './http/page-cache.ts'
-import { clientAddress, isInProcess, isLoopback, rawTarget } from './http/request.ts'
+import {
+  clientAddress,
+  forwardedClient,
+  isInProcess,
+  isLoopback,
+  peerAddress,
+  rawTarget,
+} from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
 import { createWebPageCache, registerWeb } from './http/web.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
 import { predictionRoutes } from './predictions/routes.ts'
+import { StorageError } from './storage/index.ts'
+import { TRANSFORMATION_CONTEXT } from './transformation/paths.ts'
+import { transformationRoutes } from './transformation/routes.ts'
+
+/** What a 503 for a database or store out of reach asks clients to wait, in seconds. */
+const RETRY_AFTER_SECONDS = 5
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest()
@@ -67,6 +81,12 @@ export function createApp(
     c.set('requestId', requestId)
     c.set('log', log)
     c.set('route', 'other')
+    if (config.trustedProxies.length > 0) {
+      c.set(
+        'clientAddress',
+        forwardedClient(peerAddress(c), c.req.header('x-forwarded-for'), config.trustedProxies),
+      )
+    }
     const started = performance.now()
     await next()
     // Set on the response itself: `c.header` after `next()` would rebuild (and copy) the body.
@@ -154,7 +174,7 @@ export function createApp(
   mount('/v2', DELIVERY_ROUTE, delivery)
 
   // Panel calls: signatures checked when present, required with a session cookie on changes.
-  hono.use('/service/panel/*', signatureGuard(app))
+  hono.use(`${PANEL_API_PREFIX}*`, signatureGuard(app))
 
   mount(`${ASSETS}/upload`, 'upload', uploadRoutes(app))
   mount(`${ASSETS}/proxy`, 'proxy', proxyRoutes(app))
@@ -179,6 +199,7 @@ export function createApp(
   mount(PAYMENT_WEBHOOK_BASE, 'webhook', paymentWebhookRoutes(app))
   mount(TEST_CHECKOUT_PATH, 'test-checkout', testCheckoutRoutes(app))
   mount(PREDICTIONS_ORG_BASE, 'predictions', predictionRoutes(app))
+  mount(TRANSFORMATION_CONTEXT, 'transformation-context', transformationRoutes(app, parts.delivery))
   mount(ASSET_API_BASE, 'assets-api', assetRoutes(app))
   mount(ORGANIZATION, 'organization', organisationRoutes(app))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app))
@@ -194,7 +215,28 @@ export function createApp(
     let failure: HttpError
     if (error instanceof HttpError) failure = error
     else if (isUrlError(error)) failure = new HttpError(400, error.code, error.message)
-    else {
+    else if (!(error instanceof StorageError) && isDatabaseUnavailable(error)) {
+      // PostgreSQL restarting or out of reach: the request is fine, the moment is not.
+      failure = new HttpError(
+        503,
+        'database_unavailable',
+        'The database cannot be reached; try again shortly',
+        {
+          cause: error,
+          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        },
+      )
+    } else if (error instanceof StorageError && error.code === 'not_reachable') {
+      failure = new HttpError(
+        503,
+        'storage_unavailable',
+        'The file store cannot be reached; try again shortly',
+        {
+          cause: error,
+          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        },
+      )
+    } else {
       c.get('log')?.error({ err: error }, 'unexpected error')
       failure = new HttpError(500, 'internal_error', 'The server could not answer this request')
     }

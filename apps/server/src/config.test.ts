@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, loadConfig } from './config.ts'
 
@@ -61,6 +63,63 @@ describe('loadConfig', () => {
       )
     },
   )
+
+  it('reads the AI settings at boot', () => {
+    const config = loadConfig({
+      AI_CONCURRENCY: '2',
+      AI_TIMEOUT_MS: '30000',
+      AI_MAX_INPUT_PIXELS: '4000000',
+      AI_IDLE_MS: '1000',
+      AI_THREADS: '1',
+    })
+    expect(config.engine.aiSettings).toEqual({
+      concurrency: 2,
+      timeoutMs: 30_000,
+      maxInputPixels: 4_000_000,
+      idleMs: 1000,
+      threads: 1,
+    })
+    expect(loadConfig({}).engine.aiSettings.timeoutMs).toBe(60_000)
+  })
+
+  it.each<[Record<string, string>, string]>([
+    [{ AI_CONCURRENCY: '0' }, "AI_CONCURRENCY must be a whole number from 1 to 64, got '0'"],
+    [
+      { AI_TIMEOUT_MS: 'soon' },
+      "AI_TIMEOUT_MS must be a whole number from 100 to 3600000, got 'soon'",
+    ],
+    [{ AI_MAX_INPUT_PIXELS: '1e3' }, 'AI_MAX_INPUT_PIXELS must be a whole number from 1 to'],
+    [{ AI_IDLE_MS: '-5' }, 'AI_IDLE_MS must be a whole number'],
+    [{ AI_THREADS: '2.5' }, 'AI_THREADS must be a whole number'],
+  ])('fails at boot on a bad AI setting: %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('stops `npm start` with the message before anything opens', async () => {
+    const main = fileURLToPath(new URL('./main.ts', import.meta.url))
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [main],
+        { env: { ...process.env, AI_TIMEOUT_MS: '10', DATA_DIR: '/nonexistent/tessera' } },
+        (error, _stdout, stderr) => {
+          if (error !== null && typeof error.code !== 'number') reject(error)
+          else resolve({ code: typeof error?.code === 'number' ? error.code : 0, stderr })
+        },
+      )
+    })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(
+      "Configuration error: AI_TIMEOUT_MS must be a whole number from 100 to 3600000, got '10'",
+    )
+  })
+
+  it('names a bad AI setting together with the other bad variables', () => {
+    expect(() => loadConfig({ PORT: 'x', AI_CONCURRENCY: '0' })).toThrow(
+      /PORT must be .*; AI_CONCURRENCY must be/,
+    )
+  })
 
   it.each<[Record<string, string>, string]>([
     [{ HOST: 'http://x' }, 'HOST must be a host name or IP address'],

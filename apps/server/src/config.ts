@@ -1,5 +1,7 @@
+import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
+import { type AiSettings, resolveAiSettings } from '@tessera/engine'
 import { z } from 'zod'
 import type { WebSettings } from './http/web-settings.ts'
 
@@ -23,6 +25,9 @@ export const DEFAULT_FREE_PLAN_ID = -994
  */
 export const DEFAULT_PANEL_SIGNING_KEY = 'tessera-panel-signing-key-v1'
 export const DEFAULT_GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs'
+/** Cloudflare Turnstile's server-side token check. */
+export const DEFAULT_CAPTCHA_VERIFY_URL =
+  'https://challenges.cloudflare.com/turnstile/v0/siteverify'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -135,6 +140,21 @@ const ENV = z.object({
   DERIVED_CACHE_MAX_BYTES: integer(0, 2 ** 50, 4 * 1024 ** 3, 'bytes'),
   DERIVED_STORE_MAX_BYTES: integer(0, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
   RENDER_LIMIT_PER_MINUTE: integer(0, 1_000_000, 600, 'renders per address'),
+  TRUSTED_PROXIES: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((item) => item.trim().toLowerCase())
+          .filter((item) => item !== ''),
+      )
+      .refine((items) => items.every((item) => isIP(item) !== 0), {
+        error: 'must be a comma-separated list of IP addresses',
+      }),
+  ),
   METRICS_TOKEN: z.preprocess(
     blankToUndefined,
     z.string().trim().min(16, 'must be at least 16 characters').optional(),
@@ -163,6 +183,10 @@ const ENV = z.object({
   FREE_PLAN_CREDITS: integer(0, 1_000_000_000, 50, 'credits'),
   SIGNUP_LIMIT_PER_HOUR: integer(1, 1_000_000, 10, 'sign-ups per address'),
   ANON_AI_RUNS_PER_DAY: integer(1, 1_000_000, 20, 'AI runs per address'),
+  ANON_UPLOADS_PER_DAY: integer(1, 1_000_000, 20, 'uploads per address'),
+  // Captcha (Cloudflare Turnstile's API) on visitor uploads and AI signing: on with a site key.
+  CAPTCHA_SECRET: text,
+  CAPTCHA_VERIFY_URL: httpUrl,
   // The website and console (apps/web): bases and browser-side keys of the runtime configuration.
   WEB_MAIN_URL: httpUrl,
   WEB_CONSOLE_URL: webUrl(),
@@ -192,6 +216,7 @@ const ENV = z.object({
   WEB_GOOGLE_SCRIPT_URL: httpUrl,
   WEB_ANALYTICS_SCRIPT_URL: httpUrl,
   WEB_CHAT_SCRIPT_URL: httpUrl,
+  WEB_CAPTCHA_SCRIPT_URL: httpUrl,
 })
 
 /** Server settings, read once from the environment at boot. */
@@ -229,6 +254,8 @@ export interface ServerConfig {
     maxInputBytes: number
     timeoutMs: number
     concurrency: number
+    /** The AI service's settings (`AI_CONCURRENCY`, `AI_TIMEOUT_MS`, `AI_MAX_INPUT_PIXELS`, …). */
+    aiSettings: AiSettings
   }
   jobPollMs: number
   /** How long this process trusts organisation, zone and file rows it has read (ms). */
@@ -242,6 +269,11 @@ export interface ServerConfig {
   derivedCache: { maxBytes: number; storeMaxBytes: number }
   /** Cache misses (renders) allowed per client address per minute; 0 turns the limit off. */
   renderLimitPerMinute: number
+  /**
+   * Addresses of the load balancers in front (`TRUSTED_PROXIES`): from these peers the client
+   * address is read from `X-Forwarded-For`; from any other peer the header is ignored.
+   */
+  trustedProxies: string[]
   /** Bearer token `/metrics` requires; when absent it answers loopback clients only. */
   metricsToken: string | undefined
   seedDemo: boolean
@@ -257,8 +289,15 @@ export interface ServerConfig {
   freePlan: { id: number; credits: number }
   /** Sign-ups allowed per client address per hour. */
   signupLimitPerHour: number
-  /** Playground URLs with AI operations a visitor may have signed per client address per day. */
+  /** New AI renders (cache misses) of the demo a visitor may start per client address per day. */
   anonAiRunsPerDay: number
+  /** Visitor uploads per client address per day (kept 24 h). */
+  anonUploadsPerDay: number
+  /**
+   * The captcha guarding visitor uploads and AI signing (Turnstile's siteverify API); undefined
+   * when `WEB_CAPTCHA_SITE_KEY` is not set (captcha off).
+   */
+  captcha: { siteKey: string; secret: string; verifyUrl: string } | undefined
   /** The website and console: bases and browser-side keys (`WEB_*`); see `WebSettings`. */
   web: WebSettings
 }
@@ -270,11 +309,23 @@ export interface ServerConfig {
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): ServerConfig {
   const parsed = ENV.safeParse(env)
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
+  // The AI settings are the AI package's own (one rule for the server and the package's tests),
+  // checked here so a bad value stops the boot rather than the first AI request.
+  let aiSettings: AiSettings | undefined
+  let aiProblem: string | undefined
+  try {
+    aiSettings = resolveAiSettings({}, env)
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    const name = /^[A-Z_]+/.exec(error.message)?.[0] ?? ''
+    aiProblem = `${error.message}, got '${env[name] ?? ''}'`
+  }
+  if (!parsed.success || aiSettings === undefined) {
+    const problems = (parsed.success ? [] : parsed.error.issues).map((issue) => {
       const name = String(issue.path[0])
       return `${name} ${issue.message}, got '${env[name] ?? ''}'`
     })
+    if (aiProblem !== undefined) problems.push(aiProblem)
     throw new ConfigError(problems.join('; '))
   }
   const e = parsed.data
@@ -296,6 +347,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     }
   } else {
     storage = { driver: 'local', root: resolve(e.STORAGE_DIR ?? join(dataDir, 'storage')) }
+  }
+  let captcha: ServerConfig['captcha']
+  if (e.WEB_CAPTCHA_SITE_KEY !== undefined) {
+    if (e.CAPTCHA_SECRET === undefined) {
+      throw new ConfigError('CAPTCHA_SECRET must be set when WEB_CAPTCHA_SITE_KEY is set')
+    }
+    captcha = {
+      siteKey: e.WEB_CAPTCHA_SITE_KEY,
+      secret: e.CAPTCHA_SECRET,
+      verifyUrl: e.CAPTCHA_VERIFY_URL ?? DEFAULT_CAPTCHA_VERIFY_URL,
+    }
   }
   return {
     port: e.PORT,
@@ -319,12 +381,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       maxInputBytes: e.MAX_INPUT_BYTES,
       timeoutMs: e.ENGINE_TIMEOUT_MS,
       concurrency: e.ENGINE_CONCURRENCY,
+      aiSettings,
     },
     jobPollMs: e.JOB_POLL_MS,
     lookupTtlMs: e.LOOKUP_TTL_MS,
     hotCacheBytes: e.HOT_CACHE_MB * 1024 * 1024,
     derivedCache: { maxBytes: e.DERIVED_CACHE_MAX_BYTES, storeMaxBytes: e.DERIVED_STORE_MAX_BYTES },
     renderLimitPerMinute: e.RENDER_LIMIT_PER_MINUTE,
+    trustedProxies: e.TRUSTED_PROXIES,
     metricsToken: e.METRICS_TOKEN,
     seedDemo: e.SEED_DEMO,
     pageCache: {
@@ -341,6 +405,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     freePlan: { id: e.FREE_PLAN_ID, credits: e.FREE_PLAN_CREDITS },
     signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
     anonAiRunsPerDay: e.ANON_AI_RUNS_PER_DAY,
+    anonUploadsPerDay: e.ANON_UPLOADS_PER_DAY,
+    captcha,
     web: {
       mainUrl: e.WEB_MAIN_URL,
       consoleUrl: e.WEB_CONSOLE_URL ?? '/console',
@@ -371,6 +437,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
         google: e.WEB_GOOGLE_SCRIPT_URL,
         analytics: e.WEB_ANALYTICS_SCRIPT_URL,
         chat: e.WEB_CHAT_SCRIPT_URL,
+        captcha: e.WEB_CAPTCHA_SCRIPT_URL,
       },
     },
   }

@@ -30,5 +30,11 @@ export interface AppContext {
 
 /** What every handler can read from the context (`c.get`): set by the app's first middleware. */
 export type AppEnv = {
-  Variables: { requestId: string; log: Logger; route: string }
+  Variables: {
+    requestId: string
+    log: Logger
+    route: string
+    /** The client's address when a trusted proxy names it (see `clientAddress`). */
+    clientAddress?: string
+  }
 }

@@ -26,6 +26,7 @@ import {
 } from './http/openapi-kit.ts'
 import { PLAYGROUND_OPENAPI } from './playground/openapi.ts'
 import { PREDICTIONS_API } from './predictions/openapi.ts'
+import { TRANSFORMATION_OPENAPI } from './transformation/openapi.ts'
 
 export type {
   HttpMethod,
@@ -112,7 +113,13 @@ const OPERATIONS: OpenApiPart = {
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const content = contentOpenApi(options)
   // The organisation-owned APIs come first in `paths` and last in `tags` and `schemas`.
-  const owned: readonly OpenApiPart[] = [ACCOUNT_API, BILLING_API, PREDICTIONS_API, ASSET_API]
+  const owned: readonly OpenApiPart[] = [
+    ACCOUNT_API,
+    BILLING_API,
+    PREDICTIONS_API,
+    TRANSFORMATION_OPENAPI,
+    ASSET_API,
+  ]
   const open: readonly OpenApiPart[] = [
     PLAN_OPENAPI,
     content,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
+import type { CreateEngineOptions } from '@tessera/engine'
 import { SESSION_COOKIE } from './accounts/auth.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
@@ -9,7 +11,13 @@ import { createWebPageCache, HSTS } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
 import { createLogger, type Logger } from './platform/logger.ts'
+import { expireVisitorUploads } from './playground/visitor-uploads.ts'
 import { createServices, type Services } from './services.ts'
+
+/** How long a shutdown waits for requests in flight before it closes their connections. */
+export const SHUTDOWN_GRACE_MS = 25_000
+/** How long a shutdown waits for the running job before it hands it back to the queue. */
+export const JOB_GRACE_MS = 10_000
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -19,7 +27,11 @@ export interface RunningServer {
   services: Services
   /** The periodic clean-up of expired sessions, rate-limit events and signatures. */
   housekeeping: Housekeeping
-  /** Stops accepting connections, waits for open ones and the running job, closes the database. */
+  /**
+   * Graceful shutdown: stops accepting connections and claiming jobs, lets the requests in
+   * flight finish (up to `SHUTDOWN_GRACE_MS`, then cuts what is left), hands back a job still
+   * running after `JOB_GRACE_MS` for another process to run, and closes the database.
+   */
   close(): Promise<void>
 }
 
@@ -29,7 +41,15 @@ export interface RunningServer {
  */
 export async function startServer(
   config: ServerConfig,
-  options: { logger?: Logger; databaseDir?: string; runJobs?: boolean; contentDir?: string } = {},
+  options: {
+    logger?: Logger
+    databaseDir?: string
+    runJobs?: boolean
+    /** An AI service to use instead of the engine's own (tests share one across servers). */
+    ai?: CreateEngineOptions['ai']
+    /** Content files to read instead of `apps/server/content` (tests). */
+    contentDir?: string
+  } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config)
   const services = await createServices(config, logger, options)
@@ -86,8 +106,11 @@ export async function startServer(
       )
     },
   }
+  // Set when shutdown begins (see below); answers from then on go through the app, which says
+  // `Connection: close`.
+  let closing = false
   const server: Server = createServer((incoming, outgoing) => {
-    if (!pageCache.answerRaw(incoming, outgoing, hooks)) listener(incoming, outgoing)
+    if (closing || !pageCache.answerRaw(incoming, outgoing, hooks)) listener(incoming, outgoing)
   })
   try {
     await new Promise<void>((resolve, reject) => {
@@ -110,9 +133,29 @@ export async function startServer(
     )
     logger.debug({ err: error }, 'unparseable request')
   })
+  // Graceful shutdown: which connections are answering a request, so a kept-alive one is closed
+  // once its answer is fully written (Node's own idle-connection closing may cut an answer whose
+  // last bytes are still buffered), and answers started after shutdown began say
+  // `Connection: close`.
+  const busy = new Map<Socket, number>()
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket
+    busy.set(socket, (busy.get(socket) ?? 0) + 1)
+    if (closing && !response.headersSent) response.setHeader('connection', 'close')
+    response.once('close', () => {
+      const left = (busy.get(socket) ?? 1) - 1
+      if (left > 0) busy.set(socket, left)
+      else {
+        busy.delete(socket)
+        if (closing) socket.end()
+      }
+    })
+  })
   if (options.runJobs !== false) services.jobs.start()
   const { repo, storage } = services.context
-  const housekeeping = startHousekeeping(repo, logger, undefined, storage)
+  const housekeeping = startHousekeeping(repo, logger, undefined, storage, {
+    visitorUploads: () => expireVisitorUploads(services.context),
+  })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
@@ -122,12 +165,20 @@ export async function startServer(
     services,
     housekeeping,
     close: async () => {
+      const jobsStopped = services.jobs.stop({ graceMs: JOB_GRACE_MS })
       await housekeeping.stop()
+      closing = true
       await new Promise<void>((done, fail) => {
-        server.close((error) => (error ? fail(error) : done()))
-        if ('closeIdleConnections' in server) server.closeIdleConnections()
+        const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+        // Closes the connections with no request; the busy ones end after their answer.
+        server.close((error) => {
+          clearTimeout(cut)
+          if (error) fail(error)
+          else done()
+        })
       })
-      await services.close()
+      await jobsStopped
+      await services.close({ jobGraceMs: JOB_GRACE_MS })
     },
   }
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createEngine } from '@tessera/engine'
+import { type CreateEngineOptions, createEngine } from '@tessera/engine'
 import { seedBilling } from './billing/seed.ts'
 import type { ServerConfig } from './config.ts'
 import { loadContent } from './content/content.ts'
@@ -10,6 +10,7 @@ import { DERIVE_JOB } from './delivery/job.ts'
 import { seedDemo } from './demo/seed.ts'
 import { ensureDemoToken } from './demo/token.ts'
 import { createChangeSignal } from './platform/change-signal.ts'
+import { type ChangeFeed, createChangeFeed } from './platform/changes.ts'
 import { createJobRunner, type JobRunner } from './platform/jobs.ts'
 import type { Logger } from './platform/logger.ts'
 import { createLookups } from './platform/lookups.ts'
@@ -28,7 +29,10 @@ export interface Services {
    * file throws `ContentError` and the content in use stays.
    */
   reloadContent(): Promise<void>
-  close(): Promise<void>
+  /** Tells the other processes on the same PostgreSQL database what changed (and hears them). */
+  changes: ChangeFeed
+  /** Stops the job runner (a job still running after `jobGraceMs` is handed back), closes all. */
+  close(options?: { jobGraceMs?: number }): Promise<void>
 }
 
 function createStorage(config: ServerConfig): Storage {
@@ -54,7 +58,12 @@ function createStorage(config: ServerConfig): Storage {
 export async function createServices(
   config: ServerConfig,
   logger: Logger,
-  options: { databaseDir?: string; contentDir?: string } = {},
+  options: {
+    databaseDir?: string
+    contentDir?: string
+    /** An AI service to use instead of the engine's own (tests share one across servers). */
+    ai?: CreateEngineOptions['ai']
+  } = {},
 ): Promise<Services> {
   const content = await loadContent(options.contentDir)
   const database = await createDatabase(
@@ -62,23 +71,41 @@ export async function createServices(
       ? { dataDir: options.databaseDir ?? join(config.dataDir, 'db') }
       : { url: config.databaseUrl },
   )
+  // Lookups and the change feed need each other: a change is published through the feed,
+  // which applies what other processes publish to the lookups.
+  let changes: ChangeFeed | undefined
   try {
     const storage = createStorage(config)
     await storage.check()
     let jobs: JobRunner | undefined
     const repo = createRepository(database.db)
+    const lookups = createLookups(repo, {
+      ttlMs: config.lookupTtlMs,
+      hotCacheBytes: config.hotCacheBytes,
+      publish: async (change) => {
+        if (changes === undefined) lookups.apply(change)
+        else await changes.publish(change)
+      },
+    })
+    changes = await createChangeFeed({
+      url: config.databaseUrl,
+      logger,
+      apply: (change) => lookups.apply(change),
+      applyAll: () => lookups.forgetAll(),
+    })
+    const feed = changes
     const context: AppContext = {
       config,
       logger,
       metrics: createMetrics(),
       database,
       repo,
-      lookups: createLookups(repo, {
-        ttlMs: config.lookupTtlMs,
-        hotCacheBytes: config.hotCacheBytes,
-      }),
+      lookups,
       storage,
-      engine: createEngine(config.engine),
+      engine: createEngine({
+        ...config.engine,
+        ...(options.ai === undefined ? {} : { ai: options.ai }),
+      }),
       content,
       contentChanged: createChangeSignal(),
       wakeJobs: () => jobs?.wake(),
@@ -108,13 +135,20 @@ export async function createServices(
         context.content = next
         context.contentChanged.notify()
       },
-      async close() {
-        await runner.stop()
+      changes: feed,
+      async close(closeOptions = {}) {
+        await runner.stop(
+          closeOptions.jobGraceMs === undefined ? {} : { graceMs: closeOptions.jobGraceMs },
+        )
         await delivery.settle()
+        // Ends the AI worker threads (models) this server's engine started.
+        await context.engine.close()
+        await feed.close()
         await database.close()
       },
     }
   } catch (error) {
+    await changes?.close()
     await database.close()
     throw error
   }

@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { CreateEngineOptions } from '@tessera/engine'
 import { API_TOKEN_PREFIX, randomToken, sha256 } from './accounts/auth.ts'
 import { loadConfig, type ServerConfig } from './config.ts'
 import { createThrowawayDatabase } from './db/test-database.ts'
@@ -27,7 +28,10 @@ export async function startTestServer(
     dataDir?: string
     persistDatabase?: boolean
     runJobs?: boolean
+    /** Content files to read instead of `apps/server/content`. */
     contentDir?: string
+    /** One AI service for several servers, so a test file loads each model once. */
+    ai?: CreateEngineOptions['ai']
   } = {},
 ): Promise<TestServer> {
   const ownsDataDir = options.dataDir === undefined
@@ -51,6 +55,7 @@ export async function startTestServer(
       databaseDir: options.persistDatabase === true ? join(dataDir, 'db') : 'memory://',
       ...(options.runJobs === undefined ? {} : { runJobs: options.runJobs }),
       ...(options.contentDir === undefined ? {} : { contentDir: options.contentDir }),
+      ...(options.ai === undefined ? {} : { ai: options.ai }),
     })
     const repo = server.services.context.repo
     return {

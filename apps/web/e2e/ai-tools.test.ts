@@ -65,8 +65,8 @@ function watchConsole(page: Page): string[] {
   page.on('console', (message) => {
     if (message.type() !== 'error') return
     const text = message.text()
-    // The logged-out session check is logged on purpose (SPEC §8), and the visitor calls of
-    // the playground API answer 404 until the server has them.
+    // The logged-out session check is logged on purpose (SPEC §8). Visitor uploads are tested
+    // in visitor.test.ts.
     if (/\/users\/v1\.0\/session|status of 401|status of 404/.test(text)) return
     errors.push(text)
   })
@@ -199,22 +199,6 @@ for (const viewport of ['desktop', 'mobile'] as const) {
         expect(seen).toContain(name)
       }
       expect(errors).toEqual([])
-      await context.close()
-    })
-
-    it('explains that a visitor upload is not available yet', async () => {
-      const { page, context } = await open(viewport, '/ai-tools/smart-crop')
-      await page.locator('input[type=file]').setInputFiles({
-        name: 'coffee.png',
-        mimeType: 'image/png',
-        buffer: await sampleFile('coffee.png'),
-      })
-      await poll(() => page.getByTestId('upload-error').innerText()).toContain(
-        'Uploading your own image is not available on this server yet',
-      )
-      const seen = await events(page)
-      expect(seen).toContain('file upload')
-      expect(seen).toContain('upload failed')
       await context.close()
     })
 

@@ -137,8 +137,22 @@ describe.each(['desktop', 'mobile'] as const)('product video at %s width', (view
     // Wheel and touch scrolling leave the page where it was.
     if (viewport === 'desktop') {
       await page.mouse.move(10, 10)
+      // Wait for the page to receive the wheel and draw two frames after it: a scroll the wheel
+      // caused would show in scrollY by then.
+      await page.evaluate(() => {
+        const target = window as unknown as { wheeled?: Promise<boolean> }
+        target.wheeled = new Promise<boolean>((resolve) =>
+          window.addEventListener(
+            'wheel',
+            () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))),
+            { once: true, capture: true },
+          ),
+        )
+      })
       await page.mouse.wheel(0, 800)
-      await page.waitForTimeout(200)
+      expect(
+        await page.evaluate(() => (window as unknown as { wheeled: Promise<boolean> }).wheeled),
+      ).toBe(true)
     }
     expect((await overlayState(page)).scrollY).toBe(before)
     expect(errors).toEqual([])

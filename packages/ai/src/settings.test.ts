@@ -18,5 +18,8 @@ describe('AI settings', () => {
       /AI_MAX_INPUT_PIXELS/,
     )
     expect(() => resolveAiSettings({ timeoutMs: 1.5 })).toThrow(RangeError)
+    for (const written of ['1e3', '0x10', '5.0', '-1']) {
+      expect(() => resolveAiSettings({}, { AI_TIMEOUT_MS: written })).toThrow(/AI_TIMEOUT_MS/)
+    }
   })
 })

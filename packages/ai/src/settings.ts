@@ -55,7 +55,14 @@ export function resolveAiSettings(
   const resolved = { ...DEFAULT_AI_SETTINGS }
   for (const key of Object.keys(VARIABLES) as (keyof AiSettings)[]) {
     const text = env[VARIABLES[key]]
-    const value = settings[key] ?? (text === undefined || text === '' ? undefined : Number(text))
+    // Digits only, as the server reads its other numbers: `1e3`, `0x10` and `5.0` are mistakes.
+    const value =
+      settings[key] ??
+      (text === undefined || text.trim() === ''
+        ? undefined
+        : /^\d+$/.test(text.trim())
+          ? Number(text.trim())
+          : Number.NaN)
     if (value === undefined) continue
     const [min, max] = RANGES[key]
     if (!Number.isInteger(value) || value < min || value > max) {

@@ -35,6 +35,12 @@ describe('the catalogue and the engine', () => {
     )
   })
 
+  it('say in the catalogue why, with the AI service’s own reason', () => {
+    for (const operation of operations) {
+      expect(operation.unavailableReason, operation.key).toBe(UNAVAILABLE[operation.key])
+    }
+  })
+
   // The AI operations run in ai.test.ts, with their models loaded once.
   const basic = runnable.filter((operation) => !isAiOperation(operation.key))
   it.each(basic.map((operation) => [operation.key, operation] as const))(

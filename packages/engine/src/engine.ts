@@ -1,4 +1,4 @@
-import { type Ai, createAi, isAiOperation, UNAVAILABLE } from '@tessera/ai'
+import { type Ai, type AiSettings, createAi, isAiOperation, UNAVAILABLE } from '@tessera/ai'
 import {
   DPR_RANGE,
   type OperationSpec,
@@ -134,6 +134,11 @@ export interface CreateEngineOptions extends Partial<EngineOptions> {
    * when the first AI operation runs.
    */
   ai?: Ai
+  /**
+   * Settings of the AI service the engine creates (unset ones from the environment, as
+   * `resolveAiSettings` reads them); ignored when `ai` is given.
+   */
+  aiSettings?: Partial<AiSettings>
 }
 
 // Sharp's readable formats; anything else sharp may recognise is refused as unsupported.
@@ -484,14 +489,14 @@ function readDpr(dpr: unknown): number {
  * const result = await engine.transform({ input, operations: value })
  */
 export function createEngine(options: CreateEngineOptions = {}): Engine {
-  const { ai: given, ...limits } = options
+  const { ai: given, aiSettings, ...limits } = options
   const resolved = resolveOptions(limits)
   sharp.concurrency(1)
   const limiter = createLimiter(resolved.concurrency)
   let created: Ai | undefined
   const ai = (): Ai => {
     if (given !== undefined) return given
-    created ??= createAi()
+    created ??= createAi(aiSettings)
     return created
   }
 

@@ -1,4 +1,12 @@
 // The public API of @tessera/engine: every export here is intentional.
+// The AI service's settings, so a server validates them at boot without reaching into the models.
+export {
+  type Ai,
+  type AiSettings,
+  createAi,
+  DEFAULT_AI_SETTINGS,
+  resolveAiSettings,
+} from '@tessera/ai'
 export {
   type CreateEngineOptions,
   createEngine,

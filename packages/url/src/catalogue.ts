@@ -41,6 +41,11 @@ export interface OperationSpec {
   runnable: boolean
   /** Slow operations are computed by a background job (delivery answers 202 meanwhile). */
   slow: boolean
+  /**
+   * Why this server does not run the operation (`runnable: false` only), for people: shown in
+   * the 501 answer, the docs and the playground (`it needs a generative image model, …`).
+   */
+  unavailableReason?: string
   displayName: string
   description: string
   /** Source formats the operation accepts; absent means any transformable format. */

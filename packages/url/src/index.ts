@@ -1,4 +1,5 @@
 // The public API of @tessera/url: every export here is intentional.
+export { ORG_SEGMENT, PANEL_API_PATHS, PANEL_API_PREFIX, PUBLIC_API_PATHS } from './api-paths.ts'
 export { BYTE_UNITS, BYTES_PER_MB, bytesToMb, formatBytes } from './bytes.ts'
 export {
   CATALOGUE,

@@ -139,7 +139,10 @@ export function organisationRoutes(
     }
     if (updated === undefined)
       throw new HttpError(404, 'organisation_not_found', 'No such organisation')
-    lookups.forgetOrganisation(caller.organisation)
+    await lookups.forgetOrganisation(caller.organisation)
+    // The new cloud name may be remembered as unknown.
+    if (updated.cloudName !== caller.organisation.cloudName)
+      await lookups.forgetOrganisation(updated)
     return c.json({
       _id: updated.id,
       name: updated.name,
@@ -214,7 +217,7 @@ export function organisationRoutes(
       throw new HttpError(404, 'organisation_not_found', 'No such organisation')
     }
     // Delivery reads organisations through the lookup cache: this process sees the change now.
-    lookups.forgetOrganisation(caller.organisation)
+    await lookups.forgetOrganisation(caller.organisation)
     c.get('log').info({ organisationId: id, changes }, 'organisation settings changed')
     return c.json(settingsJson(updated))
   })
@@ -237,6 +240,8 @@ export function organisationRoutes(
       )
     }
     const key = await repo.createSigningKey(id)
+    // A process may remember the new access key as unknown.
+    await lookups.forgetSigningKeys()
     c.get('log').info({ organisationId: id, signingKeyId: key.id }, 'signing key created')
     // The only time the secret is shown (verification needs it, so the server keeps it).
     return c.json({ ...signingKeyJson(key), secret: key.secret }, 201)
@@ -258,6 +263,8 @@ export function organisationRoutes(
     if (!(await repo.revokeSigningKeyById(caller.organisation.id, id))) {
       throw new HttpError(404, 'signing_key_not_found', `No live signing key ${id}`)
     }
+    // No process may accept URLs signed with it once this answers.
+    await lookups.forgetSigningKeys()
     return c.body(null, 204)
   })
   return router

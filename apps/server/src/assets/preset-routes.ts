@@ -79,7 +79,7 @@ export function presetRoutes(
     if (created === undefined) {
       throw new HttpError(409, 'already_exists', `A preset named ${shown(body.presetName)} exists`)
     }
-    lookups.forgetPreset(organisationId, created.name)
+    await lookups.forgetPreset(organisationId, created.name)
     return c.json(presetJson(created), 201)
   })
 
@@ -120,7 +120,7 @@ export function presetRoutes(
     }
     const updated = await repo.updatePreset(organisationId, preset.name, body)
     if (updated === undefined) throw presetNotFound(preset.name)
-    lookups.forgetPreset(organisationId, preset.name)
+    await lookups.forgetPreset(organisationId, preset.name)
     return c.json(presetJson(updated))
   })
 
@@ -129,7 +129,7 @@ export function presetRoutes(
     const preset = await findPreset(caller, c.req.param('presetName'))
     const deleted = await repo.deletePreset(caller.organisation.id, preset.name)
     if (deleted === undefined) throw presetNotFound(preset.name)
-    lookups.forgetPreset(caller.organisation.id, preset.name)
+    await lookups.forgetPreset(caller.organisation.id, preset.name)
     return c.json(presetJson(deleted))
   })
   return router

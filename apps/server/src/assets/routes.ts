@@ -152,7 +152,9 @@ export function assetRoutes(app: AppContext): Hono<AppEnv> {
   }
 
   async function removeObjects(removed: RemovedFiles): Promise<void> {
-    for (const file of removed.files) lookups.forgetFile(file.organisationId, file.path)
+    await Promise.all(
+      removed.files.map((file) => lookups.forgetFile(file.organisationId, file.path)),
+    )
     await deleteObjects(removed.storageKeys)
   }
 
@@ -216,8 +218,8 @@ export function assetRoutes(app: AppContext): Hono<AppEnv> {
     }
     if (moved === undefined) throw fileNotFound(file.id)
     // This process forgets both paths at once (the new one may be remembered as missing).
-    lookups.forgetFile(organisationId, file.path)
-    lookups.forgetFile(organisationId, target)
+    await lookups.forgetFile(organisationId, file.path)
+    await lookups.forgetFile(organisationId, target)
     await deleteObjects(moved.derivedStorageKeys)
     return c.json(fileJson(app, caller.organisation.cloudName, moved.file))
   })
@@ -282,8 +284,8 @@ export function assetRoutes(app: AppContext): Hono<AppEnv> {
         throw new HttpError(409, 'already_exists', `Something already exists under ${shown(to)}`)
       }
       for (const file of moved.files) {
-        lookups.forgetFile(organisationId, file.from)
-        lookups.forgetFile(organisationId, file.to)
+        await lookups.forgetFile(organisationId, file.from)
+        await lookups.forgetFile(organisationId, file.to)
       }
       await deleteObjects(moved.derivedStorageKeys)
     }

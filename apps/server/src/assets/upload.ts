@@ -21,7 +21,7 @@ import {
 import { receiveMultipart } from './multipart.ts'
 import { fetchRemote, RemoteError } from './remote.ts'
 
-interface UploadFields {
+export interface UploadFields {
   /** Folder, e.g. `products/shoes` (no leading or trailing slash). */
   path: string
   /** File name without extension; defaults to the uploaded file's name. */
@@ -197,7 +197,7 @@ export function createAssets(app: AppContext) {
         )
       }
       const { file, replaced } = stored
-      app.lookups.forgetFile(organisation.id, path)
+      await app.lookups.forgetFile(organisation.id, path)
       if (replaced !== undefined) {
         // The new version gets new derived images; the old blob and derivatives go.
         const stale = await repo.deleteDerivedForFile(file.id)
@@ -212,9 +212,16 @@ export function createAssets(app: AppContext) {
     }
   }
 
-  /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
-  async function uploadDirect(c: Context): Promise<Response> {
-    const { organisation } = await auth.requireAnyOrganisation(c)
+  /**
+   * Receives a multipart upload (`file` part) into `organisation` and records it, with every
+   * check of a direct upload (size, type, pixels, SVG safety). `fieldsOf` turns the multipart
+   * fields into the folder, name and overwrite flag (it may refuse them; nothing is kept then).
+   */
+  async function receiveFile(
+    c: Context,
+    organisation: Pick<Organisation, 'id' | 'cloudName' | 'allowRawFiles'>,
+    fieldsOf: (fields: Record<string, string>) => UploadFields,
+  ) {
     const request = incoming(c)
     const contentType = c.req.header('content-type') ?? ''
     if (request === undefined || !contentType.toLowerCase().startsWith('multipart/form-data')) {
@@ -228,16 +235,23 @@ export function createAssets(app: AppContext) {
     const { size, hash, originalName } = received.file
     let fields: UploadFields
     try {
-      fields = {
-        path: readFolder(received.fields.path),
-        name: readName(received.fields.name),
-        overwrite: readFlag(received.fields.overwrite, 'overwrite'),
-      }
+      fields = fieldsOf(received.fields)
     } catch (error) {
       await storage.delete(storageKey).catch(() => undefined)
       throw error
     }
-    return c.json(await finish(organisation, storageKey, hash, size, fields, originalName))
+    return finish(organisation, storageKey, hash, size, fields, originalName)
+  }
+
+  /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
+  async function uploadDirect(c: Context): Promise<Response> {
+    const { organisation } = await auth.requireAnyOrganisation(c)
+    const record = await receiveFile(c, organisation, (fields) => ({
+      path: readFolder(fields.path),
+      name: readName(fields.name),
+      overwrite: readFlag(fields.overwrite, 'overwrite'),
+    }))
+    return c.json(record)
   }
 
   function remoteErrorToHttp(error: unknown): unknown {
@@ -329,5 +343,5 @@ export function createAssets(app: AppContext) {
     })
   }
 
-  return { uploadDirect, uploadFromUrl, proxyDownload }
+  return { uploadDirect, uploadFromUrl, proxyDownload, receiveFile }
 }

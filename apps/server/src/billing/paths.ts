@@ -1,10 +1,11 @@
 // Where billing answers: the base paths the router is mounted under, the OpenAPI part and the
 // tests name. The public plan and addon lists share the panel billing base.
+import { ORG_SEGMENT, PANEL_API_PATHS } from '@tessera/url'
 
 /** Plans and addons (public), and under `/org/{orgId}` an organisation's credits and payments. */
-export const BILLING = '/service/panel/billing/v1.0'
+export const BILLING = PANEL_API_PATHS.billing
 /** An organisation's credits, ledger, checkouts and payments: `…/org/{orgId}/…`. */
-export const BILLING_ORG_BASE = `${BILLING}/org`
+export const BILLING_ORG_BASE = `${BILLING}/${ORG_SEGMENT}`
 /** The payment providers' webhooks: `…/{provider}`. */
 export const PAYMENT_WEBHOOK_BASE = '/service/webhooks/payments'
 /** Where the test provider's checkout pages live: `…/{ref}`. */

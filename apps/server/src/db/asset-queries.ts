@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, lt, type SQL, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
 import { derivedImages, type Folder, files, folders, type StoredFile } from './schema.ts'
 
@@ -220,6 +220,34 @@ export function createAssetQueries(db: Db) {
     })
   }
 
+  /**
+   * Deletes up to `limit` files under `folder` (and their derived rows) stored before `before`,
+   * oldest first: the expiry of short-lived uploads. The caller deletes the storage keys.
+   */
+  async function deleteFilesUnderBefore(
+    organisationId: string,
+    folder: string,
+    before: Date,
+    limit: number,
+  ): Promise<RemovedFiles> {
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .select()
+        .from(files)
+        .where(
+          and(
+            eq(files.organisationId, organisationId),
+            sql`starts_with(${files.path}, ${`${folder}/`}::text)`,
+            lt(files.createdAt, before),
+          ),
+        )
+        .orderBy(asc(files.createdAt))
+        .limit(limit)
+        .for('update')
+      return removeFiles(tx, rows)
+    })
+  }
+
   // A move bumps the version and forgets the derived images: their pixels would still be right,
   // but a queued derive job names the file by its old path and would fail, and a failed job
   // answers for its cache key (file id and version) for good.
@@ -374,6 +402,7 @@ export function createAssetQueries(db: Db) {
     pathKind,
     createFolder,
     deleteFileById,
+    deleteFilesUnderBefore,
     moveFile,
     moveFolder,
     deleteFolder,

@@ -73,11 +73,58 @@ async function openPglite(dataDir = DEFAULT_DATA_DIR): Promise<Database> {
   return database
 }
 
+// SQLSTATE classes and codes that mean the server cannot be used right now, not that the query
+// was wrong: connection exceptions (08…), shutdowns and start-ups (57P01–57P03), too many
+// connections (53300).
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-3]|53300)$/
+const UNAVAILABLE_SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
+// node-postgres says these in words only.
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|is not queryable|Client was closed|Connection ended/i
+
+/**
+ * Whether `error` (or one it wraps, as Drizzle does) says the database server cannot be reached
+ * or is restarting, so the request may succeed if tried again shortly.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current !== undefined && depth < 5; depth++) {
+    if (typeof current !== 'object' || current === null) return false
+    const { code, message, cause } = current as {
+      code?: unknown
+      message?: unknown
+      cause?: unknown
+    }
+    if (typeof code === 'string') {
+      if (UNAVAILABLE_SYSTEM_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code)) return true
+    }
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true
+    current = cause
+  }
+  return false
+}
+
 async function openPostgres(options: DatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: options.url })
+  // A server that does not answer fails a request after 5 s instead of holding it forever.
+  const pool = new pg.Pool({ connectionString: options.url, connectionTimeoutMillis: 5000 })
   const onError =
     options.onError ?? ((error: Error) => console.error('PostgreSQL pool error:', error))
   pool.on('error', onError)
+  // The pool listens for errors of idle connections only: a connection lost while checked out
+  // between two queries (inside a transaction, say, when the server restarts) would emit an
+  // 'error' nobody hears, which ends the process. Every connection gets a listener of its own;
+  // the query that was to run next fails, and the pool drops the connection when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', onError)
+  })
   const db = drizzleNodePg({ client: pool, schema })
   let closed = false
   const database: Database = {

@@ -4,6 +4,7 @@ export {
   type DatabaseOptions,
   type Db,
   DEFAULT_DATA_DIR,
+  isDatabaseUnavailable,
   MIGRATIONS_FOLDER,
 } from './database.ts'
 export type { DerivedCacheEntry } from './derived-queries.ts'

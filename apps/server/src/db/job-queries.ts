@@ -25,6 +25,11 @@ export interface NewJob {
   organisationId?: string | null
   /** At most one job that has not failed exists per key; enqueueing it again returns that job. */
   dedupeKey?: string | null
+  /**
+   * With a `dedupeKey`: a job of that key that is done is queued again too (its output is gone,
+   * e.g. a derived image the cache evicted), as a failed one always is.
+   */
+  rerunDone?: boolean
   payload: Record<string, unknown>
   runAfter?: Date
   maxAttempts?: number
@@ -76,7 +81,10 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
           lockedAt: null,
           updatedAt: now(),
         },
-        setWhere: eq(jobs.status, 'failed'),
+        setWhere:
+          input.rerunDone === true
+            ? inArray(jobs.status, ['failed', 'done'])
+            : eq(jobs.status, 'failed'),
       })
       .returning()
     return row ?? returned(await findJobByDedupeKey(key))
@@ -183,6 +191,26 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
     return row
   }
 
+  /**
+   * Hands a running job back to the queue, due now, its attempt not counted: a process shutting
+   * down that cannot finish it in time. Only the worker that holds it can; `undefined` otherwise.
+   */
+  async function releaseJob(id: string, workerId: string): Promise<Job | undefined> {
+    const [row] = await db
+      .update(jobs)
+      .set({
+        status: 'queued',
+        runAfter: now(),
+        attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
+        lockedBy: null,
+        lockedAt: null,
+        updatedAt: now(),
+      })
+      .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.lockedBy, workerId)))
+      .returning()
+    return row
+  }
+
   async function getJob(id: string): Promise<Job | undefined> {
     if (!isUuid(id)) return undefined
     const [row] = await db.select().from(jobs).where(eq(jobs.id, id))
@@ -194,5 +222,5 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
     return row
   }
 
-  return { enqueueJob, claimJob, completeJob, failJob, getJob, findJobByDedupeKey }
+  return { enqueueJob, claimJob, completeJob, failJob, releaseJob, getJob, findJobByDedupeKey }
 }

@@ -373,6 +373,20 @@ describe.each(BACKENDS)('the repository on $name', (backend) => {
       expect(await repo.findDerived(unique('missing'))).toBeUndefined()
     })
 
+    it('keeps the transformation context, filling in one a row stored without it', async () => {
+      const org = await newOrganisation()
+      const file = await repo.upsertFile(org.id, fileInput('c.png'))
+      const input = derivedInput(org.id, file.id, file.version)
+      const context = [{ name: 'od.detect', data: { objects: [{ label: 'person' }] } }]
+      expect((await repo.recordDerived(input)).context).toBeNull()
+      const filled = await repo.recordDerived({ ...input, context })
+      expect(filled.context).toEqual(context)
+      // A context once kept is not replaced.
+      const again = await repo.recordDerived({ ...input, context: [{ name: 'other' }] })
+      expect(again.context).toEqual(context)
+      expect((await repo.findDerived(input.cacheKey))?.context).toEqual(context)
+    })
+
     it('moves lastAccessedAt forward when touched', async () => {
       const org = await newOrganisation()
       const file = await repo.upsertFile(org.id, fileInput('t.png'))

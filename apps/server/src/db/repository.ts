@@ -1,5 +1,5 @@
 // The repository: every query the server runs, composed from one query module per area.
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { createAccountQueries } from './account-queries.ts'
 import { createAssetQueries } from './asset-queries.ts'
 import { createBillingQueries } from './billing-queries.ts'
@@ -51,6 +51,8 @@ export interface DerivedInput {
   size: number
   width?: number | null
   height?: number | null
+  /** The transformation context's steps (`StepReport`s of the engine). */
+  context?: Record<string, unknown>[] | null
 }
 
 export type Repository = ReturnType<typeof createRepository>
@@ -223,8 +225,18 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
   async function recordDerived(input: DerivedInput): Promise<DerivedImage> {
     const [row] = await db
       .insert(derivedImages)
-      .values({ ...input, width: input.width ?? null, height: input.height ?? null })
-      .onConflictDoNothing({ target: derivedImages.cacheKey })
+      .values({
+        ...input,
+        width: input.width ?? null,
+        height: input.height ?? null,
+        context: input.context ?? null,
+      })
+      // A row stored before contexts were kept gets the context when the image is made again.
+      .onConflictDoUpdate({
+        target: derivedImages.cacheKey,
+        set: { context: excluded(derivedImages.context) },
+        setWhere: isNull(derivedImages.context),
+      })
       .returning()
     return row ?? returned(await findDerived(input.cacheKey))
   }

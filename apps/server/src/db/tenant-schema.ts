@@ -171,6 +171,12 @@ export const derivedImages = pgTable(
     size: bigint('size', { mode: 'number' }).notNull(),
     width: integer('width'),
     height: integer('height'),
+    /**
+     * The transformation context of the chain that made the image (each step with what it
+     * found), so a cached image's context is served without running its models again; null for
+     * images stored before contexts were kept.
+     */
+    context: jsonb('context').$type<Record<string, unknown>[]>(),
     createdAt: createdAt(),
     lastAccessedAt: timestamp('last_accessed_at', { withTimezone: true }).notNull().defaultNow(),
   },

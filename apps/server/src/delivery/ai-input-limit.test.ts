@@ -5,18 +5,14 @@ import { startTestServer, type TestServer } from '../test-server.ts'
 
 describe('the AI input limit', () => {
   let server: TestServer
-  const previous = process.env.AI_MAX_INPUT_PIXELS
 
   beforeAll(async () => {
-    // The AI service reads its settings from the environment when it is first used.
-    process.env.AI_MAX_INPUT_PIXELS = '1000'
-    server = await startTestServer('pglite', {}, { runJobs: false })
+    // Read at boot with the server's other settings (config.ts).
+    server = await startTestServer('pglite', { AI_MAX_INPUT_PIXELS: '1000' }, { runJobs: false })
   })
 
   afterAll(async () => {
     await server?.stop()
-    if (previous === undefined) delete process.env.AI_MAX_INPUT_PIXELS
-    else process.env.AI_MAX_INPUT_PIXELS = previous
   })
 
   it('answers a 4xx for an AI chain on a larger image, with no job and no charge', async () => {

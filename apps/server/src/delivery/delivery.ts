@@ -2,17 +2,19 @@
 // the original or the derived image, from the derived-image cache when it is there. The steps
 // are modules of their own: resolve (what the URL names), cache-key, respond (headers, ETag,
 // 304), derive (the engine, then storage), budget (the cache's bounds), job (the slow path).
+import type { StepReport } from '@tessera/engine'
 import type { ParsedOperation } from '@tessera/url'
 import { aiCreditsOf, chargeCredits } from '../billing/credits.ts'
 import type { AppContext } from '../context.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
+import { createVisitorAllowance } from '../playground/allowance.ts'
 import { createDerivedBudget } from './budget.ts'
 import { derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { createDeriver } from './derive.ts'
 import { createDeriveJobHandler, DERIVE_JOB, type DeriveJobPayload } from './job.ts'
 import { createRenderLimit } from './render-limit.ts'
-import { createResolver, type DeliveryRequest, type Resolved } from './resolve.ts'
+import { createResolver, type DeliveryRequest, type FileRow, type Resolved } from './resolve.ts'
 import {
   cacheHeaders,
   ifNoneMatchMatches,
@@ -36,6 +38,12 @@ interface Target {
   format: string
 }
 
+/** The transformation context of a delivery URL: its file and the chain's steps as they ran. */
+export interface TransformationContext {
+  file: FileRow
+  steps: StepReport[]
+}
+
 const isSlow = (operation: ParsedOperation) => operation.spec?.slow === true
 
 export type Delivery = ReturnType<typeof createDelivery>
@@ -48,6 +56,7 @@ export function createDelivery(app: AppContext) {
   const budget = createDerivedBudget(app)
   const deriver = createDeriver(app, { budget, findMergeFile: resolver.findMergeFile })
   const { countRender } = createRenderLimit(app)
+  const visitorAllowance = createVisitorAllowance(app)
 
   /** The stored image of `cacheKey`, when the index and storage both have it. */
   async function fromCache(
@@ -86,11 +95,12 @@ export function createDelivery(app: AppContext) {
     request: DeliveryRequest,
     resolved: Resolved,
     target: Target,
+    how: { trusted?: boolean } = {},
   ): Promise<Response> {
     const { organisationId, file, operations, options } = resolved
     const { cacheKey } = target
     // Before anything is queued or charged; images already derived are served from the cache.
-    await strict.assertAllowed(request, organisationId)
+    if (how.trusted !== true) await strict.assertAllowed(request, organisationId)
     // An image too large for the AI models is refused now, not after a job and a charge.
     if (file.width !== null && file.height !== null) {
       try {
@@ -110,6 +120,9 @@ export function createDelivery(app: AppContext) {
     }
     // A job that exists was paid for when it was queued.
     if (existing === undefined) {
+      // A new AI render of the demo counts against the visitor's daily allowance; cached
+      // images and jobs already queued do not.
+      await visitorAllowance.countAiRender(organisationId, request.clientAddress)
       await countRender(request)
       await chargeCredits(repo, organisationId, aiCreditsOf(operations), AI_REASON, cacheKey)
     }
@@ -128,6 +141,9 @@ export function createDelivery(app: AppContext) {
       kind: DERIVE_JOB,
       organisationId,
       dedupeKey: cacheKey,
+      // A job that is done but whose image is not in the cache (evicted, or stored before its
+      // context was kept) runs again, already paid for.
+      rerunDone: existing?.status === 'done',
       payload: { ...payload },
     })
     metrics.jobsQueued.inc()
@@ -154,11 +170,9 @@ export function createDelivery(app: AppContext) {
     }
   }
 
-  async function deliver(request: DeliveryRequest): Promise<Response> {
-    const resolved = await resolver.resolve(request)
+  /** The derived image a resolved request asks for, and the headers it is served with. */
+  async function targetOf(request: DeliveryRequest, resolved: Resolved) {
     const { file, operations, options } = resolved
-    if (operations.length === 0) return serveOriginal(app, request, file)
-
     const accept = request.headers.get('accept') ?? undefined
     const dpr = readDpr(options, request.headers)
     const format = engine.chooseOutputFormat({
@@ -171,15 +185,59 @@ export function createDelivery(app: AppContext) {
     const cacheKey = derivedCacheKey({ file, operations, format, dpr, merged })
     const etag = `"${cacheKey}"`
     const headers = cacheHeaders(etag, varyOf(options), config.cacheMaxAge)
+    const target: Target = { cacheKey, dpr, accept, format }
+    return { target, etag, headers }
+  }
+
+  async function deliver(request: DeliveryRequest): Promise<Response> {
+    const resolved = await resolver.resolve(request)
+    const { file, operations } = resolved
+    if (operations.length === 0) return serveOriginal(app, request, file)
+
+    const { target, etag, headers } = await targetOf(request, resolved)
     if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) {
       metrics.cache.inc({ result: 'not_modified' })
       return notModified(headers)
     }
-    const cached = await fromCache(request, cacheKey, headers)
+    const cached = await fromCache(request, target.cacheKey, headers)
     if (cached !== undefined) return cached
-    const target = { cacheKey, dpr, accept, format }
     if (operations.some(isSlow)) return queue(request, resolved, target)
     return deriveNow(request, resolved, target, headers)
+  }
+
+  /**
+   * The transformation context of a delivery URL (the chain's steps with what each found),
+   * computed with the same cache as its image: a stored image's context is read from its row;
+   * otherwise the image is derived now, or queued like delivery queues it (then the answer is
+   * the 202 `Response`). `authorise` is called with the URL's organisation before anything
+   * else is read, and throws for a caller who may not see it; the caller speaks for the
+   * organisation, so neither a signature nor strict transformations are asked for.
+   */
+  async function context(
+    request: DeliveryRequest,
+    authorise: (organisationId: string) => Promise<void>,
+  ): Promise<TransformationContext | Response> {
+    const resolved = await resolver.resolve(request, { authorise, trusted: true })
+    const { file, operations } = resolved
+    if (operations.length === 0) return { file, steps: [] }
+    const { target } = await targetOf(request, resolved)
+    // From the database, not this process's lookups: a row read before its context was filled
+    // in must not send the caller round again.
+    const cached = await repo.findDerived(target.cacheKey)
+    if (cached?.context !== undefined && cached.context !== null) {
+      return { file, steps: cached.context as unknown as StepReport[] }
+    }
+    if (operations.some(isSlow)) return queue(request, resolved, target, { trusted: true })
+    const pending = deriver.pending(target.cacheKey)
+    // A render like a delivery miss, counted against the same per-address limit.
+    if (pending === undefined) await countRender(request)
+    try {
+      const derived = await (pending ??
+        deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
+      return { file, steps: derived.steps }
+    } catch (error) {
+      throw engineErrorToHttp(error)
+    }
   }
 
   /**
@@ -193,6 +251,7 @@ export function createDelivery(app: AppContext) {
 
   return {
     deliver,
+    context,
     settle,
     refreshCacheMetrics: budget.refreshCacheMetrics,
     /** The job runner's handler of `DERIVE_JOB`. */

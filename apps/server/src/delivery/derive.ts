@@ -1,6 +1,7 @@
 // Deriving an image: the engine runs the chain on the original (kept hot in memory for a burst
 // of sizes), the answer goes out at once, and the image is stored and indexed after it.
 // Identical requests arriving together share one computation.
+import type { StepReport } from '@tessera/engine'
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import type { DerivedBudget } from './budget.ts'
@@ -12,6 +13,10 @@ export interface Derived {
   contentType: string
   size: number
   data: Buffer
+  width: number
+  height: number
+  /** Each step of the chain with what it found: the transformation context's steps. */
+  steps: StepReport[]
   /** Settles once the image is in storage and the index; the answer does not wait for it. */
   persisted: Promise<void>
 }
@@ -64,15 +69,18 @@ export function createDeriver(
     const storageKey = `orgs/${resolved.organisationId}/derived/${cacheKey}.${result.format}`
     // Too large to keep: answered, never stored (a job's result is stored whatever its size, as
     // storage is the only way it reaches the client; jobs cost credits, so they cannot flood).
+    const computed = {
+      storageKey,
+      contentType: result.contentType,
+      size: result.data.length,
+      data: result.data,
+      width: result.width,
+      height: result.height,
+      steps: result.steps,
+    }
     if (!storeAlways && result.data.length > config.derivedCache.storeMaxBytes) {
       metrics.derivedNotStored.inc()
-      return {
-        storageKey,
-        contentType: result.contentType,
-        size: result.data.length,
-        data: result.data,
-        persisted: Promise.resolve(),
-      }
+      return { ...computed, persisted: Promise.resolve() }
     }
     lookups.bytes.set(storageKey, result.data)
     // Storing (write, fsync, rename) and indexing happen after the answer is on its way; until
@@ -90,17 +98,12 @@ export function createDeriver(
         size: result.data.length,
         width: result.width,
         height: result.height,
+        context: result.steps.map((step) => ({ ...step })),
       })
       budget.stored(result.data.length)
     })()
     persisted.catch((error: unknown) => logger.error({ err: error, cacheKey }, 'could not store'))
-    return {
-      storageKey,
-      contentType: result.contentType,
-      size: result.data.length,
-      data: result.data,
-      persisted,
-    }
+    return { ...computed, persisted }
   }
 
   function deriveOnce(

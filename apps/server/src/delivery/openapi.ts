@@ -50,7 +50,9 @@ const delivery = (version: 'v1' | 'v2'): OpenApiOperation => ({
     '400': failure('The URL or pattern is invalid, or a parameter or option is repeated'),
     '401': failure('A signed URL is required and missing, altered, expired or has extra query'),
     '404': failure('No such organisation or file'),
-    '429': failure('Too many cache misses from this address (RENDER_LIMIT_PER_MINUTE)'),
+    '429': failure(
+      'too_many_renders: too many cache misses from this address (RENDER_LIMIT_PER_MINUTE); daily_limit_exceeded: a visitor started its ANON_AI_RUNS_PER_DAY new AI renders of the demo today',
+    ),
   },
 })
 

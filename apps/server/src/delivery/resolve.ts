@@ -45,6 +45,12 @@ export interface Resolved {
   pattern: string
 }
 
+/** How `resolve` treats the caller. */
+export interface ResolveOptions {
+  authorise?: (organisationId: string) => Promise<void>
+  trusted?: boolean
+}
+
 /** A file path from a URL, decoded; 400 `invalid_path` for a malformed percent-escape. */
 export function decodeFilePath(raw: string): string {
   try {
@@ -117,7 +123,12 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     return found
   }
 
-  async function resolve(request: DeliveryRequest): Promise<Resolved> {
+  /**
+   * Resolves a request. `how.authorise` is called with the organisation as soon as it is known
+   * (and throws for a caller who may not see it); `how.trusted` skips the signed-URL check, for
+   * a caller who speaks for the organisation.
+   */
+  async function resolve(request: DeliveryRequest, how: ResolveOptions = {}): Promise<Resolved> {
     const isCustomDomain = request.customDomainOrganisationId !== undefined
     const parts = deliveryPathOf(request.path, isCustomDomain)
     let organisationId: string
@@ -137,16 +148,17 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
       organisationId = organisation.id
       requireSignedUrls = organisation.requireSignedUrls
     }
+    await how.authorise?.(organisationId)
     if (
       parts.zone !== undefined &&
       (await lookups.zone(organisationId, parts.zone)) === undefined
     ) {
       throw new HttpError(404, 'not_found', `Unknown zone '${parts.zone}'`)
     }
-    if (requireSignedUrls) {
+    if (requireSignedUrls && how.trusted !== true) {
       const check = await verifySignedUrl(request.url, {
         getToken: async (accessKey) => {
-          const key = await repo.findSigningKey(accessKey)
+          const key = await lookups.signingKey(accessKey)
           return key !== undefined && key.organisationId === organisationId ? key.secret : undefined
         },
       })
@@ -180,7 +192,9 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
       throw new HttpError(
         501,
         'operation_unavailable',
-        `${unavailable.spec?.key ?? unavailable.text} is not available on this server yet`,
+        unavailable.spec?.unavailableReason === undefined
+          ? `${unavailable.spec?.key ?? unavailable.text} is not available on this server yet`
+          : `${unavailable.spec.key} is not available on this server: ${unavailable.spec.unavailableReason}`,
       )
     }
     return { organisationId, file, operations: value, options, pattern: expanded }

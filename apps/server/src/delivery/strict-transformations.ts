@@ -66,13 +66,13 @@ export interface StrictRequest {
  * The check delivery runs before it queues or charges an AI operation. It reads the chain as
  * written from the request path again, so delivery only has to call it.
  */
-export function createStrictTransformations(app: Pick<AppContext, 'repo' | 'lookups'>) {
-  const { repo, lookups } = app
+export function createStrictTransformations(app: Pick<AppContext, 'lookups'>) {
+  const { lookups } = app
 
   async function validSignature(url: string, organisationId: string): Promise<boolean> {
     const check = await verifySignedUrl(url, {
       getToken: async (accessKey) => {
-        const key = await repo.findSigningKey(accessKey)
+        const key = await lookups.signingKey(accessKey)
         return key !== undefined && key.organisationId === organisationId ? key.secret : undefined
       },
     })

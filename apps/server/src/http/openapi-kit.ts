@@ -1,8 +1,9 @@
 // The types and small builders every part of the OpenAPI document is written with.
+import { PUBLIC_API_PATHS } from '@tessera/url'
 import { MAX_PAGE_NO, MAX_PAGE_SIZE } from './paging.ts'
 
 /** Where the server serves its OpenAPI document. */
-export const OPENAPI_PATH = '/service/openapi.json'
+export const OPENAPI_PATH = PUBLIC_API_PATHS.openapi
 
 export type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null'
 

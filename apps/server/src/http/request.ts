@@ -25,9 +25,48 @@ export function hostOf(c: Context): string {
   return (c.req.header('host') ?? '').toLowerCase().replace(/:\d+$/, '')
 }
 
-/** The address limits count by (login, sign-up, delivery renders): the TCP peer. */
+/**
+ * The address limits count by (login, sign-up, delivery renders): the TCP peer, or the client a
+ * trusted proxy names (set by the app's first middleware with `forwardedClient`).
+ */
 export function clientAddress(c: Context): string {
+  const forwarded = (c.var as { clientAddress?: unknown }).clientAddress
+  if (typeof forwarded === 'string') return forwarded
+  return peerAddress(c)
+}
+
+/** The TCP peer of the request. */
+export function peerAddress(c: Context): string {
   return incoming(c)?.socket.remoteAddress ?? 'unknown'
+}
+
+const plain = (address: string) =>
+  address
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(?=\d)/, '')
+
+/**
+ * The client behind trusted proxies: when the peer is one, the rightmost `X-Forwarded-For` entry
+ * that is not itself a trusted proxy (entries to its left were written by the client and prove
+ * nothing); otherwise the peer.
+ */
+export function forwardedClient(
+  peer: string,
+  forwardedFor: string | undefined,
+  trusted: readonly string[],
+): string {
+  const proxies = new Set(trusted.map(plain))
+  if (!proxies.has(plain(peer)) || forwardedFor === undefined) return peer
+  const hops = forwardedFor
+    .split(',')
+    .map(plain)
+    .filter((hop) => hop !== '')
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i] as string
+    if (!proxies.has(hop)) return hop
+  }
+  return peer
 }
 
 /** Whether a peer address is this machine. */

@@ -42,5 +42,6 @@ export interface WebSettings {
     google: string | undefined
     analytics: string | undefined
     chat: string | undefined
+    captcha: string | undefined
   }
 }

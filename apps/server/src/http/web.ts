@@ -63,6 +63,7 @@ export function runtimeConfigFor(config: ServerConfig): RuntimeConfig {
       google: web.scripts.google ?? defaults.scripts.google,
       analytics: web.scripts.analytics ?? defaults.scripts.analytics,
       chat: web.scripts.chat ?? defaults.scripts.chat,
+      captcha: web.scripts.captcha ?? defaults.scripts.captcha,
     },
   }
 }

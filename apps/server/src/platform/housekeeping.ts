@@ -1,6 +1,7 @@
 // Periodic clean-up of rows that only matter for a while: expired sessions, rate-limit events
 // older than the longest window, and request signatures past their time window; and of the
-// temporary files of storage writes that never finished (a crash or kill -9 in mid-upload).
+// temporary files of storage writes that never finished (a crash or kill -9 in mid-upload);
+// and whatever expiry tasks the server adds (visitor uploads older than a day).
 // Safe to run in every process at once (each pass deletes what is old; nobody else needs it).
 import type { Repository } from '../db/index.ts'
 import type { Storage } from '../storage/index.ts'
@@ -20,15 +21,21 @@ export interface Housekeeping {
     events: number
     signatures: number
     temporaries: number
+    /** What each added task removed, by its name. */
+    tasks: Record<string, number>
   }>
   stop(): Promise<void>
 }
+
+/** An expiry task of another part of the server: removes what is old, answers how many. */
+export type HousekeepingTask = () => Promise<number>
 
 export function startHousekeeping(
   repo: Pick<Repository, 'deleteExpiredSessions' | 'pruneAccountRecords'>,
   logger: Logger,
   intervalMs = HOUSEKEEPING_INTERVAL_MS,
   storage?: Pick<Storage, 'removeStaleTemporaries'>,
+  tasks: Record<string, HousekeepingTask> = {},
 ): Housekeeping {
   let running: Promise<unknown> = Promise.resolve()
   const runOnce = async () => {
@@ -36,13 +43,22 @@ export function startHousekeeping(
     const { events, signatures } = await repo.pruneAccountRecords(RATE_EVENT_RETENTION_MS)
     const temporaries =
       (await storage?.removeStaleTemporaries(new Date(Date.now() - TEMP_FILE_MAX_AGE_MS))) ?? 0
-    if (sessions + events + signatures + temporaries > 0) {
+    const removed: Record<string, number> = {}
+    for (const [name, task] of Object.entries(tasks)) {
+      // One task failing does not stop the others (nor the next pass).
+      removed[name] = await task().catch((error: unknown) => {
+        logger.warn({ err: error, task: name }, 'a housekeeping task failed')
+        return 0
+      })
+    }
+    const other = Object.values(removed).reduce((sum, n) => sum + n, 0)
+    if (sessions + events + signatures + temporaries + other > 0) {
       logger.info(
-        { sessions, events, signatures, temporaries },
+        { sessions, events, signatures, temporaries, ...removed },
         'housekeeping removed expired rows and stale temporary files',
       )
     }
-    return { sessions, events, signatures, temporaries }
+    return { sessions, events, signatures, temporaries, tasks: removed }
   }
   const tick = () => {
     running = runOnce().catch((error: unknown) =>

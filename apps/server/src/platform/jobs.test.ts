@@ -4,7 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { createDatabase, createRepository } from '../db/index.ts'
 import { startTestServer } from '../test-server.ts'
+import { createJobRunner } from './jobs.ts'
+import { createLogger } from './logger.ts'
+import { createMetrics } from './metrics.ts'
 
 describe('background jobs', () => {
   const cleanup: string[] = []
@@ -50,4 +54,71 @@ describe('background jobs', () => {
       await second.stop()
     }
   }, 60_000)
+})
+
+describe('stopping the job runner (a process shutting down)', () => {
+  async function setUp() {
+    const database = await createDatabase({ dataDir: 'memory://' })
+    const repo = createRepository(database.db)
+    const logger = createLogger({ logLevel: 'silent' })
+    let release: () => void = () => undefined
+    const started: string[] = []
+    const runner = createJobRunner(
+      { repo, logger, metrics: createMetrics() },
+      {
+        slow: {
+          run: async (_payload, job) => {
+            started.push(job.id)
+            await new Promise<void>((resolve) => {
+              release = resolve
+            })
+            return { ok: true }
+          },
+          isPermanent: () => false,
+        },
+      },
+      { pollMs: 10 },
+    )
+    return { database, repo, runner, started, release: () => release() }
+  }
+
+  it('hands a job still running after the grace time back to the queue, unclaimed and not counted', async () => {
+    const { database, repo, runner, started, release } = await setUp()
+    try {
+      const job = await repo.enqueueJob({ kind: 'slow', payload: {} })
+      const next = await repo.enqueueJob({ kind: 'slow', payload: {} })
+      runner.start()
+      await expect.poll(() => started.length).toBe(1)
+      await runner.stop({ graceMs: 20 })
+      expect(await repo.getJob(job.id)).toMatchObject({
+        status: 'queued',
+        attempts: 0,
+        lockedBy: null,
+      })
+      expect((await repo.getJob(next.id))?.status).toBe('queued')
+      // Another process claims it at once.
+      expect((await repo.claimJob('other-worker', ['slow']))?.id).toBe(job.id)
+      release()
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('lets a job that ends within the grace time finish, and claims no other', async () => {
+    const { database, repo, runner, started, release } = await setUp()
+    try {
+      const job = await repo.enqueueJob({ kind: 'slow', payload: {} })
+      const next = await repo.enqueueJob({ kind: 'slow', payload: {} })
+      runner.start()
+      await expect.poll(() => started.length).toBe(1)
+      const stopped = runner.stop({ graceMs: 60_000 })
+      release()
+      await stopped
+      expect((await repo.getJob(job.id))?.status).toBe('done')
+      expect((await repo.getJob(next.id))?.status).toBe('queued')
+      expect(started).toHaveLength(1)
+    } finally {
+      await database.close()
+    }
+  })
 })

@@ -23,9 +23,15 @@ export interface JobRunner {
   drain(): Promise<number>
   /** Polls now instead of at the next tick. */
   wake(): void
-  /** Stops claiming new jobs and waits for the running one. */
-  stop(): Promise<void>
+  /**
+   * Stops claiming new jobs and waits for the running one; one still running after `graceMs`
+   * (default: wait for it) is handed back to the queue for another process, and not waited for.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>
 }
+
+/** The longest wait between rounds after failed ones. */
+const MAX_BACKOFF_MS = 5000
 
 /** Failed jobs checked for a missing refund per round (see `refundFailed`). */
 const REFUND_SWEEP = 20
@@ -40,6 +46,10 @@ export function createJobRunner(
   let timer: NodeJS.Timeout | undefined
   let running: Promise<number> | undefined
   let stopped = true
+  // Set by `stop`: the loop in `drain` claims nothing more.
+  let halted = false
+  let current: Job | undefined
+  let stopping: Promise<void> | undefined
 
   async function runOne(job: Job): Promise<void> {
     const handler = handlers[job.kind]
@@ -95,26 +105,45 @@ export function createJobRunner(
   async function drain(): Promise<number> {
     let count = 0
     for (;;) {
+      if (halted) return count
       const job = await app.repo.claimJob(workerId, kinds)
       if (job === undefined) {
         await refundFailed()
         return count
       }
-      await runOne(job)
+      current = job
+      try {
+        await runOne(job)
+      } finally {
+        current = undefined
+      }
       count++
     }
   }
 
+  // After a failed round (the database out of reach) the next waits longer, up to a limit, so an
+  // outage is not met with four queries and four log lines a second.
+  let failures = 0
   function tick(): void {
     if (stopped || running !== undefined) return
     running = drain()
-      .catch((error: unknown) => {
-        app.logger.error({ err: error }, 'job runner could not claim jobs')
-        return 0
-      })
+      .then(
+        (count) => {
+          if (failures > 0) app.logger.info('job runner claims jobs again')
+          failures = 0
+          return count
+        },
+        (error: unknown) => {
+          failures++
+          if (failures === 1) app.logger.error({ err: error }, 'job runner could not claim jobs')
+          return 0
+        },
+      )
       .finally(() => {
         running = undefined
-        if (!stopped) timer = setTimeout(tick, options.pollMs)
+        const delay =
+          failures === 0 ? options.pollMs : Math.min(options.pollMs * 2 ** failures, MAX_BACKOFF_MS)
+        if (!stopped) timer = setTimeout(tick, delay)
       })
   }
 
@@ -129,10 +158,39 @@ export function createJobRunner(
       clearTimeout(timer)
       tick()
     },
-    async stop() {
-      stopped = true
-      clearTimeout(timer)
-      await running
+    stop(stopOptions = {}) {
+      stopping ??= halt(stopOptions.graceMs)
+      return stopping
     },
+  }
+
+  async function halt(graceMs: number | undefined): Promise<void> {
+    stopped = true
+    halted = true
+    clearTimeout(timer)
+    const waiting = running
+    if (waiting === undefined) return
+    if (graceMs === undefined) {
+      await waiting
+      return
+    }
+    let timeout: NodeJS.Timeout | undefined
+    const finished = await Promise.race([
+      waiting.then(() => true),
+      new Promise<false>((resolve) => {
+        timeout = setTimeout(() => resolve(false), graceMs)
+      }),
+    ])
+    clearTimeout(timeout)
+    const job = current
+    if (finished || job === undefined) return
+    try {
+      if ((await app.repo.releaseJob(job.id, workerId)) !== undefined) {
+        app.logger.info({ jobId: job.id, kind: job.kind }, 'job handed back to the queue')
+      }
+    } catch (error) {
+      // Its lock goes stale and another process claims it then (staleJobAfterMs).
+      app.logger.warn({ err: error, jobId: job.id }, 'could not hand a job back')
+    }
   }
 }

@@ -1,16 +1,19 @@
 // Database rows the delivery hot path reads on every request, remembered for a few seconds in
-// this process (other processes see a change after at most `ttlMs`; this one at once, because
-// writes here forget what they change).
+// this process. A write forgets what it changes here at once and, through the change feed
+// (`changes.ts`, PostgreSQL NOTIFY), in every other process before it answers; `ttlMs` only
+// bounds how long a row stays when a notification was lost.
 
 import type {
   DerivedImage,
   Organisation,
   Preset,
   Repository,
+  SigningKey,
   StoredFile,
   Zone,
 } from '../db/index.ts'
 import { createByteCache, createTtlCache } from './cache.ts'
+import type { Change } from './changes.ts'
 
 export interface Lookups {
   organisationByCloudName(cloudName: string): Promise<Organisation | undefined>
@@ -21,20 +24,38 @@ export interface Lookups {
   file(organisationId: string, path: string): Promise<StoredFile | undefined>
   preset(organisationId: string, name: string): Promise<Preset | undefined>
   derived(cacheKey: string): Promise<DerivedImage | undefined>
+  /** A signing key that is not revoked, by its access key (signed delivery URLs). */
+  signingKey(accessKey: string): Promise<SigningKey | undefined>
   /** Bytes of recently served derived images, by storage key. */
   readonly bytes: ReturnType<typeof createByteCache>
-  /** Forgets a file (after an upload or delete in this process). */
-  forgetFile(organisationId: string, path: string): void
-  /** Forgets a preset (after it is created, changed or deleted in this process). */
-  forgetPreset(organisationId: string, name: string): void
-  /** Forgets an organisation under its id and cloud name (after a change in this process). */
-  forgetOrganisation(organisation: Pick<Organisation, 'id' | 'cloudName'>): void
+  /**
+   * Forgets a file (after an upload, delete or move) in every process; resolves when they have
+   * been told, so the answer that follows is true everywhere.
+   */
+  forgetFile(organisationId: string, path: string): Promise<void>
+  /** Forgets a preset (after it is created, changed or deleted) in every process. */
+  forgetPreset(organisationId: string, name: string): Promise<void>
+  /** Forgets an organisation, its zones and domains (after a change) in every process. */
+  forgetOrganisation(organisation: Pick<Organisation, 'id' | 'cloudName'>): Promise<void>
+  /** Forgets every signing key (after one is created or revoked) in every process. */
+  forgetSigningKeys(): Promise<void>
+  /** Forgets what `change` makes stale, in this process only (the change feed calls it). */
+  apply(change: Change): void
+  /** Forgets every row (not the bytes, which never go stale), in this process only. */
+  forgetAll(): void
 }
 
-export function createLookups(
-  repo: Repository,
-  options: { ttlMs: number; hotCacheBytes: number },
-): Lookups {
+export interface LookupOptions {
+  ttlMs: number
+  hotCacheBytes: number
+  /**
+   * Tells every process about a change (the change feed); without it a change is applied
+   * here only, which is enough for a single process.
+   */
+  publish?: (change: Change) => Promise<void>
+}
+
+export function createLookups(repo: Repository, options: LookupOptions): Lookups {
   const ttl = { ttlMs: options.ttlMs, maxEntries: 10_000 }
   // `null` remembers that a row does not exist, so a scan of missing paths stays off the database.
   const organisations = createTtlCache<string, Organisation | null>(ttl)
@@ -45,6 +66,35 @@ export function createLookups(
   const presets = createTtlCache<string, Preset | null>(ttl)
   // A derived image's row never changes (a new file version makes a new cache key).
   const derivedRows = createTtlCache<string, DerivedImage>({ ttlMs: 60_000, maxEntries: 50_000 })
+  const signingKeys = createTtlCache<string, SigningKey | null>(ttl)
+  const rows = [organisations, organisationsById, domains, zones, files, presets, signingKeys]
+
+  function apply(change: Change): void {
+    switch (change.kind) {
+      case 'file':
+        files.delete(`${change.organisationId}\n${change.path}`)
+        return
+      case 'preset':
+        presets.delete(`${change.organisationId}\n${change.name}`)
+        return
+      case 'organisation':
+        organisations.delete(change.cloudName)
+        organisationsById.delete(change.id)
+        // Few rows, rarely changed: forgetting all is simpler than finding the organisation's.
+        domains.clear()
+        zones.clear()
+        return
+      case 'signing-keys':
+        signingKeys.clear()
+        return
+    }
+  }
+
+  const publish = (change: Change): Promise<void> => {
+    if (options.publish !== undefined) return options.publish(change)
+    apply(change)
+    return Promise.resolve()
+  }
 
   async function remember<T>(
     cache: ReturnType<typeof createTtlCache<string, T | null>>,
@@ -77,16 +127,17 @@ export function createLookups(
       if (row !== undefined) derivedRows.set(cacheKey, row)
       return row
     },
+    signingKey: (accessKey) =>
+      remember(signingKeys, accessKey, () => repo.findSigningKey(accessKey)),
     bytes: createByteCache({ maxBytes: options.hotCacheBytes }),
-    forgetFile(organisationId, path) {
-      files.delete(`${organisationId}\n${path}`)
-    },
-    forgetPreset(organisationId, name) {
-      presets.delete(`${organisationId}\n${name}`)
-    },
-    forgetOrganisation(organisation) {
-      organisations.delete(organisation.cloudName)
-      organisationsById.delete(organisation.id)
+    forgetFile: (organisationId, path) => publish({ kind: 'file', organisationId, path }),
+    forgetPreset: (organisationId, name) => publish({ kind: 'preset', organisationId, name }),
+    forgetOrganisation: (organisation) =>
+      publish({ kind: 'organisation', id: organisation.id, cloudName: organisation.cloudName }),
+    forgetSigningKeys: () => publish({ kind: 'signing-keys' }),
+    apply,
+    forgetAll() {
+      for (const cache of rows) cache.clear()
     },
   }
 }

@@ -21,9 +21,24 @@ export const PLAYGROUND_OPENAPI: OpenApiPart = {
     },
   ],
   schemas: {
+    VisitorUpload: object({
+      file: object({
+        path: str('e.g. visitor-uploads/{random}/photo.png, in the demo organisation'),
+        url: str('Its delivery URL (original)'),
+        width: int(),
+        height: int(),
+        format: str('png, jpeg, webp, …'),
+        size: int('Bytes'),
+      }),
+      expiresAt: str('When housekeeping deletes it (24 h after the upload)'),
+      remaining: object({
+        uploads: int('Uploads this address has left today'),
+        aiRuns: int('New AI renders this address has left today'),
+      }),
+    }),
     PlaygroundSigned: object({
       url: str('The URL signed for an hour, or as sent when its chain has no AI operation'),
-      remaining: object({ aiRuns: int('AI runs this address has left today') }),
+      remaining: object({ aiRuns: int('New AI renders this address has left today') }),
     }),
   },
   paths: {
@@ -32,8 +47,16 @@ export const PLAYGROUND_OPENAPI: OpenApiPart = {
         operationId: 'signPlaygroundUrl',
         summary: 'Sign a demo delivery URL whose chain has AI operations',
         description:
-          'The demo organisation has strict transformations on. A delivery URL of the demo organisation (absolute on this server, or a path) whose chain writes an operation that costs credits comes back signed with a demo key for one hour, and counts as one of ANON_AI_RUNS_PER_DAY runs of the client address; any other demo URL comes back as sent, uncounted. No session.',
+          "The demo organisation has strict transformations on. A delivery URL of the demo organisation (absolute on this server, or a path) whose chain writes an operation that costs credits comes back signed with a demo key for one hour; any other demo URL comes back as sent. Signing counts nothing: delivery counts each new AI render of the demo (a cache miss, not a cached image nor a poll of a queued one) against ANON_AI_RUNS_PER_DAY of the client address and answers 429 daily_limit_exceeded past it. With a captcha configured (WEB_CAPTCHA_SITE_KEY) a chain with AI operations needs the widget's token in x-captcha-token. No session.",
         tags: ['playground'],
+        parameters: [
+          {
+            name: 'x-captcha-token',
+            in: 'header',
+            description: 'The captcha widget token (only when a captcha is configured)',
+            schema: { type: 'string' },
+          },
+        ],
         requestBody: jsonBody(
           object({ url: str('e.g. /v2/demo/ic.crop(w:300,h:300)/samples/astronaut.png') }),
         ),
@@ -41,18 +64,59 @@ export const PLAYGROUND_OPENAPI: OpenApiPart = {
           '200': json(ref('PlaygroundSigned'), 'The URL to use'),
           ...JSON_BODY_ERRORS,
           '400': failure(
-            'not_playground_url: not a delivery URL of the demo organisation on this server; invalid_json or invalid_body',
+            'not_playground_url: not a delivery URL of the demo organisation on this server; invalid_json or invalid_body; captcha_required',
           ),
+          '403': failure('captcha_failed: the captcha token was refused'),
           '404': failure('not_available: this server has no demo organisation'),
+          '503': failure('captcha_unavailable: the captcha could not be checked'),
+        },
+      },
+    },
+    [`${PUBLIC_PLAYGROUND}/uploads`]: {
+      post: {
+        operationId: 'uploadAsVisitor',
+        summary: 'Upload an image to try the tools on, kept 24 hours',
+        description:
+          "Multipart with a `file` part. The image goes to a folder of its own in the demo organisation (visitor-uploads/{random}/), passes every check of uploadDirect (UPLOAD_MAX_BYTES, MAX_INPUT_PIXELS, SVG safety; images only) and is deleted with its derived images by housekeeping 24 hours later. At most ANON_UPLOADS_PER_DAY per client address per day (refusals do not count). With a captcha configured (WEB_CAPTCHA_SITE_KEY) the widget's token goes in x-captcha-token. No session.",
+        tags: ['playground'],
+        parameters: [
+          {
+            name: 'x-captcha-token',
+            in: 'header',
+            description: 'The captcha widget token (only when a captcha is configured)',
+            schema: { type: 'string' },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: object({ file: { type: 'string', format: 'binary' } }, ['file']),
+            },
+          },
+        },
+        responses: {
+          '201': json(ref('VisitorUpload'), 'The stored image'),
+          '400': failure(
+            'invalid_multipart (malformed, cut short or interrupted), missing_file, too_many_parts…; captcha_required',
+          ),
+          '403': failure('captcha_failed: the captcha token was refused'),
+          '404': failure('not_available: this server has no demo organisation'),
+          '413': failure('too_large: larger than UPLOAD_MAX_BYTES; image_too_large'),
+          '415': failure(
+            'unsupported_media_type (not multipart), unsupported_type (not an image) or extension_mismatch',
+          ),
+          '422': failure('Corrupt image or too many pixels'),
           '429': {
-            ...failure('daily_limit_exceeded: this address used its AI runs for today'),
+            ...failure('daily_limit_exceeded: this address used its uploads for today'),
             headers: {
               'Retry-After': {
-                description: 'Seconds until a run frees up',
+                description: 'Seconds until an upload frees up',
                 schema: { type: 'integer' },
               },
             },
           },
+          '503': failure('captcha_unavailable: the captcha could not be checked'),
         },
       },
     },

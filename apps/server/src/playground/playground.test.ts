@@ -1,7 +1,8 @@
 // The visitor signing call over real HTTP on PGlite and PostgreSQL: a demo URL with an AI
 // operation comes back signed and delivery then runs it (202, then 200) although the demo has
-// strict transformations on; other URLs are refused; free chains come back as sent, uncounted;
-// and the daily allowance per address ends in 429.
+// strict transformations on; other URLs are refused; free chains come back as sent; signing
+// counts nothing, and delivery's new AI renders end the daily allowance per address in 429
+// (visitor-uploads.test.ts shows cache hits are free).
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
@@ -48,7 +49,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('playground signing on %
     const answer = await sign(plain)
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
     const signed = answer.body as Signed
-    expect(signed.remaining).toEqual({ aiRuns: LIMIT - 1 })
+    expect(signed.remaining).toEqual({ aiRuns: LIMIT })
     expect(signed.url.startsWith(`${plain}?`)).toBe(true)
     const query = new URL(signed.url).searchParams
     expect(query.get('pbs')).toMatch(/^[0-9a-f]{64}$/)
@@ -115,19 +116,35 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('playground signing on %
     expectError(await client.call('POST', SIGN, { raw: '{', headers: {} }), 400, 'invalid_json')
   })
 
-  it('counts AI runs per address and answers 429 past the daily limit', async () => {
+  it('counts new AI renders per address at delivery and answers 429 past the daily limit', async () => {
     await clearRuns()
-    const url = '/v2/demo/ic.crop(w:50,h:50)/samples/horse.png'
+    const queued: string[] = []
     for (let run = 1; run <= LIMIT; run++) {
-      const answer = await sign(url)
+      const answer = await sign(`/v2/demo/ic.crop(w:${40 + run},h:50)/samples/horse.png`)
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
-      expect((answer.body as Signed).remaining.aiRuns).toBe(LIMIT - run)
+      // Signing counts nothing; the render delivery starts does.
+      expect((answer.body as Signed).remaining.aiRuns).toBe(LIMIT - run + 1)
+      const url = (answer.body as Signed).url
+      const response = await fetch(`${server.url}${url}`)
+      expect([200, 202]).toContain(response.status)
+      await response.arrayBuffer()
+      queued.push(url)
     }
-    const over = await sign(url)
-    expectError(over, 429, 'daily_limit_exceeded')
-    const wait = Number(over.response.headers.get('retry-after'))
+    const last = await sign('/v2/demo/ic.crop(w:30,h:30)/samples/horse.png')
+    expect(last.status).toBe(200)
+    expect((last.body as Signed).remaining.aiRuns).toBe(0)
+    const over = await fetch(`${server.url}${(last.body as Signed).url}`, {
+      headers: { accept: 'application/json' },
+    })
+    expect(over.status).toBe(429)
+    expect(await over.json()).toMatchObject({ code: 'daily_limit_exceeded' })
+    const wait = Number(over.headers.get('retry-after'))
     expect(wait).toBeGreaterThan(0)
     expect(wait).toBeLessThanOrEqual(24 * 3600)
+    // Polling a render already queued is not a new one.
+    const again = await fetch(`${server.url}${queued[0]}`)
+    expect([200, 202]).toContain(again.status)
+    await again.arrayBuffer()
     // A free chain still answers, with nothing left.
     const free = await sign('/v2/demo/t.flip()/samples/horse.png')
     expect(free.body).toEqual({

@@ -6,13 +6,16 @@ import { createAuth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { clientAddress } from '../http/request.ts'
+import { CAPTCHA_HEADER } from './captcha.ts'
 import { createPlaygroundSigner, MAX_PLAYGROUND_URL_LENGTH } from './sign.ts'
+import { createVisitorUploads } from './visitor-uploads.ts'
 
 const signBody = z.object({ url: z.string().trim().min(1).max(MAX_PLAYGROUND_URL_LENGTH) })
 
 export function playgroundRoutes(app: AppContext): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const signer = createPlaygroundSigner(app)
+  const uploads = createVisitorUploads(app)
 
   router.post('/sign', jsonLimit, async (c) => {
     const { url } = parseBody(await readJson(c), signBody)
@@ -20,9 +23,17 @@ export function playgroundRoutes(app: AppContext): Hono<AppEnv> {
       url,
       clientAddress: clientAddress(c),
       requestHost: c.req.header('host'),
+      captchaToken: c.req.header(CAPTCHA_HEADER),
     })
     c.header('cache-control', 'no-store')
     return c.json(answer)
+  })
+
+  // Multipart with a `file` part; kept 24 h (visitor-uploads.ts).
+  router.post('/uploads', async (c) => {
+    const answer = await uploads.upload(c)
+    c.header('cache-control', 'no-store')
+    return c.json(answer, 201)
   })
 
   return router

@@ -1,8 +1,9 @@
 // Visitors of the playground and the AI tool pages run operations on the demo organisation's
 // images. The demo has strict transformations on (docs/decisions/005-strict-transformations.md),
 // so a chain with an AI operation needs a signed URL: this module signs such a URL with a key of
-// the demo organisation, at most `ANON_AI_RUNS_PER_DAY` times per client address per day, so a
-// visitor can try AI operations while nobody can spend the demo's credits without limit.
+// the demo organisation (behind the captcha when one is configured). What a visitor may spend is
+// counted where it is spent: delivery counts each new AI render (a cache miss) against the
+// address's `ANON_AI_RUNS_PER_DAY` (allowance.ts), so cached examples cost nothing.
 import {
   isUrlError,
   ORIGINAL_PATTERN,
@@ -17,12 +18,11 @@ import type { SigningKey } from '../db/index.ts'
 import { writtenCostlyOperation } from '../delivery/strict-transformations.ts'
 import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { HttpError } from '../http/errors.ts'
-import { createRateLimiter } from '../platform/rate-limit.ts'
+import { createVisitorAllowance } from './allowance.ts'
+import { createCaptchaGuard } from './captcha.ts'
 
 /** How long a visitor's signed URL works: long enough to watch a slow operation finish. */
 export const PLAYGROUND_SIGNATURE_SECONDS = 60 * 60
-export const DAY_MS = 24 * 60 * 60_000
-export const DAILY_LIMIT_CODE = 'daily_limit_exceeded'
 export const NOT_PLAYGROUND_URL_CODE = 'not_playground_url'
 /** The longest URL accepted (delivery URLs are far shorter in practice). */
 export const MAX_PLAYGROUND_URL_LENGTH = 4096
@@ -35,6 +35,8 @@ export interface SignRequest {
   clientAddress: string
   /** The host the request was sent to (the page's own API base may be this server). */
   requestHost: string | undefined
+  /** The captcha token the page sent (checked for chains with AI operations). */
+  captchaToken?: string | undefined
 }
 
 /** A member's request to sign a delivery URL of their organisation. */
@@ -58,10 +60,12 @@ function refuse(message: string): HttpError {
 const onlyOf = (cloudName: string) =>
   `Only delivery URLs of the ${cloudName} organisation on this server can be signed here`
 
-export function createPlaygroundSigner(app: Pick<AppContext, 'repo' | 'lookups' | 'config'>) {
+export function createPlaygroundSigner(
+  app: Pick<AppContext, 'repo' | 'lookups' | 'config' | 'logger'>,
+) {
   const { repo, lookups, config } = app
-  const limit = config.anonAiRunsPerDay
-  const aiRuns = createRateLimiter(repo, { limit, windowMs: DAY_MS })
+  const allowance = createVisitorAllowance(app)
+  const captcha = createCaptchaGuard(app)
 
   const hostOf = (url: string | undefined) => {
     if (url === undefined) return undefined
@@ -159,39 +163,25 @@ export function createPlaygroundSigner(app: Pick<AppContext, 'repo' | 'lookups' 
     return isPath ? signed.slice(`${parts.protocol}//${parts.host}`.length) : signed
   }
 
-  async function remaining(key: string): Promise<number> {
-    const { count } = await repo.countRateEvents(key, DAY_MS)
-    return Math.max(0, limit - count)
-  }
-
   /**
-   * Signs a demo delivery URL whose chain writes an operation that costs credits, counting it
-   * against the client's daily allowance; any other demo URL comes back as sent, uncounted.
+   * Signs a demo delivery URL whose chain writes an operation that costs credits (after the
+   * captcha, when one is configured); any other demo URL comes back as sent. Nothing is counted
+   * here: delivery counts the AI renders it starts (cache misses) against the daily allowance.
    *
    * @throws {HttpError} 400 `not_playground_url` for anything but a demo delivery URL of this
-   *   server; 429 `daily_limit_exceeded` with `Retry-After` past the daily allowance.
+   *   server; the captcha's 400/403/503.
    */
   async function sign(request: SignRequest): Promise<SignAnswer> {
     const { parts, isPath } = partsOf(request)
     const pattern = patternOf(parts)
-    const rateKey = `playground:ai:address:${request.clientAddress}`
     // The chain is read as written; a `p:` preset's operations were chosen by the organisation.
     const costly =
       pattern === ORIGINAL_PATTERN ? undefined : writtenCostlyOperation(parsePattern(pattern).value)
-    if (costly === undefined)
-      return { url: request.url, remaining: { aiRuns: await remaining(rateKey) } }
-    const wait = await aiRuns.retryAfter(rateKey)
-    if (wait > 0) {
-      throw new HttpError(
-        429,
-        DAILY_LIMIT_CODE,
-        `This address has run its ${limit} AI operations for today; try again in ${Math.ceil(wait / 3600)} h or sign up`,
-        { headers: { 'retry-after': String(wait) } },
-      )
-    }
+    const left = () => allowance.remaining('ai', request.clientAddress)
+    if (costly === undefined) return { url: request.url, remaining: { aiRuns: await left() } }
+    await captcha.verify(request.captchaToken, request.clientAddress)
     const url = await signWith(await demoKey(), parts, isPath)
-    await aiRuns.hit(rateKey)
-    return { url, remaining: { aiRuns: await remaining(rateKey) } }
+    return { url, remaining: { aiRuns: await left() } }
   }
 
   /**

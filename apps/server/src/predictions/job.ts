@@ -98,7 +98,7 @@ export function createPredictionJobHandler(app: AppContext): JobHandler {
       hash: createHash('sha256').update(result.data).digest('hex'),
       storageKey,
     })
-    lookups.forgetFile(organisation.id, path)
+    await lookups.forgetFile(organisation.id, path)
     return {
       fileId: file.id,
       path: file.path,
@@ -108,6 +108,9 @@ export function createPredictionJobHandler(app: AppContext): JobHandler {
       width: result.width,
       height: result.height,
       size: result.data.length,
+      // What the operation found, as the transformation context's `steps[].data` gives it
+      // (`{}` for an operation that only changes the image).
+      data: result.steps.find((step) => step.data !== null)?.data ?? {},
     }
   }
 

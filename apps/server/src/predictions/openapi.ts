@@ -58,6 +58,12 @@ export const PREDICTIONS_API: OpenApiPart = {
           width: int(),
           height: int(),
           size: int(),
+          data: {
+            type: 'object',
+            additionalProperties: true,
+            description:
+              "What a detection found (the transformation context's steps[].data); {} otherwise",
+          },
         }),
         error: str('Why it failed (when failed; its credits were refunded)'),
       },

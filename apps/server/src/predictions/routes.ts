@@ -109,7 +109,11 @@ export function predictionRoutes(app: AppContext): Hono<AppEnv> {
       throw new HttpError(
         501,
         'model_unavailable',
-        `The ${prediction.id} model (${prediction.operation.key}) is not installed on this server: no job was created and no credits were spent`,
+        `The ${prediction.id} model (${prediction.operation.key}) is not installed on this server${
+          prediction.operation.unavailableReason === undefined
+            ? ''
+            : ` (${prediction.operation.unavailableReason})`
+        }: no job was created and no credits were spent`,
       )
     }
     const input = await readJson(c)

@@ -31,6 +31,7 @@ import {
   uploadAsVisitor,
 } from '../lib/playground-api.ts'
 import { absoluteUrl } from '../lib/runtime-config.ts'
+import { useCaptcha } from './captcha.tsx'
 import { useFetchedImage } from './use-fetched-image.ts'
 import { usePageLocation } from './use-page-location.ts'
 import './ai-tool-runner.css'
@@ -62,6 +63,8 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
   const [limit, setLimit] = useState<string | null>(null)
   const [dragging, setDragging] = useState(false)
   const inputId = useId()
+  const captcha = useCaptcha(app.slug)
+  const trackSignup = () => trackAppEvent(APP_EVENTS.signupTriggered, { tool: app.slug })
 
   // Signed in: the active organisation and its credits.
   useEffect(() => {
@@ -105,17 +108,21 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
   const after = useFetchedImage(runUrl, {
     prepare: async (url) => {
       if (!isAiTool(app)) return url
-      // A member's organisation may have strict transformations on: its own key signs the run.
-      if (workspace.orgId !== undefined)
+      // A member's organisation may have strict transformations on: its own key signs the run
+      // (the samples are the demo's: the visitor call signs those).
+      if (workspace.orgId !== undefined && cloudName !== DEMO_CLOUD_NAME)
         return signAsMember(session.client, config, workspace.orgId, url)
       try {
-        return (await signAsVisitor(config, url)).url
+        return (await signAsVisitor(config, url, await captcha.token())).url
       } catch (error) {
         const failure = describeFailure(error)
-        if (failure.status === 404) return url // the server does not sign visitor runs yet
+        if (failure.status === 404) return url // the server does not sign visitor runs
         if (failure.code === DAILY_LIMIT_CODE) {
           trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
           setLimit(failure.message)
+        }
+        if (failure.code.startsWith('captcha')) {
+          trackAppEvent(APP_EVENTS.captchaFailed, { tool: app.slug })
         }
         throw error
       }
@@ -134,6 +141,11 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
     onFailed: (failure) => {
       trackAppEvent(APP_EVENTS.failed, { tool: app.slug, status: failure.status_code })
       if (failure.wasProcessing) trackAppEvent(APP_EVENTS.pollingFailed, { tool: app.slug })
+      // Delivery refuses a visitor's new AI render past the daily allowance.
+      if (failure.code === DAILY_LIMIT_CODE) {
+        trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
+        setLimit(failure.message)
+      }
     },
   })
 
@@ -144,7 +156,11 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
       setUpload({ status: 'uploading', progress: Math.round(fraction * 100), name: file.name })
     try {
       if (workspace.orgId === undefined) {
-        const answer = await uploadAsVisitor(config, file, { onProgress })
+        const captchaToken = await captcha.token()
+        const answer = await uploadAsVisitor(config, file, {
+          onProgress,
+          ...(captchaToken === undefined ? {} : { captchaToken }),
+        })
         setFilePath(answer.file.path)
       } else {
         const answer = await uploadAsMember(config, workspace.orgId, file, { onProgress })
@@ -157,13 +173,15 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
       trackAppEvent(APP_EVENTS.uploadFailed, { tool: app.slug, code: failure.code })
       const isLimit = failure.code === DAILY_LIMIT_CODE
       if (isLimit) trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
-      if (failure.code.startsWith('captcha')) trackAppEvent(APP_EVENTS.captchaFailed, {})
+      if (failure.code.startsWith('captcha')) {
+        trackAppEvent(APP_EVENTS.captchaFailed, { tool: app.slug })
+      }
       setUpload({
         status: 'failed',
         limit: isLimit,
         message:
           workspace.orgId === undefined && failure.status === 404
-            ? 'Uploading your own image is not available on this server yet: try one of the samples, or sign up to use your own images.'
+            ? 'Uploading your own image is not available on this server: try one of the samples, or sign up to use your own images.'
             : failure.message,
       })
     }
@@ -191,8 +209,10 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
           {workspace.orgId === undefined ? (
             <p className="tool-note">
               Running as a visitor on the demo organisation.{' '}
-              <a href={signupUrl(config.consoleUrl, page)}>Sign up</a> to run it on your own files
-              with your credits.
+              <a href={signupUrl(config.consoleUrl, page)} onClick={trackSignup}>
+                Sign up
+              </a>{' '}
+              to run it on your own files with your credits.
             </p>
           ) : (
             <p className="tool-note" data-testid="tool-credits">
@@ -240,6 +260,15 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
           {upload.status === 'failed' ? (
             <p className="tool-alert" role="alert" data-testid="upload-error">
               {upload.message}
+              {upload.limit ? (
+                <>
+                  {' '}
+                  <a href={signupUrl(config.consoleUrl, page)} onClick={trackSignup}>
+                    Sign up
+                  </a>{' '}
+                  to keep going with your own files.
+                </>
+              ) : null}
             </p>
           ) : null}
           <p className="tool-note">or pick a sample:</p>
@@ -257,11 +286,16 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
               </li>
             ))}
           </ul>
+          {workspace.orgId === undefined ? captcha.widget : null}
         </div>
 
         {limit === null ? null : (
           <p className="tool-alert" role="alert" data-testid="daily-limit">
-            {limit} Sign up to keep going with your own credits.
+            {limit}{' '}
+            <a href={signupUrl(config.consoleUrl, page)} onClick={trackSignup}>
+              Sign up
+            </a>{' '}
+            to keep going with your own credits.
           </p>
         )}
 
@@ -324,7 +358,15 @@ function ToolResult({
           {state.status_code === 402 ? (
             <p>
               Your organisation has no credits left for this AI operation (each run costs one
-              credit). {topUp === undefined ? null : <a href={topUp}>Buy a top-up</a>}
+              credit).{' '}
+              {topUp === undefined ? null : (
+                <a
+                  href={topUp}
+                  onClick={() => trackAppEvent(APP_EVENTS.paymentTriggered, { tool: slug })}
+                >
+                  Buy a top-up
+                </a>
+              )}
             </p>
           ) : state.code === DAILY_LIMIT_CODE ? (
             <p>{state.message}</p>

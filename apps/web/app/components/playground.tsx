@@ -15,8 +15,10 @@ import {
   listFiles,
   listPresets,
   type MemberFile,
+  PLAYGROUND_DEFAULT_SAMPLE,
   SAMPLE_FILES,
   sampleThumbnailUrl,
+  signAsMember,
   signAsVisitor,
   uploadAsMember,
   uploadAsVisitor,
@@ -40,6 +42,7 @@ import {
 } from '../lib/playground-state.ts'
 import { absoluteUrl, joinUrl } from '../lib/runtime-config.ts'
 import { type SnippetKind, snippet } from '../lib/url-snippets.ts'
+import { type Captcha, useCaptcha } from './captcha.tsx'
 import { type FileChoice, ParamControl, variableSpec } from './param-control.tsx'
 import { useFetchedImage } from './use-fetched-image.ts'
 import './playground.css'
@@ -95,7 +98,10 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
       } else {
         if (shared !== null) setNotice('The ?url= parameter is not a delivery URL; it was ignored.')
         if (org === undefined) {
-          dispatch({ type: 'set_source', source: sampleSource(deliveryBase, SAMPLE_FILES[0]) })
+          dispatch({
+            type: 'set_source',
+            source: sampleSource(deliveryBase, PLAYGROUND_DEFAULT_SAMPLE),
+          })
         }
       }
       setOpened(true)
@@ -120,25 +126,32 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
       window.history.replaceState(window.history.state, '', next)
   }, [opened, state.transformedUrl, state.source])
 
-  const visitorAi = org === undefined && hasAiOperation(state.transformationList)
+  const hasAi = hasAiOperation(state.transformationList)
+  const visitorAi = org === undefined && hasAi
   const [limitMessage, setLimitMessage] = useState<string | null>(null)
+  const captcha = useCaptcha('playground')
   const prepare = useCallback(
     async (url: string) => {
-      if (!visitorAi) return url
+      if (!hasAi) return url
+      // A member's organisation may have strict transformations on: its own key signs the run.
+      if (org !== undefined) return signAsMember(client, config, org.id, url)
       try {
-        return (await signAsVisitor(config, url)).url
+        return (await signAsVisitor(config, url, await captcha.token())).url
       } catch (error) {
         const failure = describeFailure(error)
-        // Until the server signs visitor runs (404), the plain demo URL is used.
+        // A server without visitor signing (404): the plain demo URL is used.
         if (failure.status === 404) return url
         if (failure.code === DAILY_LIMIT_CODE) {
           trackAppEvent(APP_EVENTS.dailyLimitExceeded, { where: 'playground' })
           setLimitMessage(failure.message)
         }
+        if (failure.code.startsWith('captcha')) {
+          trackAppEvent(APP_EVENTS.captchaFailed, { where: 'playground' })
+        }
         throw error
       }
     },
-    [visitorAi, config],
+    [hasAi, org, client, config, captcha.token],
   )
 
   const shownUrl =
@@ -163,6 +176,11 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
     onFailed: (failure) => {
       trackAppEvent(APP_EVENTS.failed, { where: 'playground', status: failure.status_code })
       if (failure.wasProcessing) trackAppEvent(APP_EVENTS.pollingFailed, { code: failure.code })
+      // Delivery refuses a visitor's new AI render past the daily allowance.
+      if (failure.code === DAILY_LIMIT_CODE && visitorAi) {
+        trackAppEvent(APP_EVENTS.dailyLimitExceeded, { where: 'playground' })
+        setLimitMessage(failure.message)
+      }
     },
   })
   const view = isChain ? shown : original
@@ -208,6 +226,7 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
           org={org}
           source={state.source}
           deliveryBase={deliveryBase}
+          captcha={captcha}
           onSource={(source) => dispatch({ type: 'set_source', source })}
         />
 
@@ -785,13 +804,27 @@ function ImageStage({
               <>
                 The organisation has no credits left for AI operations.{' '}
                 {org === undefined ? null : (
-                  <a href={joinUrl(config.consoleUrl, `/organization/${org.id}/billing`)}>
+                  <a
+                    href={joinUrl(config.consoleUrl, `/organization/${org.id}/billing`)}
+                    onClick={() =>
+                      trackAppEvent(APP_EVENTS.paymentTriggered, { where: 'playground' })
+                    }
+                  >
                     Top up credits
                   </a>
                 )}
               </>
             ) : state.code === DAILY_LIMIT_CODE ? (
-              (limitMessage ?? state.message)
+              <span data-testid="daily-limit">
+                {limitMessage ?? state.message}{' '}
+                <a
+                  href={signupUrl(config.consoleUrl, window.location)}
+                  onClick={() => trackAppEvent(APP_EVENTS.signupTriggered, { where: 'playground' })}
+                >
+                  Sign up
+                </a>{' '}
+                to keep going with your own credits.
+              </span>
             ) : (
               <>
                 The image could not be made: {state.message}
@@ -939,11 +972,13 @@ function SourcePicker({
   org,
   source,
   deliveryBase,
+  captcha,
   onSource,
 }: {
   org: PlaygroundOrg | undefined
   source: ImageSource | null
   deliveryBase: string
+  captcha: Captcha
   onSource: (source: ImageSource) => void
 }) {
   const config = useConfig()
@@ -978,7 +1013,11 @@ function SourcePicker({
       setUpload({ status: 'uploading', progress: Math.round(fraction * 100) })
     try {
       if (org === undefined) {
-        const answer = await uploadAsVisitor(config, file, { onProgress })
+        const captchaToken = await captcha.token()
+        const answer = await uploadAsVisitor(config, file, {
+          onProgress,
+          ...(captchaToken === undefined ? {} : { captchaToken }),
+        })
         const read = readDeliveryUrl(answer.file.url, [])
         if (read !== null) onSource(read.source)
         setUpload({
@@ -999,12 +1038,14 @@ function SourcePicker({
       if (failure.code === DAILY_LIMIT_CODE) {
         trackAppEvent(APP_EVENTS.dailyLimitExceeded, { where: 'playground' })
       }
-      if (failure.code.startsWith('captcha')) trackAppEvent(APP_EVENTS.captchaFailed, {})
+      if (failure.code.startsWith('captcha')) {
+        trackAppEvent(APP_EVENTS.captchaFailed, { where: 'playground' })
+      }
       setUpload({
         status: 'failed',
         message:
           org === undefined && failure.status === 404
-            ? 'Uploading your own image is not available on this server yet. Try a sample, or sign up to use your own files.'
+            ? 'Uploading your own image is not available on this server. Try a sample, or sign up to use your own files.'
             : failure.message,
       })
     }
@@ -1109,6 +1150,7 @@ function SourcePicker({
           {upload.message}
         </p>
       ) : null}
+      {org === undefined ? captcha.widget : null}
     </section>
   )
 }

@@ -1,14 +1,15 @@
 // The calls of SPEC §7.2, each with the answer handling the SPEC gives it. They work in the
 // browser and in loaders alike: the caller brings the client.
+import { PANEL_API_PATHS, PUBLIC_API_PATHS } from '@tessera/url'
 import type { HttpClient } from './http-client.ts'
 import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
 import type { SessionUser } from './session.ts'
 
-export const USERS = '/service/panel/users/v1.0'
-export const ORGANIZATIONS = '/service/panel/organization/v1.0'
-export const BILLING = '/service/panel/billing/v1.0'
-export const APPS = '/service/public/apps/v1.0'
-export const PREDICTIONS = '/service/public/transformation/v1.0/predictions'
+export const USERS = PANEL_API_PATHS.users
+export const ORGANIZATIONS = PANEL_API_PATHS.organization
+export const BILLING = PANEL_API_PATHS.billing
+export const APPS = PUBLIC_API_PATHS.apps
+export const PREDICTIONS = `${PUBLIC_API_PATHS.transformation}/predictions`
 
 export interface Page {
   current?: number
@@ -328,7 +329,7 @@ export async function getAnnouncements(
 ): Promise<Announcement[]> {
   try {
     const answer = await client.request<{ items: Announcement[] }>(
-      joinUrl(config.mainUrl, '/api/announcements'),
+      joinUrl(config.mainUrl, PUBLIC_API_PATHS.announcements),
     )
     return answer.items
   } catch {

@@ -1,13 +1,14 @@
 // The console's calls (docs/api.md): files, folders, presets, credits, payments, members,
 // invitations, API tokens and the organisation's settings. All go through the shared client, so
 // every change is signed (SPEC §7.1) and 401/403 leads to the login page (SPEC §7.2).
+import { ORG_SEGMENT, PANEL_API_PATHS } from '@tessera/url'
 import type { HttpClient, RequestOptions } from './http-client.ts'
 import { HttpError } from './http-client.ts'
 import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
 
-export const ASSETS = '/service/panel/assets/v1.0'
-export const ORGANIZATION = '/service/panel/organization/v1.0'
-export const BILLING = '/service/panel/billing/v1.0'
+export const ASSETS = PANEL_API_PATHS.assets
+export const ORGANIZATION = PANEL_API_PATHS.organization
+export const BILLING = PANEL_API_PATHS.billing
 
 export interface ApiPage {
   current: number
@@ -222,9 +223,9 @@ export function withReplayRetry(
 export function consoleApi(signedClient: HttpClient, config: RuntimeConfig, orgId: string) {
   const client = withReplayRetry(signedClient)
   const id = encodeURIComponent(orgId)
-  const assets = (path: string) => joinUrl(config.apiUrl, `${ASSETS}/org/${id}${path}`)
+  const assets = (path: string) => joinUrl(config.apiUrl, `${ASSETS}/${ORG_SEGMENT}/${id}${path}`)
   const org = (path: string) => joinUrl(config.apiUrl, `${ORGANIZATION}/${id}${path}`)
-  const billing = (path: string) => joinUrl(config.apiUrl, `${BILLING}/org/${id}${path}`)
+  const billing = (path: string) => joinUrl(config.apiUrl, `${BILLING}/${ORG_SEGMENT}/${id}${path}`)
   return {
     listFiles: (options: { path: string; name?: string; pageNo: number; pageSize: number }) =>
       client.request<Paged<LibraryItem>>(assets(`/files${query(options)}`)),

@@ -21,6 +21,16 @@ describe('contentSecurityPolicy', () => {
     expect(policy).not.toMatch(/google|freshchat|unsafe-eval/)
   })
 
+  it('allows the captcha widget’s script and frame only with a site key', () => {
+    expect(contentSecurityPolicy(DEFAULT_RUNTIME_CONFIG, 'n')).not.toContain('cloudflare')
+    const policy = contentSecurityPolicy(
+      { ...DEFAULT_RUNTIME_CONFIG, captchaSiteKey: '0x4AAAAAAA' },
+      'n',
+    )
+    expect(directive(policy, 'script-src')).toContain('https://challenges.cloudflare.com')
+    expect(directive(policy, 'frame-src')).toBe('https://challenges.cloudflare.com')
+  })
+
   it('adds each integration’s hosts only with its key', () => {
     const config: RuntimeConfig = {
       ...DEFAULT_RUNTIME_CONFIG,

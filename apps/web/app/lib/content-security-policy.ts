@@ -54,9 +54,11 @@ export function contentSecurityPolicy(config: RuntimeConfig, nonce: string): str
           originOf(config.scripts.chat),
           ...(config.scripts.chat === DEFAULT_SCRIPTS.chat ? CHAT_HOSTS : []),
         ]
+  // The captcha widget's script draws its challenge in a frame of the same origin.
+  const captcha = config.captchaSiteKey === '' ? [] : [originOf(config.scripts.captcha)]
   const reporting = config.errorReportingDsn === '' ? [] : [originOf(config.errorReportingDsn)]
   const bases = [config.apiUrl, config.cmsUrl, config.deliveryUrl].map(originOf)
-  const thirdParties = [...google, ...analytics, ...chat]
+  const thirdParties = [...google, ...analytics, ...chat, ...captcha]
   const directives: [string, string][] = [
     ['default-src', "'self'"],
     ['script-src', list(["'self'", `'nonce-${nonce}'`, ...thirdParties])],
@@ -68,7 +70,7 @@ export function contentSecurityPolicy(config: RuntimeConfig, nonce: string): str
     // Vite inlines small assets (the captions track) as data: URLs.
     ['media-src', list(["'self'", 'data:', 'blob:', ...bases])],
     ['connect-src', list(["'self'", ...bases, ...thirdParties, ...reporting])],
-    ['frame-src', thirdParties.length === 0 ? "'none'" : list([...google, ...chat])],
+    ['frame-src', thirdParties.length === 0 ? "'none'" : list([...google, ...chat, ...captcha])],
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
     ['form-action', "'self'"],

@@ -1,6 +1,7 @@
 // The documentation site's pages, made on the server only: Markdown from the repository's own
 // documents (bundled into the server build as text), the catalogue and the OpenAPI document,
 // rendered once per process by `marked`. Browsers get HTML and no Markdown code.
+import { PUBLIC_API_PATHS } from '@tessera/url'
 import apiMd from '../../../../docs/api.md?raw'
 import deliveryMd from '../../../../docs/delivery.md?raw'
 import uploadMd from '../../../../docs/upload-api.md?raw'
@@ -109,7 +110,7 @@ function assemble(source: string, base: string, openApi: OpenApiDocument | null)
       if (what === 'operations') return operationsList(base)
       if (what === 'openapi') {
         return openApi === null
-          ? 'The OpenAPI document could not be read just now; it is at `/service/openapi.json`.'
+          ? `The OpenAPI document could not be read just now; it is at \`${PUBLIC_API_PATHS.openapi}\`.`
           : rewriteLinks(openApiMarkdown(openApi), (target) => linkTarget(null, target, base))
       }
       const text = file === undefined ? undefined : SOURCES[file]

@@ -1,7 +1,7 @@
 // The shared HTTP client of SPEC §7.2 and §8: credentials on every call, panel calls signed
 // (SPEC §7.1), 401/403 sends the browser to the login page (except for authentication and
 // session calls), and every failure is logged with status, method, URL and data.
-import { signRequest } from '@tessera/url'
+import { PANEL_API_PREFIX, signRequest } from '@tessera/url'
 
 /** A failed call: the status and the body the server answered. */
 export class HttpError extends Error {
@@ -46,7 +46,7 @@ export interface HttpClient {
 
 /** Panel services are signed (SPEC §7.1). */
 export function isPanelUrl(url: URL): boolean {
-  return url.pathname.includes('/service/panel/')
+  return url.pathname.includes(PANEL_API_PREFIX)
 }
 
 /** 401/403 on these URLs is an answer, not a reason to go to the login page (SPEC §7.2). */

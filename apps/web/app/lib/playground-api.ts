@@ -1,18 +1,19 @@
 // Calls of the playground and the AI tool pages. The two visitor calls (an upload into the demo
-// organisation for 24 h, and signing a delivery URL whose chain has AI operations) follow the
-// contract agreed for the server; they live here alone so they are easy to adjust. Until the
-// server has them they answer 404, which the pages show as "not available yet".
-import { signRequest } from '@tessera/url'
+// organisation for 24 h, and signing a delivery URL whose chain has AI operations) are the
+// server's `POST …/playground/v1.0/uploads` and `…/sign` (docs/api.md); a server without them
+// answers 404, which the pages show as "not available".
+import { ORG_SEGMENT, PANEL_API_PATHS, PUBLIC_API_PATHS, signRequest } from '@tessera/url'
 import type { HttpClient } from './http-client.ts'
 import { HttpError } from './http-client.ts'
+import { CaptchaError } from './integrations/captcha.ts'
 import type { Preset } from './playground-state.ts'
 import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
 
-export const PUBLIC_PLAYGROUND = '/service/public/playground/v1.0'
-export const MEMBER_PLAYGROUND = '/service/panel/playground/v1.0/org'
-export const ASSETS = '/service/panel/assets/v1.0'
-export const BILLING = '/service/panel/billing/v1.0'
-export const TRANSFORMATION_CONTEXT = '/service/panel/transformation/v1.0/context'
+export const PUBLIC_PLAYGROUND = PUBLIC_API_PATHS.playground
+export const MEMBER_PLAYGROUND = `${PANEL_API_PATHS.playground}/${ORG_SEGMENT}`
+export const ASSETS = PANEL_API_PATHS.assets
+export const BILLING = PANEL_API_PATHS.billing
+export const TRANSFORMATION_CONTEXT = `${PANEL_API_PATHS.transformation}/context`
 
 /** The demo organisation visitors work in, and its sample folder. */
 export const DEMO_CLOUD_NAME = 'demo'
@@ -26,7 +27,12 @@ export const SAMPLE_FILES = [
   'astronaut-wm.png',
 ] as const
 
-/** An uploaded file as the visitor upload answers it. */
+/**
+ * The sample the visitor playground opens on. Its original is the page's largest image (the LCP),
+ * fetched only after hydration: a 110 KB JPEG rather than the 773 KB astronaut PNG.
+ */
+export const PLAYGROUND_DEFAULT_SAMPLE = 'rocket.jpg'
+
 /** A demo sample's thumbnail from delivery, `size` CSS px shown at 2× (the sample pickers). */
 export function sampleThumbnailUrl(config: RuntimeConfig, file: string, size: number): string {
   return joinUrl(
@@ -35,6 +41,7 @@ export function sampleThumbnailUrl(config: RuntimeConfig, file: string, size: nu
   )
 }
 
+/** An uploaded file as the visitor upload answers it. */
 export interface UploadedFile {
   path: string
   url: string
@@ -135,7 +142,7 @@ export async function postFile<T>(url: string, file: Blob, options: UploadOption
 
 const at = (config: RuntimeConfig, path: string) => joinUrl(config.apiUrl, path)
 
-/** Visitor upload into the demo organisation (kept 24 h). 404 until the server has it. */
+/** Visitor upload into the demo organisation (kept 24 h); 429 past ANON_UPLOADS_PER_DAY. */
 export function uploadAsVisitor(
   config: RuntimeConfig,
   file: Blob,
@@ -144,14 +151,24 @@ export function uploadAsVisitor(
   return postFile<VisitorUpload>(at(config, `${PUBLIC_PLAYGROUND}/uploads`), file, options)
 }
 
-/** Visitor signing of a demo delivery URL with AI operations; 429 at the daily limit. */
+/**
+ * Visitor signing of a demo delivery URL with AI operations (with the captcha's token when one
+ * is configured). Delivery answers 429 `daily_limit_exceeded` once the address has started its
+ * daily AI renders.
+ */
 export async function signAsVisitor(
   config: RuntimeConfig,
   url: string,
+  captchaToken?: string,
 ): Promise<{ url: string; remaining: { aiRuns: number } }> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+  }
+  if (captchaToken !== undefined) headers['x-captcha-token'] = captchaToken
   const response = await fetch(at(config, `${PUBLIC_PLAYGROUND}/sign`), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers,
     body: JSON.stringify({ url }),
     credentials: 'include',
   })
@@ -206,7 +223,7 @@ export function uploadAsMember(
 }
 
 function orgPath(orgId: string, rest: string) {
-  return `${ASSETS}/org/${encodeURIComponent(orgId)}${rest}`
+  return `${ASSETS}/${ORG_SEGMENT}/${encodeURIComponent(orgId)}${rest}`
 }
 
 /** One level of the organisation's files (folders first, then files). */
@@ -247,7 +264,7 @@ export async function getCredits(
   orgId: string,
 ): Promise<number> {
   const answer = await client.request<{ balance: number }>(
-    at(config, `${BILLING}/org/${encodeURIComponent(orgId)}/credits`),
+    at(config, `${BILLING}/${ORG_SEGMENT}/${encodeURIComponent(orgId)}/credits`),
   )
   return answer.balance
 }
@@ -264,6 +281,7 @@ export async function getTransformationContext(
 /** `{ status, code, message }` of any failure of the calls above. */
 export function describeFailure(error: unknown): { status: number; code: string; message: string } {
   if (error instanceof CallError) return error
+  if (error instanceof CaptchaError) return { status: 0, code: error.code, message: error.message }
   if (error instanceof HttpError) {
     const data = (error.data ?? {}) as { code?: unknown; message?: unknown }
     return {

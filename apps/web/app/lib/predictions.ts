@@ -1,5 +1,6 @@
 // Predictions (SPEC §2.8, §3, §4, §7.2, §8): the list's state rules, the form generated from a
 // prediction's input schema, and the job a member runs (queued → running → done or failed).
+import { ORG_SEGMENT, PANEL_API_PATHS, PUBLIC_API_PATHS } from '@tessera/url'
 import type { HttpClient } from './http-client.ts'
 import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
 
@@ -185,7 +186,7 @@ export function buildInput(fields: FormField[], values: FormValues): BuildResult
 
 // ── the job ──────────────────────────────────────────────────────────────────────────────────
 
-export const PANEL_TRANSFORMATION = '/service/panel/transformation/v1.0'
+export const PANEL_TRANSFORMATION = PANEL_API_PATHS.transformation
 
 export interface PredictionJob {
   jobId: string
@@ -219,7 +220,7 @@ export function startPredictionJob(
   return client.request<PredictionJob>(
     joinUrl(
       config.apiUrl,
-      `${PANEL_TRANSFORMATION}/org/${encodeURIComponent(orgId)}/predictions/${encodeURIComponent(predictionId)}`,
+      `${PANEL_TRANSFORMATION}/${ORG_SEGMENT}/${encodeURIComponent(orgId)}/predictions/${encodeURIComponent(predictionId)}`,
     ),
     { method: 'POST', body: input },
   )
@@ -234,7 +235,7 @@ export function getPredictionJob(
   return client.request<PredictionJob>(
     joinUrl(
       config.apiUrl,
-      `${PANEL_TRANSFORMATION}/org/${encodeURIComponent(orgId)}/predictions/jobs/${encodeURIComponent(jobId)}`,
+      `${PANEL_TRANSFORMATION}/${ORG_SEGMENT}/${encodeURIComponent(orgId)}/predictions/jobs/${encodeURIComponent(jobId)}`,
     ),
   )
 }
@@ -279,7 +280,7 @@ export function getPredictionSchema(
   return client.request<PredictionSchema>(
     joinUrl(
       config.apiUrl,
-      `/service/public/transformation/v1.0/predictions/schema/${encodeURIComponent(id)}`,
+      `${PUBLIC_API_PATHS.transformation}/predictions/schema/${encodeURIComponent(id)}`,
     ),
   )
 }

@@ -62,6 +62,8 @@ export interface IntegrationScripts {
   analytics: string
   /** The chat-support widget, used with `chatToken`. */
   chat: string
+  /** The captcha widget (Cloudflare Turnstile's API), used with `captchaSiteKey`. */
+  captcha: string
 }
 
 /** The configuration a server with no `WEB_*` settings uses: everything on one origin. */
@@ -99,6 +101,7 @@ export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
     google: 'https://accounts.google.com/gsi/client',
     analytics: 'https://www.googletagmanager.com/gtm.js',
     chat: 'https://wchat.freshchat.com/js/widget.js',
+    captcha: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
   },
 }
 

@@ -120,11 +120,16 @@ export function ParamBlock({ param }: { param: ParamDoc }) {
 }
 
 /** Whether this server runs the operation, in words. */
-export function RunsHere({ operation }: { operation: Pick<OperationDoc, 'runnable' | 'slow'> }) {
+export function RunsHere({
+  operation,
+}: {
+  operation: Pick<OperationDoc, 'runnable' | 'slow'> & { unavailableReason?: string }
+}) {
   if (!operation.runnable) {
     return (
       <span className="run-status is-off" data-testid="run-status">
-        Not run by this server (answers 501 operation_unavailable)
+        Not run by this server (answers 501 operation_unavailable
+        {operation.unavailableReason === undefined ? '' : `: ${operation.unavailableReason}`})
       </span>
     )
   }

@@ -1,7 +1,7 @@
 // The documentation site (`/docs` and every page under it): Markdown rendered on the server, a
 // sidebar, a contents list, and a search that works without JavaScript (`/docs/search?q=`).
 
-import { CATALOGUE } from '@tessera/url'
+import { CATALOGUE, PUBLIC_API_PATHS } from '@tessera/url'
 import { data, Link } from 'react-router'
 import { LiveImage } from '../components/live-image.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
@@ -42,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const page = await docsPage(path, {
     base: BASE,
     openApi: () =>
-      api.client.request<OpenApiDocument>(joinUrl(api.config.apiUrl, '/service/openapi.json')),
+      api.client.request<OpenApiDocument>(joinUrl(api.config.apiUrl, PUBLIC_API_PATHS.openapi)),
   })
   if (page === undefined) throw data(null, { status: 404 })
   let example: { url: string; playground: string; slow: boolean; runnable: boolean } | null = null

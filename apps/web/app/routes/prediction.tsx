@@ -2,7 +2,7 @@
 // form generated from its input schema. Members run it as a job of their organisation and watch
 // it queued, polled and done, with the output image and its JSON; visitors are sent to sign up
 // and come back here. Models this server cannot run say so, and the server answers 501.
-import { signRequest } from '@tessera/url'
+import { ORG_SEGMENT, PANEL_API_PATHS, signRequest } from '@tessera/url'
 import { type FormEvent, useState } from 'react'
 import { data, Link } from 'react-router'
 import { PageHero } from '../components/page-hero.tsx'
@@ -175,7 +175,7 @@ export default function Prediction({ loaderData }: Route.ComponentProps) {
       const url = new URL(
         joinUrl(
           config.apiUrl,
-          `/service/panel/assets/v1.0/upload/direct?orgId=${encodeURIComponent(orgId)}`,
+          `${PANEL_API_PATHS.assets}/upload/direct?orgId=${encodeURIComponent(orgId)}`,
         ),
         window.location.origin,
       )
@@ -398,7 +398,7 @@ export default function Prediction({ loaderData }: Route.ComponentProps) {
                 <p>
                   As a job:{' '}
                   <code>
-                    POST /service/panel/transformation/v1.0/org/{'{orgId}'}/predictions/
+                    POST {PANEL_API_PATHS.transformation}/{ORG_SEGMENT}/{'{orgId}'}/predictions/
                     {prediction.id}
                   </code>{' '}
                   with this JSON, then poll <code>…/predictions/jobs/{'{jobId}'}</code>.

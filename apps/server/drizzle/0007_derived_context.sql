@@ -1,0 +1,1 @@
+ALTER TABLE "derived_images" ADD COLUMN "context" jsonb;

@@ -1,0 +1,169 @@
+// The captcha of the visitor calls over real HTTP on PGlite and PostgreSQL, against a stand-in
+// of Turnstile's siteverify API on loopback: off without a site key; with one, uploads and
+// signing of AI chains need a token the provider accepts (400 without, 403 refused, 503 when the
+// provider cannot be asked), and the server sends the secret, the token and the client address.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../config.ts'
+import { createTestClient, expectError } from '../test-client.ts'
+import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { PUBLIC_PLAYGROUND } from './paths.ts'
+
+const SECRET = 'test-captcha-secret'
+const GOOD = 'token-that-passes'
+
+interface Verification {
+  secret: string | null
+  response: string | null
+  remoteip: string | null
+}
+
+/** A stand-in of Turnstile's siteverify: passes `GOOD`, refuses anything else. */
+async function startVerifier() {
+  const seen: Verification[] = []
+  let broken = false
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString())
+      seen.push({
+        secret: form.get('secret'),
+        response: form.get('response'),
+        remoteip: form.get('remoteip'),
+      })
+      if (broken) {
+        res.writeHead(500).end('down')
+        return
+      }
+      const success = form.get('secret') === SECRET && form.get('response') === GOOD
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ success, 'error-codes': success ? [] : ['invalid-input-response'] }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`,
+    seen,
+    setBroken: (value: boolean) => {
+      broken = value
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  }
+}
+
+describe('captcha settings', () => {
+  it('needs a secret with a site key, and is off without a site key', () => {
+    expect(() => loadConfig({ WEB_CAPTCHA_SITE_KEY: 'site' })).toThrow(ConfigError)
+    expect(loadConfig({}).captcha).toBeUndefined()
+    expect(loadConfig({ WEB_CAPTCHA_SITE_KEY: 'site', CAPTCHA_SECRET: 's' }).captcha).toEqual({
+      siteKey: 'site',
+      secret: 's',
+      verifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    })
+  })
+})
+
+describe.each<TestDatabaseKind>(['pglite', 'postgres'])('captcha on %s', (kind) => {
+  let server: TestServer
+  let verifier: Awaited<ReturnType<typeof startVerifier>>
+  let png: Buffer
+
+  const upload = (token?: string) => {
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(png)]), 'a.png')
+    return fetch(`${server.url}${PUBLIC_PLAYGROUND}/uploads`, {
+      method: 'POST',
+      body: form,
+      headers: token === undefined ? {} : { 'x-captcha-token': token },
+    })
+  }
+  const sign = (url: string, token?: string) =>
+    createTestClient(server).call('POST', `${PUBLIC_PLAYGROUND}/sign`, {
+      body: { url },
+      headers: token === undefined ? {} : { 'x-captcha-token': token },
+    })
+
+  beforeAll(async () => {
+    verifier = await startVerifier()
+    server = await startTestServer(kind, {
+      WEB_CAPTCHA_SITE_KEY: 'test-site-key',
+      CAPTCHA_SECRET: SECRET,
+      CAPTCHA_VERIFY_URL: verifier.url,
+    })
+    png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#abc' } })
+      .png()
+      .toBuffer()
+  }, 120_000)
+  afterAll(async () => {
+    await server?.stop()
+    await verifier?.close()
+  })
+
+  it('guards visitor uploads: 400 without a token, 403 refused, 201 passed', async () => {
+    const missing = await upload()
+    expect(missing.status).toBe(400)
+    expect(await missing.json()).toMatchObject({ code: 'captcha_required' })
+    const refused = await upload('forged')
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({ code: 'captcha_failed' })
+    const passed = await upload(GOOD)
+    expect(passed.status).toBe(201)
+    const last = verifier.seen.at(-1)
+    expect(last).toMatchObject({ secret: SECRET, response: GOOD })
+    expect(last?.remoteip).toMatch(/127\.0\.0\.1/)
+  })
+
+  it('guards signing of AI chains only', async () => {
+    const ai = '/v2/demo/ic.crop(w:20,h:20)/samples/astronaut.png'
+    expectError(await sign(ai), 400, 'captcha_required')
+    expectError(await sign(ai, 'forged'), 403, 'captcha_failed')
+    const passed = await sign(ai, GOOD)
+    expect(passed.status).toBe(200)
+    expect((passed.body as { url: string }).url).toMatch(/[?&]pbs=/)
+    // A chain without AI operations needs no captcha.
+    const free = await sign('/v2/demo/t.flip()/samples/astronaut.png')
+    expect(free.status).toBe(200)
+  })
+
+  it('answers 503 when the provider cannot be asked, and keeps serving', async () => {
+    verifier.setBroken(true)
+    try {
+      const answer = await upload(GOOD)
+      expect(answer.status).toBe(503)
+      expect(await answer.json()).toMatchObject({ code: 'captcha_unavailable' })
+    } finally {
+      verifier.setBroken(false)
+    }
+    expect((await upload(GOOD)).status).toBe(201)
+  })
+})
+
+describe.each<TestDatabaseKind>(['pglite'])('no captcha on %s', (kind) => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer(kind)
+  }, 120_000)
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('needs no token without a site key', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#abc' } })
+      .png()
+      .toBuffer()
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(png)]), 'a.png')
+    const answer = await fetch(`${server.url}${PUBLIC_PLAYGROUND}/uploads`, {
+      method: 'POST',
+      body: form,
+    })
+    expect(answer.status).toBe(201)
+    const signed = await createTestClient(server).call('POST', `${PUBLIC_PLAYGROUND}/sign`, {
+      body: { url: '/v2/demo/ic.crop(w:20,h:20)/samples/astronaut.png' },
+    })
+    expect(signed.status).toBe(200)
+  })
+})

@@ -1,0 +1,232 @@
+// The transformation context API through the real server, on PGlite and PostgreSQL: members and
+// API tokens of the URL's organisation read what each step did and found; anyone else gets 404
+// (or 401 without credentials); malformed URLs get 400. An AI chain is queued like delivery
+// (202, Retry-After), charged once, and its context is then read from the derived image's row
+// without running the model again. (Every AI operation's context: delivery/ai-operations.test.ts.)
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestClient } from '../test-client.ts'
+import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import type { TransformationContextAnswer } from './context.ts'
+import { TRANSFORMATION_CONTEXT } from './paths.ts'
+
+const SAMPLE = new URL('../../demo/samples/chelsea.png', import.meta.url)
+const ORG = '/service/panel/organization/v1.0'
+/** `qr.generate`'s text, base64url as Pixelbin's SDKs write it. */
+const QR_TEXT = 'tessera context'
+
+describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
+  'the transformation context on %s',
+  (kind) => {
+    let server: TestServer
+    let client: ReturnType<typeof createTestClient>
+    type Account = Awaited<ReturnType<typeof client.signup>>
+    let owner: Account
+    let stranger: Account
+    let token: string
+
+    beforeAll(async () => {
+      server = await startTestServer(kind)
+      client = createTestClient(server)
+      owner = await client.signup()
+      stranger = await client.signup()
+      const image = await readFile(SAMPLE)
+      const { repo, storage, lookups } = server.services.context
+      for (const account of [owner, stranger]) {
+        const organisationId = account.organisation._id
+        const storageKey = `orgs/${organisationId}/originals/${createHash('sha256').update('cat').digest('hex')}`
+        await storage.put(storageKey, image)
+        await repo.upsertFile(organisationId, {
+          path: 'pets/cat.png',
+          name: 'cat.png',
+          size: image.length,
+          format: 'png',
+          contentType: 'image/png',
+          width: 451,
+          height: 300,
+          hash: createHash('sha256').update(image).digest('hex'),
+          storageKey,
+        })
+        lookups.forgetFile(organisationId, 'pets/cat.png')
+      }
+      const created = await client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
+        cookie: owner.cookie,
+        body: { name: 'context tests' },
+      })
+      token = (created.body as { token: string }).token
+    })
+    afterAll(async () => {
+      await server?.stop()
+    })
+
+    const contextOf = (url: string, who: { cookie?: string; token?: string }) =>
+      client.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, who)
+    const urlOf = (account: Account, pattern: string, path = 'pets/cat.png') =>
+      `/v2/${account.organisation.cloudName}/${pattern}/${path}`
+    const balanceOf = async (account: Account) =>
+      (await server.services.context.repo.findOrganisationById(account.organisation._id))?.credits
+
+    it('answers the steps of a chain in Pixelbin’s shape, with the original’s metadata', async () => {
+      const answer = await contextOf(urlOf(owner, 't.resize(w:200)~t.flip()') + '?dpr=1', {
+        cookie: owner.cookie,
+      })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      const { context } = answer.body as TransformationContextAnswer
+      expect(context.steps).toEqual([
+        expect.objectContaining({
+          name: 'resize',
+          identifier: 't',
+          operation: 'Basic',
+          data: {},
+          params: expect.objectContaining({ w: 200 }),
+          width: 200,
+          height: 133,
+        }),
+        expect.objectContaining({ name: 'flip', identifier: 't', width: 200, height: 133 }),
+      ])
+      expect(context.metadata).toMatchObject({
+        width: 451,
+        height: 300,
+        format: 'png',
+        contentType: 'image/png',
+        assetType: 'image',
+      })
+      expect(context.params).toEqual({ dpr: '1' })
+      expect(context.headers.cookie).toBeUndefined()
+    })
+
+    it('takes a full delivery URL and an API token of the organisation', async () => {
+      const answer = await contextOf(`${server.url}${urlOf(owner, 't.grey()')}`, { token })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      const { context } = answer.body as TransformationContextAnswer
+      expect(context.steps.map((step) => step.name)).toEqual(['grey'])
+    })
+
+    it('reads a URL on the organisation’s custom domain, and refuses it to others', async () => {
+      const host = `img-${kind}.shop.example`
+      await server.services.context.repo.addCustomDomain(owner.organisation._id, host)
+      const url = `https://${host}/v2/t.flop()/pets/cat.png`
+      const answer = await contextOf(url, { cookie: owner.cookie })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      expect((answer.body as TransformationContextAnswer).context.steps[0]?.name).toBe('flop')
+      expect((await contextOf(url, { cookie: stranger.cookie })).status).toBe(404)
+    })
+
+    it('answers an original with no steps', async () => {
+      const answer = await contextOf(urlOf(owner, 'original'), { cookie: owner.cookie })
+      expect(answer.status).toBe(200)
+      expect((answer.body as TransformationContextAnswer).context.steps).toEqual([])
+    })
+
+    it('answers 404 for another organisation’s URL, to members and tokens alike', async () => {
+      const url = urlOf(owner, 't.flip()')
+      for (const who of [
+        { cookie: stranger.cookie },
+        { token: await server.createToken('demo') },
+      ]) {
+        const answer = await contextOf(url, who)
+        expect(answer.status, JSON.stringify(answer.body)).toBe(404)
+        expect((answer.body as { code: string }).code).toBe('organisation_not_found')
+      }
+    })
+
+    it('answers 404 for an unknown file or cloud name, and 401 without credentials', async () => {
+      const missing = await contextOf(urlOf(owner, 't.flip()', 'pets/dog.png'), {
+        cookie: owner.cookie,
+      })
+      expect(missing.status).toBe(404)
+      expect((missing.body as { code: string }).code).toBe('not_found')
+      const unknown = await contextOf('/v2/nobody-here/t.flip()/pets/cat.png', {
+        cookie: owner.cookie,
+      })
+      expect(unknown.status).toBe(404)
+      const anonymous = await contextOf(urlOf(owner, 't.flip()'), {})
+      expect(anonymous.status).toBe(401)
+    })
+
+    it('answers 400 for malformed URLs and transformations', async () => {
+      const cases: [string, string][] = [
+        ['', 'invalid_url'],
+        ['ftp://example.com/v2/x/original/a.png', 'invalid_url'],
+        ['not a url', 'invalid_url'],
+        ['/v2', 'invalid_url'],
+        [`/v2/${owner.organisation.cloudName}/t.flip()/../secret.png`, 'invalid_path'],
+        [
+          `/v2/${owner.organisation.cloudName}/t.resize(w:-5)/pets/cat.png`,
+          'invalid_transformation',
+        ],
+        [`/v2/${'x'.repeat(5000)}`, 'invalid_url'],
+      ]
+      for (const [url, code] of cases) {
+        const answer = await contextOf(url, { cookie: owner.cookie })
+        expect(answer.status, `${url.slice(0, 60)} → ${JSON.stringify(answer.body)}`).toBe(400)
+        expect((answer.body as { code: string }).code, url.slice(0, 60)).toBe(code)
+      }
+      const none = await client.call('GET', TRANSFORMATION_CONTEXT, { cookie: owner.cookie })
+      expect(none.status).toBe(400)
+    })
+
+    it('answers 501 with the reason for an operation this server cannot run', async () => {
+      const answer = await contextOf(urlOf(owner, 'generate.bg()'), { cookie: owner.cookie })
+      expect(answer.status).toBe(501)
+      expect((answer.body as { message: string }).message).toMatch(/generative/)
+    })
+
+    it('queues an AI chain (202), charges it once, then serves its context from the cache', async () => {
+      const text = Buffer.from(QR_TEXT).toString('base64url')
+      const url = urlOf(owner, `qr.generate(i:${text},w:200,h:200)~qr.scan()`)
+      const before = await balanceOf(owner)
+      const first = await contextOf(url, { cookie: owner.cookie })
+      expect(first.status, JSON.stringify(first.body)).toBe(202)
+      expect(first.response.headers.get('retry-after')).toBe('1')
+      let answer = first
+      for (let attempt = 0; attempt < 600 && answer.status === 202; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        answer = await contextOf(url, { cookie: owner.cookie })
+      }
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      const { context } = answer.body as TransformationContextAnswer
+      expect(context.steps.map((step) => `${step.identifier}.${step.name}`)).toEqual([
+        'qr.generate',
+        'qr.scan',
+      ])
+      expect(context.steps[0]).toMatchObject({ data: {}, width: 200, height: 200 })
+      expect(context.steps[1]?.data).toMatchObject({ found: true, text: QR_TEXT })
+      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+
+      // The image itself is the one the context was computed with: cached, no new job.
+      const image = await fetch(`${server.url}${url}`)
+      expect(image.status).toBe(200)
+      expect(image.headers.get('content-type')).toBe('image/png')
+      await image.arrayBuffer()
+      const again = await contextOf(url, { token })
+      expect(again.status).toBe(200)
+      expect((again.body as TransformationContextAnswer).context.steps[1]?.data).toEqual(
+        context.steps[1]?.data,
+      )
+      expect(await server.services.jobs.drain()).toBe(0)
+      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+
+      // Evicted from the cache, the image (and its context) is made again by the same job,
+      // already paid for.
+      const { repo } = server.services.context
+      const cacheKey = image.headers.get('etag')?.replaceAll('"', '') ?? ''
+      const rows = await repo.leastRecentlyUsedDerived(1000)
+      const row = rows.find((entry) => entry.storageKey.includes(cacheKey))
+      if (row === undefined) throw new Error('the derived image is not in the index')
+      expect(await repo.evictDerived([row.id], new Date(Date.now() + 60_000))).toHaveLength(1)
+      let remade = await contextOf(url, { token })
+      expect(remade.status, JSON.stringify(remade.body)).toBe(202)
+      for (let attempt = 0; attempt < 600 && remade.status === 202; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        remade = await contextOf(url, { token })
+      }
+      expect(remade.status, JSON.stringify(remade.body)).toBe(200)
+      expect((remade.body as TransformationContextAnswer).context.steps[1]?.data).toEqual(
+        context.steps[1]?.data,
+      )
+      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+    })
+  },
+)

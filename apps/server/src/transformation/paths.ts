@@ -1,0 +1,5 @@
+// Where the transformation context answers (Pixelbin's `getTransformationContext`).
+import { PANEL_TRANSFORMATION } from '../predictions/paths.ts'
+
+/** `GET …/context?url=<delivery URL or path>`. */
+export const TRANSFORMATION_CONTEXT = `${PANEL_TRANSFORMATION}/context`
