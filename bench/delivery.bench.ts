@@ -48,7 +48,7 @@ const JPEG = { quality: 80, mozjpeg: false } as const
 /** The catalogue's default `t.sharpen` sigma. */
 const SHARPEN_SIGMA = 1.5
 
-const TARGETS = { coldVsSharp: 0.8, coldVsIpx: 1, warmRps: 5000, warmP99Ms: 20 }
+const TARGETS = { coldVsSharp: 0.8, coldVsIpx: 1, warmRps: 5000, warmP99Ms: 20, warmVsBare: 0.8 }
 /** Cores other processes may use during a run before its figures are flagged as disturbed. */
 const OTHER_LOAD_LIMIT = 0.1
 
@@ -133,13 +133,14 @@ const WORKLOADS: readonly Workload[] = [
 
 const deliveryPath = (pattern: string) => `/v2/${CLOUD_NAME}/${pattern}/${FILE_PATH}`
 
-type VariantKey = 'sharp' | 'engine' | 'oursCold' | 'oursWarm' | 'ipx' | 'ipxDefault'
+type VariantKey = 'sharp' | 'engine' | 'oursCold' | 'oursWarm' | 'bare' | 'ipx' | 'ipxDefault'
 
 const VARIANTS: Readonly<Record<VariantKey, string>> = {
   sharp: 'direct sharp (in-process)',
   engine: 'our engine (in-process, no HTTP)',
   oursCold: 'ours cold (HTTP)',
   oursWarm: 'ours warm (HTTP, cache hit)',
+  bare: 'bare node:http, same bytes from memory',
   ipx: 'ipx (HTTP, baseline JPEG as ours)',
   ipxDefault: 'ipx (HTTP, its default: progressive)',
 }
@@ -396,6 +397,25 @@ function startIpx(directory: string, baseline: boolean) {
   return listen(createIPXNodeServer(createIPX(options)))
 }
 
+/**
+ * The warm peer: a bare node:http server answering every request with the bytes and headers of
+ * our warm answer (read once), from memory: no routing, no lookup, no cache. The ceiling of a
+ * cache hit on this machine.
+ */
+async function startBarePeer(url: string) {
+  const response = await fetch(url)
+  const body = Buffer.from(await response.arrayBuffer())
+  const headers: Record<string, string> = {
+    'content-type': response.headers.get('content-type') ?? 'image/jpeg',
+    'content-length': String(body.length),
+    'cache-control': response.headers.get('cache-control') ?? 'public, max-age=86400',
+  }
+  return listen((_request, answer) => {
+    answer.writeHead(200, headers)
+    answer.end(body)
+  })
+}
+
 /** Ours: how many delivery requests were cache hits and misses so far. */
 async function cacheCounts(server: RunningServer): Promise<{ hit: number; miss: number }> {
   const metric = await server.services.context.metrics.cache.get()
@@ -484,12 +504,15 @@ function report(rows: readonly Row[]): void {
     const engineVsSharp = get('engine').rps / get('sharp').rps
     const vsIpx = cold.rps / get('ipx').rps
     const vsIpxDefault = cold.rps / get('ipxDefault').rps
+    const bareRow = get('bare')
+    const vsBare = warm.rps / bareRow.rps
     ratioRows.push([
       workload.id,
       fmtRatio(engineVsSharp),
       fmtRatio(vsSharp),
       fmtRatio(vsIpx),
       fmtRatio(vsIpxDefault),
+      fmtRatio(vsBare),
     ])
     // A verdict over a run that other processes disturbed says so: its figures are not this
     // machine's capacity.
@@ -509,6 +532,9 @@ function report(rows: readonly Row[]): void {
       `${workload.id}: ours warm ≥ ${TARGETS.warmRps.toLocaleString('en-US')} req/s with p99 < ` +
         `${TARGETS.warmP99Ms} ms: ${met(warmMet)} (${fmtRps(warm.rps)} req/s, ` +
         `p99 ${fmtMs(warm.p99)} ms)${caveat(warm)}`,
+      `${workload.id}: ours warm ≥ ${TARGETS.warmVsBare}× a bare node:http server sending the same ` +
+        `bytes: ${met(vsBare >= TARGETS.warmVsBare)} (${fmtRatio(vsBare)}: ${fmtRps(warm.rps)} ` +
+        `against ${fmtRps(bareRow.rps)} req/s)${caveat(warm, bareRow)}`,
     )
   }
   console.log('\nRatios of throughput\n')
@@ -519,9 +545,10 @@ function report(rows: readonly Row[]): void {
       'ours cold / direct sharp',
       'ours cold / ipx',
       'ours cold / ipx default',
+      'ours warm / bare',
     ],
     ratioRows,
-    [false, true, true, true, true],
+    [false, true, true, true, true, true],
   )
   console.log('\nTargets')
   for (const verdict of verdicts) console.log(`  ${verdict}`)
@@ -638,6 +665,9 @@ async function main(): Promise<void> {
         throw new Error(`warm run had misses: ${JSON.stringify({ before, after })}`)
       }
       console.log(`    (${after.hit - before.hit} cache hits, 0 misses, warm-up included)`)
+      const bare = await startBarePeer(ours.url + deliveryPath(workload.warmPattern))
+      await step('bare', () => measureHttp(bare.origin, deliveryPath(workload.warmPattern)))
+      await closeServer(bare.server)
     }
     report(rows)
   } finally {

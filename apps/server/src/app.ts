@@ -3,6 +3,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import { isUrlError, PANEL_API_PREFIX } from '@tessera/url'
 import { Hono } from 'hono'
+import { SESSION_COOKIE } from './accounts/auth.ts'
 import { identityRoutes } from './accounts/identity-routes.ts'
 import { organisationRoutes } from './accounts/organisation-routes.ts'
 import { ORGANIZATION, USERS } from './accounts/paths.ts'
@@ -33,6 +34,7 @@ import type { Delivery } from './delivery/delivery.ts'
 import { DELIVERY_ROUTE, deliveryHosts, deliveryRoutes } from './delivery/routes.ts'
 import { errorImage, HttpError, wantsImage } from './http/errors.ts'
 import { OPENAPI_PATH, type OpenApiDocument } from './http/openapi-kit.ts'
+import type { PageCache } from './http/page-cache.ts'
 import {
   clientAddress,
   forwardedClient,
@@ -42,7 +44,7 @@ import {
   rawTarget,
 } from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
-import { registerWeb } from './http/web.ts'
+import { createWebPageCache, registerWeb } from './http/web.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
@@ -67,7 +69,7 @@ function sha256(text: string): Buffer {
  */
 export function createApp(
   app: AppContext,
-  parts: { delivery: Delivery; openApi: OpenApiDocument },
+  parts: { delivery: Delivery; openApi: OpenApiDocument; pageCache?: PageCache },
 ): Hono<AppEnv> {
   const { logger, metrics, config } = app
   const hono = new Hono<AppEnv>()
@@ -202,7 +204,8 @@ export function createApp(
   mount(ORGANIZATION, 'organization', organisationRoutes(app))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app))
 
-  registerWeb(hono, app) // the website and console: every remaining page path
+  // The website and console: every remaining page path.
+  registerWeb(hono, app, parts.pageCache ?? createWebPageCache(app, SESSION_COOKIE))
 
   hono.notFound((c) =>
     c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),

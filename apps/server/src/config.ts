@@ -132,6 +132,10 @@ const ENV = z.object({
   LOOKUP_TTL_MS: integer(0, 3_600_000, 5_000, 'ms'),
   HOT_CACHE_MB: integer(0, 1_000_000, 64, 'MiB'),
   SEED_DEMO: flag(true),
+  // The SSR output cache of anonymous pages (issue 14).
+  PAGE_CACHE_MB: integer(0, 1_000_000, 32, 'MiB'),
+  PAGE_CACHE_ENTRIES: integer(0, 1_000_000, 1000, 'pages'),
+  PAGE_CACHE_SECONDS: integer(0, 86_400, 60, 'seconds'),
   // Derived-image cache budget, largest derived image kept, cache misses per client address.
   DERIVED_CACHE_MAX_BYTES: integer(0, 2 ** 50, 4 * 1024 ** 3, 'bytes'),
   DERIVED_STORE_MAX_BYTES: integer(0, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
@@ -273,6 +277,8 @@ export interface ServerConfig {
   /** Bearer token `/metrics` requires; when absent it answers loopback clients only. */
   metricsToken: string | undefined
   seedDemo: boolean
+  /** The SSR output cache of anonymous pages: bytes (0 turns it off), pages, seconds. */
+  pageCache: { maxBytes: number; maxEntries: number; maxAgeSeconds: number }
   /** Request signing of panel calls (`x-ebg-param` / `x-ebg-signature`, SPEC §7.1). */
   signing: { key: string; maxAgeSeconds: number }
   /** Google one-tap sign-in; off when no client id is configured. */
@@ -385,6 +391,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     trustedProxies: e.TRUSTED_PROXIES,
     metricsToken: e.METRICS_TOKEN,
     seedDemo: e.SEED_DEMO,
+    pageCache: {
+      maxBytes: e.PAGE_CACHE_MB * 1024 * 1024,
+      maxEntries: e.PAGE_CACHE_ENTRIES,
+      maxAgeSeconds: e.PAGE_CACHE_SECONDS,
+    },
     signing: {
       key: e.PANEL_SIGNING_KEY ?? DEFAULT_PANEL_SIGNING_KEY,
       maxAgeSeconds: e.SIGNATURE_MAX_AGE_S,

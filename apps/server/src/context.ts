@@ -2,6 +2,7 @@ import type { Engine } from '@tessera/engine'
 import type { ServerConfig } from './config.ts'
 import type { Content } from './content/content.ts'
 import type { Database, Repository } from './db/index.ts'
+import type { ChangeSignal } from './platform/change-signal.ts'
 import type { Logger } from './platform/logger.ts'
 import type { Lookups } from './platform/lookups.ts'
 import type { Metrics } from './platform/metrics.ts'
@@ -18,8 +19,11 @@ export interface AppContext {
   lookups: Lookups
   storage: Storage
   engine: Engine
-  /** The website's content files (`apps/server/content/`), read and validated at start. */
+  /** The website's content files (`apps/server/content/`), read and validated at start
+   * and again by `Services.reloadContent` (SIGHUP). */
   content: Content
+  /** Fires when the content changed (a reload): what was derived from it is forgotten. */
+  contentChanged: ChangeSignal
   /** Tells the job runner that a job was enqueued, so it need not wait for its next poll. */
   wakeJobs: () => void
 }

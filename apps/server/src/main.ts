@@ -39,6 +39,13 @@ try {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+  // Content files edited in place: read them again without a restart (the page cache empties).
+  process.on('SIGHUP', () => {
+    server.services.reloadContent().then(
+      () => logger.info('content reloaded'),
+      (error: unknown) => logger.error({ err: error }, 'content not reloaded; the previous stays'),
+    )
+  })
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'EADDRINUSE') {

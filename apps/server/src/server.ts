@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import type { CreateEngineOptions } from '@tessera/engine'
+import { SESSION_COOKIE } from './accounts/auth.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
+import type { RawAnswerHooks } from './http/page-cache.ts'
+import { createWebPageCache, HSTS } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
 import { createLogger, type Logger } from './platform/logger.ts'
@@ -43,6 +47,8 @@ export async function startServer(
     runJobs?: boolean
     /** An AI service to use instead of the engine's own (tests share one across servers). */
     ai?: CreateEngineOptions['ai']
+    /** Content files to read instead of `apps/server/content` (tests). */
+    contentDir?: string
   } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config)
@@ -53,7 +59,8 @@ export async function startServer(
     appSlug: content.apps[0]?.slug ?? 'background-remover',
     predictionId: content.predictions[0]?.id ?? 'erase_bg',
   })
-  const app = createApp(services.context, { delivery: services.delivery, openApi })
+  const pageCache = createWebPageCache(services.context, SESSION_COOKIE)
+  const app = createApp(services.context, { delivery: services.delivery, openApi, pageCache })
   const badRequest = (message: string) =>
     new Response(JSON.stringify({ code: 'bad_request', message }), {
       status: 400,
@@ -67,7 +74,44 @@ export async function startServer(
         ? badRequest(`The request could not be read: ${error.message}`)
         : badRequest('The request could not be read'),
   })
-  const server: Server = createServer(listener)
+  // A page cache hit is answered before the app: no routing, no request object, the same request
+  // id, HSTS, metrics and log line as the app's middleware gives (issue 14).
+  const { metrics } = services.context
+  const https = config.publicUrl.startsWith('https:')
+  const hooks: RawAnswerHooks = {
+    headers: (incoming: IncomingMessage) => {
+      const given = incoming.headers['x-request-id']
+      const requestId =
+        typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID()
+      const forwarded = incoming.headers['x-forwarded-proto']
+      const viaHttps =
+        https || (typeof forwarded === 'string' && /^\s*https\s*(,|$)/i.test(forwarded))
+      return viaHttps
+        ? { 'x-request-id': requestId, 'strict-transport-security': HSTS }
+        : { 'x-request-id': requestId }
+    },
+    answered: (incoming, headers, ms) => {
+      metrics.requests.inc({ method: 'GET', route: 'web', status: '200' })
+      metrics.latency.observe({ route: 'web' }, ms / 1000)
+      logger.info(
+        {
+          requestId: headers['x-request-id'],
+          method: 'GET',
+          path: incoming.url?.split('?')[0],
+          status: 200,
+          ms: Math.round(ms),
+          pageCache: 'hit',
+        },
+        'request',
+      )
+    },
+  }
+  // Set when shutdown begins (see below); answers from then on go through the app, which says
+  // `Connection: close`.
+  let closing = false
+  const server: Server = createServer((incoming, outgoing) => {
+    if (closing || !pageCache.answerRaw(incoming, outgoing, hooks)) listener(incoming, outgoing)
+  })
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -93,7 +137,6 @@ export async function startServer(
   // once its answer is fully written (Node's own idle-connection closing may cut an answer whose
   // last bytes are still buffered), and answers started after shutdown began say
   // `Connection: close`.
-  let closing = false
   const busy = new Map<Socket, number>()
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket

@@ -9,6 +9,7 @@ import { createDelivery, type Delivery } from './delivery/delivery.ts'
 import { DERIVE_JOB } from './delivery/job.ts'
 import { seedDemo } from './demo/seed.ts'
 import { ensureDemoToken } from './demo/token.ts'
+import { createChangeSignal } from './platform/change-signal.ts'
 import { type ChangeFeed, createChangeFeed } from './platform/changes.ts'
 import { createJobRunner, type JobRunner } from './platform/jobs.ts'
 import type { Logger } from './platform/logger.ts'
@@ -22,6 +23,12 @@ export interface Services {
   context: AppContext
   delivery: Delivery
   jobs: JobRunner
+  /**
+   * Reads the content files again: when they are valid, plans and addons are seeded from them,
+   * `context.content` is replaced and `contentChanged` fires (the page cache empties); a broken
+   * file throws `ContentError` and the content in use stays.
+   */
+  reloadContent(): Promise<void>
   /** Tells the other processes on the same PostgreSQL database what changed (and hears them). */
   changes: ChangeFeed
   /** Stops the job runner (a job still running after `jobGraceMs` is handed back), closes all. */
@@ -100,6 +107,7 @@ export async function createServices(
         ...(options.ai === undefined ? {} : { ai: options.ai }),
       }),
       content,
+      contentChanged: createChangeSignal(),
       wakeJobs: () => jobs?.wake(),
     }
     const delivery = createDelivery(context)
@@ -121,6 +129,12 @@ export async function createServices(
       context,
       delivery,
       jobs: runner,
+      async reloadContent() {
+        const next = await loadContent(options.contentDir)
+        await seedBilling(repo, next)
+        context.content = next
+        context.contentChanged.notify()
+      },
       changes: feed,
       async close(closeOptions = {}) {
         await runner.stop(

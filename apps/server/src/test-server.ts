@@ -28,6 +28,8 @@ export async function startTestServer(
     dataDir?: string
     persistDatabase?: boolean
     runJobs?: boolean
+    /** Content files to read instead of `apps/server/content`. */
+    contentDir?: string
     /** One AI service for several servers, so a test file loads each model once. */
     ai?: CreateEngineOptions['ai']
   } = {},
@@ -52,6 +54,7 @@ export async function startTestServer(
       logger: createLogger(config),
       databaseDir: options.persistDatabase === true ? join(dataDir, 'db') : 'memory://',
       ...(options.runJobs === undefined ? {} : { runJobs: options.runJobs }),
+      ...(options.contentDir === undefined ? {} : { contentDir: options.contentDir }),
       ...(options.ai === undefined ? {} : { ai: options.ai }),
     })
     const repo = server.services.context.repo

@@ -39,6 +39,8 @@ export interface WebServer {
   dataDir: string
   /** The newest contact-form messages the server stored, newest first. */
   contactMessages(limit: number): Promise<StoredContactMessage[]>
+  /** Reads the content files again, as the server's SIGHUP does (the page cache empties). */
+  reloadContent(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -52,6 +54,7 @@ interface ServerModules {
   ) => Promise<{
     close(): Promise<void>
     services: {
+      reloadContent(): Promise<void>
       context: {
         repo: { listContactMessages(limit: number): Promise<StoredContactMessage[]> }
       }
@@ -114,6 +117,7 @@ export async function startWebServer(
       url,
       dataDir,
       contactMessages: (limit) => server.services.context.repo.listContactMessages(limit),
+      reloadContent: () => server.services.reloadContent(),
       stop: async () => {
         await server.close()
         await cleanUp()

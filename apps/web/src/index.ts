@@ -2,11 +2,11 @@
 // React Router from the production build) and the static assets under /static/.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import {
+import type {
   createRequestHandler,
-  type RouterContext,
+  RouterContext,
   RouterContextProvider,
-  type ServerBuild,
+  ServerBuild,
 } from 'react-router'
 import type { WebContext } from '../app/lib/context.ts'
 import type { RuntimeConfig } from '../app/lib/runtime-config.ts'
@@ -15,6 +15,7 @@ import { createStaticHandler, STATIC_PREFIX } from './static.ts'
 
 export type { ContactMessage } from '../app/lib/contact.ts'
 export { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../app/lib/runtime-config.ts'
+export { chooseEncoding, compressResponse, type Encoding } from './compress.ts'
 export { STATIC_PREFIX } from './static.ts'
 
 /** Where `npm run build -w @tessera/web` writes the app. */
@@ -60,16 +61,31 @@ export function createWebHandler(
   const buildDir = options.buildDir ?? BUILD_DIR
   const serveStatic = createStaticHandler(`${buildDir}client${STATIC_PREFIX}`)
   let ready:
-    | Promise<{ render: ReturnType<typeof createRequestHandler>; key: RouterContext<WebContext> }>
+    | Promise<{
+        render: ReturnType<typeof createRequestHandler>
+        key: RouterContext<WebContext>
+        provider: (values: Map<RouterContext<WebContext>, WebContext>) => RouterContextProvider
+      }>
     | undefined
   const load = async () => {
     const file = `${buildDir}server/index.js`
     if (!existsSync(file)) throw new WebBuildMissingError(buildDir)
+    // React loads its development build (prop checks, warnings: renders several times slower)
+    // unless NODE_ENV is 'production' when it is first imported. The site runs its production
+    // build, so it gets production React unless NODE_ENV says otherwise; React (through
+    // react-router and the build) is imported only from here on.
+    process.env.NODE_ENV ??= 'production'
+    const { createRequestHandler, RouterContextProvider } = await import('react-router')
     const build = (await import(file)) as ServerBuild
     const key = (build.entry.module as unknown as { webContext?: RouterContext<WebContext> })
       .webContext
     if (key === undefined) throw new Error('The web build does not export webContext')
-    return { render: createRequestHandler(build, 'production'), key }
+    return {
+      render: createRequestHandler(build, 'production'),
+      key,
+      provider: (values: Map<RouterContext<WebContext>, WebContext>) =>
+        new RouterContextProvider(values),
+    }
   }
   const context: WebContext = {
     config: options.config,
@@ -88,8 +104,8 @@ export function createWebHandler(
       ready = undefined
       throw error
     })
-    const { render, key } = await ready
-    const response = await render(request, new RouterContextProvider(new Map([[key, context]])))
+    const { render, key, provider } = await ready
+    const response = await render(request, provider(new Map([[key, context]])))
     return compressResponse(request, response)
   }
 }

@@ -145,16 +145,31 @@ type ContentApp = Pick<AppContext, 'content' | 'config'>
 
 const cacheable = (c: Context<AppEnv>) => c.header('cache-control', CONTENT_CACHE_CONTROL)
 
+/** `derive(content)`, computed again only when the content was reloaded (a new object). */
+function perContent<T>(app: Pick<AppContext, 'content'>, derive: (content: Content) => T): () => T {
+  let seen: Content | undefined
+  let value: T | undefined
+  return () => {
+    if (app.content !== seen || value === undefined) {
+      seen = app.content
+      value = derive(seen)
+    }
+    return value
+  }
+}
+
 /** `GET /dynamicApps` (paged, filtered, sorted) and `GET /dynamicApps/{slug}`, under `APPS`. */
 export function appRoutes(app: ContentApp): Hono<AppEnv> {
-  const { content } = app
   const router = new Hono<AppEnv>()
   const absolute = absoluteWith(app.config.publicUrl)
-  const appsBySlug = new Map(content.apps.map((item) => [item.slug, item]))
+  const appsBySlug = perContent(
+    app,
+    (content) => new Map(content.apps.map((item) => [item.slug, item])),
+  )
 
   router.get('/dynamicApps', (c) => {
     const query = parseQuery(readQuery(c.req.url), appsQuery)
-    const found = listApps(content.apps, query)
+    const found = listApps(app.content.apps, query)
     const start = offsetOf(query)
     cacheable(c)
     return c.json({
@@ -165,7 +180,7 @@ export function appRoutes(app: ContentApp): Hono<AppEnv> {
 
   router.get('/dynamicApps/:slug', (c) => {
     const slug = c.req.param('slug')
-    const found = appsBySlug.get(slug)
+    const found = appsBySlug().get(slug)
     if (found === undefined) {
       throw new HttpError(
         404,
@@ -181,22 +196,24 @@ export function appRoutes(app: ContentApp): Hono<AppEnv> {
 
 /** `GET /predictions` and `GET /predictions/schema/{id}`, under `TRANSFORMATION`. */
 export function predictionCatalogueRoutes(app: ContentApp): Hono<AppEnv> {
-  const { content } = app
   const router = new Hono<AppEnv>()
   const publicUrl = app.config.publicUrl
   const absolute = absoluteWith(publicUrl)
-  const predictionsById = new Map(content.predictions.map((item) => [item.id, item]))
-  const predictionList = {
+  const predictionsById = perContent(
+    app,
+    (content) => new Map(content.predictions.map((item) => [item.id, item])),
+  )
+  const predictionList = perContent(app, (content) => ({
     items: content.predictions.map((item) => predictionJson(item, absolute)),
-  }
+  }))
 
   router.get('/predictions', (c) => {
     cacheable(c)
-    return c.json(predictionList)
+    return c.json(predictionList())
   })
 
   router.get('/predictions/schema/:id', (c) => {
-    const found = predictionsById.get(c.req.param('id'))
+    const found = predictionsById().get(c.req.param('id'))
     // SPEC §7.2: the client rejects a 404 with its (empty object) body.
     if (found === undefined) return c.json({}, 404, { 'cache-control': 'no-store' })
     cacheable(c)
@@ -207,22 +224,29 @@ export function predictionCatalogueRoutes(app: ContentApp): Hono<AppEnv> {
 
 /** `GET /product-sections`, `/websites` and `/blogs`, Strapi-shaped, under `CMS`. */
 export function cmsRoutes(app: ContentApp): Hono<AppEnv> {
-  const { content } = app
   const router = new Hono<AppEnv>()
   const absolute = absoluteWith(app.config.publicUrl)
   const serve =
-    <T>(collection: StrapiCollection<T>) =>
+    <T>(collection: () => StrapiCollection<T>) =>
     (c: Context<AppEnv>) => {
-      const answer = strapiAnswer(readQuery(c.req.url), collection)
+      const answer = strapiAnswer(readQuery(c.req.url), collection())
       cacheable(c)
       return c.json(answer)
     }
   router.get(
     '/product-sections',
-    serve(productSectionsCollection(content.productSections, absolute)),
+    serve(
+      perContent(app, (content) => productSectionsCollection(content.productSections, absolute)),
+    ),
   )
-  router.get('/websites', serve(websitesCollection(content.websites, absolute)))
-  router.get('/blogs', serve(blogPostsCollection(content.blogPosts, absolute)))
+  router.get(
+    '/websites',
+    serve(perContent(app, (content) => websitesCollection(content.websites, absolute))),
+  )
+  router.get(
+    '/blogs',
+    serve(perContent(app, (content) => blogPostsCollection(content.blogPosts, absolute))),
+  )
   return router
 }
 

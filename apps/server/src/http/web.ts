@@ -1,11 +1,20 @@
 // Mounts the website and console (@tessera/web): pages and /static/ assets for every path no
 // API or delivery route answered. API-shaped paths keep their JSON 404.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { createWebHandler, DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '@tessera/web'
+import { createHash } from 'node:crypto'
+import {
+  chooseEncoding,
+  compressResponse,
+  createWebHandler,
+  DEFAULT_RUNTIME_CONFIG,
+  type RuntimeConfig,
+  STATIC_PREFIX,
+} from '@tessera/web'
 import type { Hono } from 'hono'
 import type { ServerConfig } from '../config.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Logger } from '../platform/logger.ts'
+import { createPageCache, type PageCache } from './page-cache.ts'
 import { IN_PROCESS, isHttps } from './request.ts'
 
 /** Browsers that reached a page over HTTPS keep to HTTPS for a year (HSTS). */
@@ -59,7 +68,6 @@ export function runtimeConfigFor(config: ServerConfig): RuntimeConfig {
   }
 }
 
-/** Answers every remaining page path with the web app (register it last, before not-found). */
 /**
  * How the pages call this server's API in-process: under the visitor's request id (so a page's
  * calls share its id in the logs), marked in-process (counted under `internal:` in metrics), and
@@ -82,13 +90,40 @@ export function createLocalFetch(hono: Hono<AppEnv>, logger?: Logger) {
   }
 }
 
+/**
+ * The page cache of this server's website (`page-cache.ts`): keyed by the runtime configuration
+ * the pages get, emptied whenever `contentChanged` fires.
+ */
+export function createWebPageCache(
+  app: Pick<AppContext, 'config' | 'contentChanged'>,
+  sessionCookie: string,
+): PageCache {
+  const pageCache = createPageCache({
+    ...app.config.pageCache,
+    configKey: createHash('sha256')
+      .update(JSON.stringify(runtimeConfigFor(app.config)))
+      .digest('base64url'),
+    sessionCookie,
+    compress: compressResponse,
+    chooseEncoding,
+  })
+  app.contentChanged.subscribe(() => pageCache.invalidate())
+  return pageCache
+}
+
+/**
+ * Answers every remaining page path with the web app (register it last, before not-found).
+ * Anonymous pages go through `pageCache` (see `createWebPageCache`).
+ */
 export function registerWeb(
   hono: Hono<AppEnv>,
   app: Pick<AppContext, 'config' | 'repo' | 'logger'>,
+  pageCache: PageCache,
 ): void {
   const { localFetch, asVisitor, log } = createLocalFetch(hono, app.logger)
+  const runtimeConfig = runtimeConfigFor(app.config)
   const handler = createWebHandler({
-    config: runtimeConfigFor(app.config),
+    config: runtimeConfig,
     localFetch,
     log,
     saveContact: async (message) => {
@@ -102,9 +137,13 @@ export function registerWeb(
     },
   })
   hono.all('*', async (c, next) => {
-    if (NOT_PAGES.some((prefix) => c.req.path.startsWith(prefix))) return next()
+    const path = c.req.path
+    if (NOT_PAGES.some((prefix) => path.startsWith(prefix))) return next()
     c.set('route', 'web')
-    const response = await asVisitor(c.get('requestId'), () => handler(c.req.raw))
+    const requestId = c.get('requestId')
+    const response = path.startsWith(STATIC_PREFIX)
+      ? await handler(c.req.raw)
+      : await pageCache.serve(c.req.raw, (request) => asVisitor(requestId, () => handler(request)))
     // Only over HTTPS: a browser ignores it on plain HTTP, and a local install must stay reachable.
     if (isHttps(c, app.config.publicUrl)) {
       const headers = new Headers(response.headers)

@@ -67,14 +67,17 @@ export function postUrl(config: Pick<RuntimeConfig, 'blogUrl'>, post: BlogPost):
   return post.url
 }
 
+// One formatter for every call: building an Intl.DateTimeFormat costs more than the format.
+const POST_DATE = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+
 /** "10 June 2025" in English, the same on the server and in every browser time zone. */
 export function formatPostDate(iso: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(iso))
+  return POST_DATE.format(new Date(iso))
 }
 
 /**

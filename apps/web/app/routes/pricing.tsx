@@ -35,12 +35,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { plans, addons }
 }
 
+// Formatters are made once per currency and precision: making one costs more than formatting.
+const moneyFormats = new Map<string, Intl.NumberFormat>()
+const COUNT = new Intl.NumberFormat('en-US')
+
 function money(amount: number, currency = 'USD'): string {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency,
-    maximumFractionDigits: amount % 1 === 0 ? 0 : 2,
-  }).format(amount)
+  const digits = amount % 1 === 0 ? 0 : 2
+  const key = `${currency}:${digits}`
+  let format = moneyFormats.get(key)
+  if (format === undefined) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: digits,
+    })
+    // Currencies come from the plan list: a handful, but never let the map grow without bound.
+    if (moneyFormats.size < 64) moneyFormats.set(key, format)
+  }
+  return format.format(amount)
 }
 
 function featureValue(feature: Feature) {
@@ -48,8 +60,7 @@ function featureValue(feature: Feature) {
     return <CheckIcon size={18} className="feature-yes" aria-label="Included" />
   if (feature.value === false)
     return <MinusIcon size={18} className="feature-no" aria-label="Not included" />
-  const value =
-    typeof feature.value === 'number' ? feature.value.toLocaleString('en-US') : feature.value
+  const value = typeof feature.value === 'number' ? COUNT.format(feature.value) : feature.value
   return (
     <strong>
       {value}
