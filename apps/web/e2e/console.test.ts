@@ -252,6 +252,8 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       expect((await fetch(movedPony)).status).toBe(200)
       await page.getByRole('checkbox', { name: 'Select pony.png' }).check()
       await page.getByRole('button', { name: 'Delete…' }).click()
+      // The count is worked out after the dialog opens (folders are counted through the API).
+      await page.getByTestId('delete-count').filter({ hasText: 'will be deleted' }).waitFor()
       expect(await page.getByTestId('delete-count').textContent()).toBe('1 file will be deleted.')
       await page.getByTestId('dialog-confirm').click()
       await page.getByTestId('library-notice').filter({ hasText: 'Deleted 1 file.' }).waitFor()
