@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Link, redirect } from 'react-router'
 import { Logo } from '../components/icons.tsx'
-import { Playground } from '../components/playground.tsx'
+import { Playground, PlaygroundShell } from '../components/playground.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
 import { getSession } from '../lib/api.ts'
@@ -23,11 +23,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const user = await getSession(api.client, api.config).catch(() => null)
     if (user !== null) throw redirect(playgroundUrl(api.config.consoleUrl))
   }
-  return null
+  // A shared `?url=` opens on its own image: the shell then shows no sample in the meantime.
+  return { shared: new URL(request.url).searchParams.has('url') }
 }
 
-/** The anonymous playground renders only in the browser (SPEC §2.1). */
-export default function PlaygroundPage() {
+/**
+ * The anonymous playground renders only in the browser (SPEC §2.1); until it mounts, the server's
+ * shell shows the default sample where the playground will (the page's LCP, early).
+ */
+export default function PlaygroundPage({ loaderData }: Route.ComponentProps) {
   const [mounted, setMounted] = useState(false)
   useEffect(() => setMounted(true), [])
   const config = useConfig()
@@ -43,7 +47,7 @@ export default function PlaygroundPage() {
       </header>
       <div className="playground-main">
         <h1 className="visually-hidden">Playground</h1>
-        {mounted ? <Playground /> : <div className="playground-loading" aria-busy="true" />}
+        {mounted ? <Playground /> : <PlaygroundShell sample={!loaderData.shared} />}
       </div>
     </div>
   )
