@@ -1,7 +1,7 @@
 // The playground (SPEC §2.8, §3, §4): one image, a chain of operations and presets, and the
 // delivery URL it makes. Visitors (`/playground`) work on the demo samples or an image of their
 // own; members (`/console/organization/{orgId}/playground`) on their organisation's files and
-// presets. Rendered in the browser only; `PlaygroundShell` is what the server sends meanwhile.
+// presets. Rendered in the browser only; playground-shell.tsx is what the server sends meanwhile.
 import { CATALOGUE, formatBytes, type OperationSpec } from '@tessera/url'
 import {
   type ReactNode,
@@ -14,7 +14,6 @@ import {
 } from 'react'
 import { useConfig, useSession } from '../lib/app-context.tsx'
 import { APP_EVENTS, trackAppEvent } from '../lib/app-events.ts'
-import { sampleImage } from '../lib/images.ts'
 import { signupUrl } from '../lib/links.ts'
 import {
   DAILY_LIMIT_CODE,
@@ -25,7 +24,6 @@ import {
   listPresets,
   type MemberFile,
   PLAYGROUND_DEFAULT_SAMPLE,
-  PLAYGROUND_DEFAULT_SAMPLE_SIZE,
   SAMPLE_FILES,
   sampleThumbnailUrl,
   signAsMember,
@@ -54,6 +52,7 @@ import { absoluteUrl, joinUrl } from '../lib/runtime-config.ts'
 import { type SnippetKind, snippet } from '../lib/url-snippets.ts'
 import { type Captcha, useCaptcha } from './captcha.tsx'
 import { type FileChoice, ParamControl, variableSpec } from './param-control.tsx'
+import { DefaultSampleImage } from './playground-shell.tsx'
 import { useFetchedImage } from './use-fetched-image.ts'
 import './playground.css'
 
@@ -449,61 +448,6 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
         )}
       </div>
     </div>
-  )
-}
-
-/**
- * What the server renders for the visitor playground while its client-only part loads: the same
- * two columns, with the default sample already in the stage where the playground will show it.
- * The page's largest image is then in the HTML (fetched at once, high priority, resized for the
- * screen) instead of after hydration; the playground replaces the whole shell when it mounts.
- * `sample` is false for a shared `?url=`, which opens on an image of its own.
- */
-export function PlaygroundShell({ sample }: { sample: boolean }) {
-  return (
-    <div className="pg" aria-busy="true" data-testid="playground-shell">
-      <div className="pg-side">
-        <div className="pg-panel">
-          <p className="pg-wait" role="status">
-            Loading the playground…
-          </p>
-        </div>
-      </div>
-      <div className="pg-main">
-        <div className="pg-tabs-space" />
-        <div className="pg-stage">
-          {sample ? <DefaultSampleImage /> : <p className="pg-wait">Loading the image…</p>}
-        </div>
-      </div>
-    </div>
-  )
-}
-
-/**
- * The default sample as the shell shows it (resized for the screen, high priority); the
- * playground keeps showing it while it fetches the original, so nothing flickers or moves.
- */
-function DefaultSampleImage() {
-  const config = useConfig()
-  const { width, height } = PLAYGROUND_DEFAULT_SAMPLE_SIZE
-  const image = sampleImage(config.deliveryUrl, PLAYGROUND_DEFAULT_SAMPLE, {
-    maxWidth: width,
-    aspect: width / height,
-    naturalWidth: width,
-    // The stage's width below 1024 px (page and stage padding), at most 70vh tall beyond.
-    sizes: `(max-width: 1023px) calc(100vw - 64px), ${width}px`,
-  })
-  return (
-    <img
-      className="pg-image"
-      src={image.src}
-      srcSet={image.srcSet}
-      sizes={image.sizes}
-      alt={`The sample ${PLAYGROUND_DEFAULT_SAMPLE}`}
-      width={width}
-      height={height}
-      fetchPriority="high"
-    />
   )
 }
 

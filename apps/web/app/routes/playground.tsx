@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, startTransition, useEffect, useState } from 'react'
 import { Link, redirect } from 'react-router'
 import { Logo } from '../components/icons.tsx'
-import { Playground, PlaygroundShell } from '../components/playground.tsx'
+import { PlaygroundShell } from '../components/playground-shell.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
 import { getSession } from '../lib/api.ts'
@@ -9,6 +9,11 @@ import { useConfig } from '../lib/app-context.tsx'
 import { playgroundUrl } from '../lib/links.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/playground.ts'
+
+/** The playground's own code loads after hydration (the page's first scripts stay small). */
+const Playground = lazy(() =>
+  import('../components/playground.tsx').then((module) => ({ default: module.Playground })),
+)
 
 export const meta: Route.MetaFunction = (args) =>
   metaFor(args, {
@@ -33,7 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 export default function PlaygroundPage({ loaderData }: Route.ComponentProps) {
   const [mounted, setMounted] = useState(false)
-  useEffect(() => setMounted(true), [])
+  // A transition: the shell stays on screen until the playground's code has loaded.
+  useEffect(() => startTransition(() => setMounted(true)), [])
   const config = useConfig()
   return (
     <div className="playground">
@@ -47,7 +53,9 @@ export default function PlaygroundPage({ loaderData }: Route.ComponentProps) {
       </header>
       <div className="playground-main">
         <h1 className="visually-hidden">Playground</h1>
-        {mounted ? <Playground /> : <PlaygroundShell sample={!loaderData.shared} />}
+        <Suspense fallback={<PlaygroundShell sample={!loaderData.shared} />}>
+          {mounted ? <Playground /> : <PlaygroundShell sample={!loaderData.shared} />}
+        </Suspense>
       </div>
     </div>
   )
