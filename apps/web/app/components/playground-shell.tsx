@@ -1,6 +1,7 @@
 // What the server renders for the visitor playground (`/playground`, client-only by SPEC §2.1)
 // while the playground itself loads, and the default sample's image both show. Kept apart from
 // playground.tsx so the page's first scripts do not carry the playground.
+import { type Ref, useEffect, useRef } from 'react'
 import { useConfig } from '../lib/app-context.tsx'
 import { sampleImage } from '../lib/images.ts'
 import { PLAYGROUND_DEFAULT_SAMPLE, PLAYGROUND_DEFAULT_SAMPLE_SIZE } from '../lib/playground-api.ts'
@@ -13,7 +14,29 @@ import './playground.css'
  * screen) instead of after hydration; the playground replaces the whole shell when it mounts.
  * `sample` is false for a shared `?url=`, which opens on an image of its own.
  */
-export function PlaygroundShell({ sample }: { sample: boolean }) {
+export function PlaygroundShell({
+  sample,
+  onSettled,
+}: {
+  sample: boolean
+  /** Called once the sample has loaded or failed (at once without one): the page can move on. */
+  onSettled?: () => void
+}) {
+  const image = useRef<HTMLImageElement>(null)
+  useEffect(() => {
+    if (onSettled === undefined) return
+    const img = image.current
+    if (img === null || img.complete) {
+      onSettled()
+      return
+    }
+    img.addEventListener('load', onSettled)
+    img.addEventListener('error', onSettled)
+    return () => {
+      img.removeEventListener('load', onSettled)
+      img.removeEventListener('error', onSettled)
+    }
+  }, [onSettled])
   return (
     <div className="pg" aria-busy="true" data-testid="playground-shell">
       <div className="pg-side">
@@ -26,7 +49,11 @@ export function PlaygroundShell({ sample }: { sample: boolean }) {
       <div className="pg-main">
         <div className="pg-tabs-space" />
         <div className="pg-stage">
-          {sample ? <DefaultSampleImage /> : <p className="pg-wait">Loading the image…</p>}
+          {sample ? (
+            <DefaultSampleImage ref={image} />
+          ) : (
+            <p className="pg-wait">Loading the image…</p>
+          )}
         </div>
       </div>
     </div>
@@ -37,7 +64,7 @@ export function PlaygroundShell({ sample }: { sample: boolean }) {
  * The default sample as the shell shows it (resized for the screen, high priority); the
  * playground keeps showing it while it fetches the original, so nothing flickers or moves.
  */
-export function DefaultSampleImage() {
+export function DefaultSampleImage({ ref }: { ref?: Ref<HTMLImageElement> }) {
   const config = useConfig()
   const { width, height } = PLAYGROUND_DEFAULT_SAMPLE_SIZE
   const image = sampleImage(config.deliveryUrl, PLAYGROUND_DEFAULT_SAMPLE, {
@@ -49,6 +76,7 @@ export function DefaultSampleImage() {
   })
   return (
     <img
+      ref={ref}
       className="pg-image"
       src={image.src}
       srcSet={image.srcSet}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, startTransition, useEffect, useState } from 'react'
+import { lazy, Suspense, startTransition, useCallback, useEffect, useState } from 'react'
 import { Link, redirect } from 'react-router'
 import { Logo } from '../components/icons.tsx'
 import { PlaygroundShell } from '../components/playground-shell.tsx'
@@ -11,9 +11,8 @@ import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/playground.ts'
 
 /** The playground's own code loads after hydration (the page's first scripts stay small). */
-const Playground = lazy(() =>
-  import('../components/playground.tsx').then((module) => ({ default: module.Playground })),
-)
+const loadPlayground = () => import('../components/playground.tsx')
+const Playground = lazy(() => loadPlayground().then((module) => ({ default: module.Playground })))
 
 export const meta: Route.MetaFunction = (args) =>
   metaFor(args, {
@@ -38,8 +37,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 export default function PlaygroundPage({ loaderData }: Route.ComponentProps) {
   const [mounted, setMounted] = useState(false)
-  // A transition: the shell stays on screen until the playground's code has loaded.
-  useEffect(() => startTransition(() => setMounted(true)), [])
+  // Its code is fetched at once; the playground takes over once the shell's sample is on screen
+  // (so the page's largest image is the one from the HTML), in a transition that keeps the
+  // shell showing until that code has loaded.
+  useEffect(() => {
+    // A failed fetch is the lazy component's to report (the route's error boundary), not here.
+    loadPlayground().catch(() => undefined)
+  }, [])
+  const settled = useCallback(() => startTransition(() => setMounted(true)), [])
   const config = useConfig()
   return (
     <div className="playground">
@@ -54,7 +59,11 @@ export default function PlaygroundPage({ loaderData }: Route.ComponentProps) {
       <div className="playground-main">
         <h1 className="visually-hidden">Playground</h1>
         <Suspense fallback={<PlaygroundShell sample={!loaderData.shared} />}>
-          {mounted ? <Playground /> : <PlaygroundShell sample={!loaderData.shared} />}
+          {mounted ? (
+            <Playground />
+          ) : (
+            <PlaygroundShell sample={!loaderData.shared} onSettled={settled} />
+          )}
         </Suspense>
       </div>
     </div>
