@@ -281,7 +281,13 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
                   aria-pressed={filePath === `samples/${file}`}
                   onClick={() => setFilePath(`samples/${file}`)}
                 >
-                  <img src={sampleThumbnailUrl(config, file, 56)} alt="" width={56} height={56} />
+                  <img
+                    src={sampleThumbnailUrl(config, file, 56)}
+                    alt=""
+                    width={56}
+                    height={56}
+                    loading="lazy"
+                  />
                 </button>
               </li>
             ))}

@@ -62,10 +62,11 @@ export function AppPage({ app, slug }: { app: DynamicApp | null; slug: string })
             </div>
           )}
         </div>
+        {/* Its column: the page less its padding below 1024 px, beyond it 1 of 2.2 parts of 1152 px. */}
         <ResponsiveImage
           className="app-page-image"
           url={app.config.thumbnailURL}
-          sizes="(max-width: 767px) 100vw, 560px"
+          sizes="(max-width: 767px) calc(100vw - 32px), (max-width: 1023px) calc(100vw - 48px), 500px"
           alt={`An example for ${app.config.title}`}
           width={480}
           height={320}

@@ -1,9 +1,17 @@
 // The playground (SPEC §2.8, §3, §4): one image, a chain of operations and presets, and the
 // delivery URL it makes. Visitors (`/playground`) work on the demo samples or an image of their
 // own; members (`/console/organization/{orgId}/playground`) on their organisation's files and
-// presets. Rendered in the browser only.
+// presets. Rendered in the browser only; playground-shell.tsx is what the server sends meanwhile.
 import { CATALOGUE, formatBytes, type OperationSpec } from '@tessera/url'
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import {
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+} from 'react'
 import { useConfig, useSession } from '../lib/app-context.tsx'
 import { APP_EVENTS, trackAppEvent } from '../lib/app-events.ts'
 import { signupUrl } from '../lib/links.ts'
@@ -44,6 +52,7 @@ import { absoluteUrl, joinUrl } from '../lib/runtime-config.ts'
 import { type SnippetKind, snippet } from '../lib/url-snippets.ts'
 import { type Captcha, useCaptcha } from './captcha.tsx'
 import { type FileChoice, ParamControl, variableSpec } from './param-control.tsx'
+import { DefaultSampleImage } from './playground-shell.tsx'
 import { useFetchedImage } from './use-fetched-image.ts'
 import './playground.css'
 
@@ -184,6 +193,15 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
     },
   })
   const view = isChain ? shown : original
+  // A visitor's playground opening on the default sample shows what the server's shell showed
+  // until the original is fetched (before it is chosen, too, unless a `?url=` brings another).
+  const opensOnDefault =
+    org === undefined &&
+    !isChain &&
+    (state.source === null
+      ? !opened && !new URLSearchParams(window.location.search).has('url')
+      : state.source.cloudName === DEMO_CLOUD_NAME &&
+        state.source.filePath === `samples/${PLAYGROUND_DEFAULT_SAMPLE}`)
 
   useEffect(() => {
     dispatch({
@@ -415,6 +433,7 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
         >
           <ImageStage
             view={view}
+            pending={opensOnDefault ? <DefaultSampleImage /> : null}
             alt={`${TAB_LABELS[tab]} image`}
             limitMessage={limitMessage}
             org={org}
@@ -756,11 +775,14 @@ type ImageView = ReturnType<typeof useFetchedImage>
 
 function ImageStage({
   view,
+  pending,
   alt,
   limitMessage,
   org,
 }: {
   view: ImageView
+  /** Shown while there is no image yet or it loads (the visitor's first sample), if not null. */
+  pending: ReactNode
   alt: string
   limitMessage: string | null
   org: PlaygroundOrg | undefined
@@ -769,8 +791,10 @@ function ImageStage({
   const { state } = view
   switch (state.status) {
     case 'idle':
+      if (pending !== null) return pending
       return <p className="pg-empty">Choose an image to start.</p>
     case 'loading':
+      if (pending !== null) return pending
       return (
         <p className="pg-wait" role="status">
           Loading the image…

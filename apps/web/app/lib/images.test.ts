@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cmsImage } from './images.ts'
+import { cmsImage, sampleImage } from './images.ts'
 
 describe('cmsImage', () => {
   it('redoes the resize per width, keeps the aspect and the rest of the chain, adds f_auto', () => {
@@ -9,6 +9,7 @@ describe('cmsImage', () => {
       '/v2/demo/t.resize(w:320,h:213)~t.grey()/samples/coffee.png?f_auto=true 320w',
       '/v2/demo/t.resize(w:480,h:320)~t.grey()/samples/coffee.png?f_auto=true 480w',
       '/v2/demo/t.resize(w:640,h:427)~t.grey()/samples/coffee.png?f_auto=true 640w',
+      '/v2/demo/t.resize(w:720,h:480)~t.grey()/samples/coffee.png?f_auto=true 720w',
       '/v2/demo/t.resize(w:960,h:640)~t.grey()/samples/coffee.png?f_auto=true 960w',
     ])
   })
@@ -29,5 +30,33 @@ describe('cmsImage', () => {
     expect(cmsImage('/v2/demo/t.resize(w:120,h:40)~t.grey()/samples/camera.png', 120)).toEqual({
       src: '/v2/demo/t.resize(w:120,h:40)~t.grey()/samples/camera.png?f_auto=true',
     })
+  })
+})
+
+describe('sampleImage', () => {
+  it('offers no candidate wider than the sample: its own width is the widest', () => {
+    const image = sampleImage('/d', 'rocket.jpg', {
+      maxWidth: 640,
+      aspect: 640 / 427,
+      naturalWidth: 640,
+      sizes: '100vw',
+    })
+    expect(image.src).toBe('/d/v2/demo/t.resize(w:640,h:427)/samples/rocket.jpg?f_auto=true')
+    expect(image.srcSet.split(', ')).toEqual([
+      '/d/v2/demo/t.resize(w:320,h:213)/samples/rocket.jpg?f_auto=true 320w',
+      '/d/v2/demo/t.resize(w:480,h:320)/samples/rocket.jpg?f_auto=true 480w',
+      '/d/v2/demo/t.resize(w:640,h:427)/samples/rocket.jpg?f_auto=true 640w',
+    ])
+    expect(image.sizes).toBe('100vw')
+  })
+
+  it('offers every width up to twice the shown width without a natural width', () => {
+    const image = sampleImage('/d', 'chelsea.png', { maxWidth: 400 })
+    expect(image.srcSet.split(', ').map((candidate) => candidate.split(' ')[1])).toEqual([
+      '320w',
+      '480w',
+      '640w',
+      '720w',
+    ])
   })
 })

@@ -1,8 +1,8 @@
 // Page images come from our own delivery, resized per width for srcset (DESIGN §7).
 import { joinUrl } from './runtime-config.ts'
 
-/** The widths offered in srcset. */
-export const IMAGE_WIDTHS = [320, 480, 640, 960, 1280] as const
+/** The widths offered in srcset (720: a 360–412 px wide phone at 1.75–2×). */
+export const IMAGE_WIDTHS = [320, 480, 640, 720, 960, 1280] as const
 
 /** A delivery URL of a demo sample resized to `width` (and `height` when given), f_auto. */
 export function sampleUrl(
@@ -16,15 +16,29 @@ export function sampleUrl(
   return joinUrl(deliveryUrl, `/v2/demo/t.resize(${size})${extra}/samples/${file}?f_auto=true`)
 }
 
-/** `src`, `srcSet` and `sizes` for a sample shown at most `maxWidth` CSS pixels wide. */
+/**
+ * `src`, `srcSet` and `sizes` for a sample shown at most `maxWidth` CSS pixels wide. With
+ * `naturalWidth` (the sample's own width) no candidate is wider than the sample: the widest is
+ * the sample at its own size, not an enlargement.
+ */
 export function sampleImage(
   deliveryUrl: string,
   file: string,
-  options: { maxWidth: number; aspect?: number; extra?: string; sizes?: string },
+  options: {
+    maxWidth: number
+    aspect?: number
+    extra?: string
+    sizes?: string
+    naturalWidth?: number
+  },
 ) {
   const heightFor = (width: number) =>
     options.aspect === undefined ? undefined : Math.round(width / options.aspect)
-  const widths = IMAGE_WIDTHS.filter((width) => width <= options.maxWidth * 2)
+  const natural = options.naturalWidth ?? Number.POSITIVE_INFINITY
+  const widths: number[] = IMAGE_WIDTHS.filter(
+    (width) => width <= options.maxWidth * 2 && width < natural,
+  )
+  if (natural <= options.maxWidth * 2) widths.push(natural)
   return {
     src: sampleUrl(deliveryUrl, file, options.maxWidth, heightFor(options.maxWidth), options.extra),
     srcSet: widths

@@ -32,6 +32,8 @@ export const SAMPLE_FILES = [
  * fetched only after hydration: a 110 KB JPEG rather than the 773 KB astronaut PNG.
  */
 export const PLAYGROUND_DEFAULT_SAMPLE = 'rocket.jpg'
+/** Its size in pixels: the server-rendered shell's `<img>` takes it, so nothing moves on load. */
+export const PLAYGROUND_DEFAULT_SAMPLE_SIZE = { width: 640, height: 427 } as const
 
 /** A demo sample's thumbnail from delivery, `size` CSS px shown at 2× (the sample pickers). */
 export function sampleThumbnailUrl(config: RuntimeConfig, file: string, size: number): string {
