@@ -1,8 +1,8 @@
 // Test support: a real server on a free port, with its own data folder and database (in-memory
 // PGlite, or a throwaway PostgreSQL database), torn down afterwards.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import type { CreateEngineOptions } from '@tessera/engine'
 import { API_TOKEN_PREFIX, randomToken, sha256 } from './accounts/auth.ts'
 import { loadConfig, type ServerConfig } from './config.ts'
@@ -85,4 +85,12 @@ export async function startTestServer(
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true })
     throw error
   }
+}
+
+/** Every file below `dir` (its path relative to `dir`, `/`-separated); none when it is missing. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  return entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
 }

@@ -11,32 +11,21 @@ import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { organisations } from '../db/schema.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  filesUnder,
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+} from '../test-server.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
 const BOUNDARY = 'XYZfuzz0boundary'
 
-/** Every file below `dir`, with its path relative to it. */
-async function walk(dir: string, prefix = ''): Promise<string[]> {
-  let entries: { name: string; isDirectory(): boolean }[]
-  try {
-    entries = await readdir(dir, { withFileTypes: true })
-  } catch {
-    return []
-  }
-  const found: string[] = []
-  for (const entry of entries) {
-    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`
-    if (entry.isDirectory()) found.push(...(await walk(join(dir, entry.name), rel)))
-    else found.push(rel)
-  }
-  return found
-}
-
 // How long to wait for the server to finish what a test started (a busy machine is slow).
 const SETTLE = { timeout: 20_000, interval: 50 }
 
-const temporaries = async (root: string) => (await walk(root)).filter((p) => p.endsWith('.tmp'))
+const temporaries = async (root: string) =>
+  (await filesUnder(root)).filter((p) => p.endsWith('.tmp'))
 
 /** Files this process holds open below `dir` (the server runs in this process). */
 async function openFilesUnder(dir: string): Promise<string[]> {
@@ -137,7 +126,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('upload hardening on %s'
   async function storedState() {
     const organisation = await demoOrganisation()
     const files = await server.services.context.repo.listFiles(organisation.id, { limit: 100_000 })
-    const onDisk = (await walk(storageRoot)).filter((p) =>
+    const onDisk = (await filesUnder(storageRoot)).filter((p) =>
       p.startsWith(`orgs/${organisation.id}/originals/`),
     )
     return { keys: files.map((file) => file.storageKey).sort(), onDisk: onDisk.sort() }

@@ -3,14 +3,17 @@
 // of the visitor's allowance); sizes, types and unsafe SVG are refused like any upload;
 // malformed and cut multipart bodies leave nothing behind; the daily limit answers 429; housekeeping
 // deletes uploads older than 24 h with their derived images.
-import { readdir } from 'node:fs/promises'
 import { request } from 'node:http'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  filesUnder,
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+} from '../test-server.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
 import { VISITOR_UPLOADS_FOLDER } from './visitor-uploads.ts'
 
@@ -81,22 +84,6 @@ function send(
   })
 }
 
-async function walk(dir: string, prefix = ''): Promise<string[]> {
-  let entries: { name: string; isDirectory(): boolean }[]
-  try {
-    entries = await readdir(dir, { withFileTypes: true })
-  } catch {
-    return []
-  }
-  const found: string[] = []
-  for (const entry of entries) {
-    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`
-    if (entry.isDirectory()) found.push(...(await walk(join(dir, entry.name), rel)))
-    else found.push(rel)
-  }
-  return found
-}
-
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])('visitor uploads on %s', (kind) => {
   let server: TestServer
   let png: Buffer
@@ -120,12 +107,12 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('visitor uploads on %s',
     const organisation = await demo()
     const files = await server.services.context.repo.listFiles(organisation.id, { limit: 100_000 })
     const root = server.config.storage.driver === 'local' ? server.config.storage.root : ''
-    const onDisk = (await walk(root)).filter((p) => p.startsWith(`orgs/${organisation.id}/`))
+    const onDisk = (await filesUnder(root)).filter((p) => p.startsWith(`orgs/${organisation.id}/`))
     return {
       visitorFiles: files.filter((file) => file.path.startsWith(`${VISITOR_UPLOADS_FOLDER}/`)),
       keys: files.map((file) => file.storageKey),
       onDisk,
-      temporaries: (await walk(root)).filter((p) => p.endsWith('.tmp')),
+      temporaries: (await filesUnder(root)).filter((p) => p.endsWith('.tmp')),
     }
   }
 
