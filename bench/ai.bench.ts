@@ -4,7 +4,7 @@
 // ran it. Each operation runs in its own child process, so its memory reading holds one model.
 // Run with `npm run bench:ai` (from the repo root or bench/).
 import { execFile } from 'node:child_process'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { type AiImage, createAi } from '@tessera/ai'
@@ -95,33 +95,66 @@ const CASES: readonly Case[] = [
   },
 ]
 
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  await run() // warm-up: loads the model
-  const start = performance.now()
-  for (let i = 0; i < ROUNDS; i++) await run()
-  return (performance.now() - start) / ROUNDS
+interface Timing {
+  /** Mean wall time of one call, ms. */
+  wall: number
+  /** Mean CPU time of the whole process (every thread) during one call, ms. */
+  cpu: number
 }
 
-// Child: one case, service then direct, prints JSON.
+async function measure(run: () => Promise<unknown>): Promise<Timing> {
+  const cpu = process.cpuUsage()
+  const start = performance.now()
+  await run()
+  const used = process.cpuUsage(cpu)
+  return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 }
+}
+
+function mean(timings: readonly Timing[]): Timing {
+  const sum = (pick: (timing: Timing) => number) =>
+    timings.reduce((total, timing) => total + pick(timing), 0) / timings.length
+  return { wall: sum((timing) => timing.wall), cpu: sum((timing) => timing.cpu) }
+}
+
+// Child: one case, prints JSON. Both ways are warmed up (the model loaded) first, then they take
+// turns, round by round, so a change in the machine's load meets both alike.
 async function child(index: number): Promise<void> {
   const item = CASES[index] as Case
   const image = await load(item.sample, item.width)
   const ai = createAi({ timeoutMs: 3_600_000 })
-  const service = await timed(() =>
+  const service = () =>
     item.key === 'ic.crop'
       ? ai.focus('face', image)
-      : ai.run({ key: item.key, image, params: paramsOf(item.key, item.params ?? {}) }),
-  )
+      : ai.run({ key: item.key, image, params: paramsOf(item.key, item.params ?? {}) })
+  await service()
+  // Read before the direct call loads its own copy of the model in this thread.
   const rss = process.memoryUsage().rss
+  await item.direct(image)
+  const serviceRounds: Timing[] = []
+  const directRounds: Timing[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    serviceRounds.push(await measure(service))
+    directRounds.push(await measure(() => item.direct(image)))
+  }
   await ai.close()
-  const direct = await timed(() => item.direct(image))
-  console.log(JSON.stringify({ service, direct, rss, width: image.width, height: image.height }))
+  console.log(
+    JSON.stringify({
+      service: mean(serviceRounds),
+      direct: mean(directRounds),
+      rss,
+      width: image.width,
+      height: image.height,
+    }),
+  )
 }
 
 async function parent(): Promise<void> {
   const run = promisify(execFile)
   const rows: string[][] = []
+  // `AI_BENCH_ONLY=3,5` runs those cases (indexes into CASES) alone.
+  const only = process.env.AI_BENCH_ONLY?.split(',').map(Number)
   for (let index = 0; index < CASES.length; index++) {
+    if (only !== undefined && !only.includes(index)) continue
     const item = CASES[index] as Case
     const { stdout } = await run(
       process.execPath,
@@ -137,20 +170,23 @@ async function parent(): Promise<void> {
     rows.push([
       label,
       `${result.width}×${result.height}`,
-      (result.service / 1000).toFixed(2),
-      (result.service / 1000 / megapixels).toFixed(2),
-      (result.direct / 1000).toFixed(2),
-      `${(result.direct / result.service).toFixed(2)}×`,
+      (result.service.wall / 1000).toFixed(2),
+      (result.service.wall / 1000 / megapixels).toFixed(2),
+      (result.direct.wall / 1000).toFixed(2),
+      `${(result.direct.wall / result.service.wall).toFixed(2)}×`,
+      `${(result.direct.cpu / result.service.cpu).toFixed(2)}×`,
       `${Math.round(result.rss / 2 ** 20)}`,
     ])
   }
   console.log(
-    `AI operations, ${ROUNDS} rounds after a warm-up, ${cpus().length} cores, Node ${process.version}\n`,
+    `AI operations, ${ROUNDS} rounds after a warm-up (service and direct in turns), ${cpus().length} cores, Node ${process.version}, load average ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')}\n`,
   )
   printTable(
-    ['operation', 'input', 's/image', 's/MP', 'direct s/image', 'ratio', 'RSS MiB'],
+    ['operation', 'input', 's/image', 's/MP', 'direct s/image', 'ratio', 'CPU ratio', 'RSS MiB'],
     rows,
-    [false, true, true, true, true, true, true],
+    [false, true, true, true, true, true, true, true],
   )
 }
 

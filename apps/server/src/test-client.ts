@@ -28,6 +28,21 @@ export interface CallAnswer {
   cookie: string | undefined
 }
 
+/** The smallest PNG (1×1), for uploads whose pixels do not matter. */
+export const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+const ORGANIZATION_API = '/service/panel/organization/v1.0'
+
+/** What a test needs of an account: its session and an organisation it belongs to. */
+export interface TestAccount {
+  cookie: string
+  email: string
+  organisation: { _id: string }
+}
+
 export interface ApiError {
   code: string
   message: string
@@ -106,7 +121,48 @@ export function createTestClient(server: Pick<TestServer, 'url' | 'config'>) {
     return { cookie, user, organisation, email: user.email }
   }
 
-  return { call, signup }
+  /** Creates an API token of the account's organisation; answers the token shown once. */
+  async function createToken(account: TestAccount, name = 'tests') {
+    const answer = await call('POST', `${ORGANIZATION_API}/${account.organisation._id}/tokens`, {
+      cookie: account.cookie,
+      body: { name },
+    })
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201)
+    return answer.body as { token: string; _id: string }
+  }
+
+  /**
+   * Signs up a new user and makes them a member of `owner`'s organisation by invitation (sent to
+   * `inviteAs(email)`, default the email itself) and acceptance; answers the member and the
+   * invitation's token.
+   */
+  async function join(
+    owner: TestAccount,
+    options: { role?: string; inviteAs?: (email: string) => string } = {},
+  ) {
+    const member = await signup()
+    const invited = await call(
+      'POST',
+      `${ORGANIZATION_API}/${owner.organisation._id}/invitations`,
+      {
+        cookie: owner.cookie,
+        body: {
+          email: options.inviteAs?.(member.email) ?? member.email,
+          ...(options.role === undefined ? {} : { role: options.role }),
+        },
+      },
+    )
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201)
+    const { token, acceptUrl } = invited.body as { token: string; acceptUrl: string }
+    const accepted = await call('POST', `${ORGANIZATION_API}/invitations/accept`, {
+      cookie: member.cookie,
+      body: { token },
+    })
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
+    return { member, token, acceptUrl }
+  }
+
+  return { call, signup, createToken, join }
 }
 
 /** Asserts a `{ code, message }` error answer with this status and code, and no stack trace. */

@@ -23,15 +23,6 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
 
   const call: ReturnType<typeof createTestClient>['call'] = (...args) => client.call(...args)
 
-  async function tokenFor(owner: { cookie: string; organisation: { _id: string } }) {
-    const answer = await call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
-      cookie: owner.cookie,
-      body: { name: 'ci' },
-    })
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201)
-    return answer.body as { token: string; _id: string }
-  }
-
   describe('details', () => {
     it('answers the organisation with role, plan and credits', async () => {
       const owner = await client.signup()
@@ -110,26 +101,13 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
   })
 
   describe('members and invitations', () => {
-    async function join(owner: Awaited<ReturnType<typeof client.signup>>, role = 'member') {
-      const member = await client.signup()
-      const invited = await call('POST', `${ORG}/${owner.organisation._id}/invitations`, {
-        cookie: owner.cookie,
-        body: { email: member.email.toUpperCase(), role },
-      })
-      expect(invited.status, JSON.stringify(invited.body)).toBe(201)
-      const { token, acceptUrl } = invited.body as { token: string; acceptUrl: string }
-      expect(acceptUrl).toContain(token)
-      const accepted = await call('POST', `${ORG}/invitations/accept`, {
-        cookie: member.cookie,
-        body: { token },
-      })
-      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
-      return { member, token }
-    }
-
     it('invites by email; the invited user joins with the token and sees both organisations', async () => {
       const owner = await client.signup()
-      const { member, token } = await join(owner)
+      // Invited by the email in capitals: invitations match emails without regard to case.
+      const { member, token, acceptUrl } = await client.join(owner, {
+        inviteAs: (email) => email.toUpperCase(),
+      })
+      expect(acceptUrl).toContain(token)
       const orgs = await call('GET', `${ORG}/all`, { cookie: member.cookie })
       const list = orgs.body as { _id: string; role: string }[]
       // Their own organisation stays first (the active one); the joined one follows.
@@ -214,7 +192,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
 
     it('lets members read but not manage; owners manage roles; the last owner stays', async () => {
       const owner = await client.signup()
-      const { member } = await join(owner)
+      const { member } = await client.join(owner)
       const org = owner.organisation._id
       const asMember = { cookie: member.cookie }
       expect((await call('GET', `${ORG}/${org}`, asMember)).body).toMatchObject({ role: 'member' })
@@ -264,7 +242,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
 
     it('lets a member leave, after which the organisation is gone for them', async () => {
       const owner = await client.signup()
-      const { member } = await join(owner)
+      const { member } = await client.join(owner)
       const org = owner.organisation._id
       expect(
         (
@@ -289,7 +267,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
   describe('API tokens', () => {
     it('shows a token once, lists it by prefix, and stores only its hash', async () => {
       const owner = await client.signup()
-      const created = await tokenFor(owner)
+      const created = await client.createToken(owner, 'ci')
       expect(created.token).toMatch(/^tsk_[A-Za-z0-9_-]{43}$/)
       const list = await call('GET', `${ORG}/${owner.organisation._id}/tokens`, {
         cookie: owner.cookie,
@@ -310,7 +288,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
 
     it('acts for its own organisation without a session or signature, in raw or base64 form', async () => {
       const owner = await client.signup()
-      const { token } = await tokenFor(owner)
+      const { token } = await client.createToken(owner)
       for (const form of [token, Buffer.from(token).toString('base64')]) {
         const answer = await call('GET', `${ORG}/${owner.organisation._id}`, {
           token: form,
@@ -338,7 +316,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
 
     it('stops working at once when revoked', async () => {
       const owner = await client.signup()
-      const { token, _id } = await tokenFor(owner)
+      const { token, _id } = await client.createToken(owner)
       const path = `${ORG}/${owner.organisation._id}/tokens/${_id}`
       expect((await call('DELETE', path, { cookie: owner.cookie })).status).toBe(204)
       expectError(await call('DELETE', path, { cookie: owner.cookie }), 404, 'token_not_found')
@@ -434,8 +412,8 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
     it('cannot read or change anything of it, by session or by token', async () => {
       const victim = await client.signup()
       const attacker = await client.signup()
-      const { token: attackerToken } = await tokenFor(attacker)
-      const { _id: victimTokenId } = await tokenFor(victim)
+      const { token: attackerToken } = await client.createToken(attacker)
+      const { _id: victimTokenId } = await client.createToken(victim)
       const invited = await call('POST', `${ORG}/${victim.organisation._id}/invitations`, {
         cookie: victim.cookie,
         body: { email: 'friend@example.com' },
@@ -544,7 +522,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (
 
     it('needs no signature for calls made with an API token', async () => {
       const owner = await client.signup()
-      const { token } = await tokenFor(owner)
+      const { token } = await client.createToken(owner)
       const answer = await call('PATCH', `${ORG}/${owner.organisation._id}`, {
         token,
         sign: false,

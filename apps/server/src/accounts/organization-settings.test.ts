@@ -5,15 +5,11 @@
 import { createHash } from 'node:crypto'
 import { signUrl } from '@tessera/url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError } from '../test-client.ts'
+import { createTestClient, expectError, PNG_1PX } from '../test-client.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const ABSENT = '00000000-0000-4000-8000-000000000000'
-const PNG_1PX = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
-  'base64',
-)
 
 interface Settings {
   requireSignedUrls: boolean
@@ -44,30 +40,6 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisation settings o
   const repo = () => server.services.context.repo
   const settingsPath = (account: Account) => `${ORG}/${account.organisation._id}/settings`
   const keysPath = (account: Account) => `${ORG}/${account.organisation._id}/signing-keys`
-
-  async function tokenFor(account: Account): Promise<string> {
-    const answer = await call('POST', `${ORG}/${account.organisation._id}/tokens`, {
-      cookie: account.cookie,
-      body: { name: 'settings tests' },
-    })
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201)
-    return (answer.body as { token: string }).token
-  }
-
-  async function join(owner: Account): Promise<Account> {
-    const member = await client.signup()
-    const invited = await call('POST', `${ORG}/${owner.organisation._id}/invitations`, {
-      cookie: owner.cookie,
-      body: { email: member.email },
-    })
-    expect(invited.status, JSON.stringify(invited.body)).toBe(201)
-    const accepted = await call('POST', `${ORG}/invitations/accept`, {
-      cookie: member.cookie,
-      body: { token: (invited.body as { token: string }).token },
-    })
-    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
-    return member
-  }
 
   async function settingsOf(account: Account): Promise<Settings> {
     const answer = await call('GET', settingsPath(account), { cookie: account.cookie })
@@ -162,8 +134,8 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisation settings o
 
     it('lets members and API tokens read but only owners change, with a signed request', async () => {
       const owner = await client.signup()
-      const member = await join(owner)
-      const token = await tokenFor(owner)
+      const member = (await client.join(owner)).member
+      const token = (await client.createToken(owner, 'settings tests')).token
       const asMember = await call('GET', settingsPath(owner), { cookie: member.cookie })
       expect(asMember.status).toBe(200)
       expect((await call('GET', settingsPath(owner), { token })).status).toBe(200)
@@ -251,8 +223,8 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisation settings o
 
     it('lets only owners manage keys: members and API tokens get 403', async () => {
       const owner = await client.signup()
-      const member = await join(owner)
-      const token = await tokenFor(owner)
+      const member = (await client.join(owner)).member
+      const token = (await client.createToken(owner, 'settings tests')).token
       const key = await createKey(owner)
       for (const credentials of [{ cookie: member.cookie }, { token }]) {
         expectError(await call('GET', keysPath(owner), credentials), 403, 'forbidden')
@@ -273,7 +245,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisation settings o
       const owner = await client.signup()
       const key = await createKey(owner)
       const stranger = await client.signup()
-      const strangerToken = await tokenFor(stranger)
+      const strangerToken = (await client.createToken(stranger)).token
       const calls: Array<[string, string, unknown]> = [
         ['GET', settingsPath(owner), undefined],
         ['PATCH', settingsPath(owner), { strictTransformations: false, allowRawFiles: true }],

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createThrowawayDatabase } from '../db/test-database.ts'
-import { type ApiError, createTestClient, expectError } from '../test-client.ts'
+import { type ApiError, createTestClient, expectError, PNG_1PX } from '../test-client.ts'
 import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
 import { CREDITS_PER_AI_OPERATION } from './credits.ts'
 import { signTestWebhook, TEST_WEBHOOK_SIGNATURE_HEADER, testWebhookSecret } from './payments.ts'
@@ -15,10 +15,6 @@ const ORG = '/service/panel/organization/v1.0'
 const WEBHOOK = '/service/webhooks/payments/test'
 const ABSENT = '00000000-0000-4000-8000-000000000000'
 const HOSTILE = ["' OR '1'='1", '1; drop table payments; --', '<script>x</script>', '%', '$1']
-const PNG_1PX = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
-  'base64',
-)
 
 interface Credits {
   balance: number
@@ -64,15 +60,6 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on
   const repo = () => server.services.context.repo
   const orgPath = (account: Account, rest: string) =>
     `${BILLING}/org/${account.organisation._id}${rest}`
-
-  async function tokenFor(account: Account): Promise<string> {
-    const answer = await call('POST', `${ORG}/${account.organisation._id}/tokens`, {
-      cookie: account.cookie,
-      body: { name: 'billing tests' },
-    })
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201)
-    return (answer.body as { token: string }).token
-  }
 
   async function credits(account: Account): Promise<Credits> {
     const answer = await call('GET', orgPath(account, '/credits'), {
@@ -192,7 +179,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on
 
     it('lets members and API tokens read the balance, and nobody without credentials', async () => {
       const owner = await client.signup()
-      const token = await tokenFor(owner)
+      const token = (await client.createToken(owner, 'billing tests')).token
       const byToken = await call('GET', orgPath(owner, '/credits'), {
         token,
       })
@@ -792,7 +779,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on
         403,
         'forbidden',
       )
-      const token = await tokenFor(owner)
+      const token = (await client.createToken(owner, 'billing tests')).token
       expectError(
         await call('POST', orgPath(owner, '/checkout'), { token, body }),
         403,
@@ -845,8 +832,8 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on
     it('can neither read nor buy nor see payments of an organisation it is not in', async () => {
       const a = await client.signup()
       const b = await client.signup()
-      const tokenA = await tokenFor(a)
-      const tokenB = await tokenFor(b)
+      const tokenA = (await client.createToken(a)).token
+      const tokenB = (await client.createToken(b)).token
       const paymentB = await checkout(b, { kind: 'topup', addonId: 101 })
       const paymentA = await checkout(a, { kind: 'topup', addonId: 101 })
       const calls: [string, string, unknown][] = [

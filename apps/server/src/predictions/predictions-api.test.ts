@@ -10,7 +10,6 @@ import { startTestServer, type TestDatabaseKind, type TestServer } from '../test
 import { CREDITS_PER_PREDICTION } from './job.ts'
 
 const PREDICTIONS = '/service/panel/transformation/v1.0/org'
-const ORG = '/service/panel/organization/v1.0'
 const ABSENT = '00000000-0000-4000-8000-000000000000'
 const HOSTILE = ["' OR '1'='1", "x'; drop table jobs; --", '<script>x</script>', '%', '$1']
 const SAMPLE = new URL('../../demo/samples/astronaut.png', import.meta.url)
@@ -74,15 +73,6 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('prediction jobs on %s',
       storageKey,
     })
     lookups.forgetFile(organisationId, path)
-  }
-
-  async function tokenFor(account: Account): Promise<string> {
-    const answer = await call('POST', `${ORG}/${account.organisation._id}/tokens`, {
-      cookie: account.cookie,
-      body: { name: 'prediction tests' },
-    })
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201)
-    return (answer.body as { token: string }).token
   }
 
   async function waitFor(account: Account, jobId: string): Promise<JobAnswer> {
@@ -149,7 +139,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('prediction jobs on %s',
   it('takes the image as a delivery URL of the original, and works with an API token', async () => {
     const owner = await client.signup()
     await addFile(owner, 'a.png')
-    const token = await tokenFor(owner)
+    const token = (await client.createToken(owner, 'prediction tests')).token
     const image = `${server.config.publicUrl}/v2/${owner.organisation.cloudName}/original/a.png`
     const created = await call('POST', predict(owner, 'ic_crop'), {
       token,
@@ -311,7 +301,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('prediction jobs on %s',
     const b = await client.signup()
     await addFile(a, 'private/a.png')
     await addFile(b, 'b.png')
-    const tokenA = await tokenFor(a)
+    const tokenA = (await client.createToken(a)).token
     const created = await call('POST', predict(a, 'ic_crop'), {
       cookie: a.cookie,
       body: { image: 'private/a.png', requiredWidth: 8, requiredHeight: 8 },
