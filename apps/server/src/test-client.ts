@@ -34,6 +34,26 @@ export const PNG_1PX = Buffer.from(
   'base64',
 )
 
+/** A `multipart/form-data` body with this boundary: fields, and files when `fileName` is given. */
+export function multipart(
+  boundary: string,
+  parts: readonly { name: string; fileName?: string; data: Buffer | string }[],
+): Buffer {
+  const chunks: Buffer[] = []
+  for (const part of parts) {
+    const disposition =
+      part.fileName === undefined
+        ? `form-data; name="${part.name}"`
+        : `form-data; name="${part.name}"; filename="${part.fileName}"`
+    const type = part.fileName === undefined ? '' : 'Content-Type: application/octet-stream\r\n'
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`))
+    chunks.push(Buffer.from(part.data))
+    chunks.push(Buffer.from('\r\n'))
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return Buffer.concat(chunks)
+}
+
 const ORGANIZATION_API = '/service/panel/organization/v1.0'
 
 /** What a test needs of an account: its session and an organisation it belongs to. */

@@ -1,5 +1,6 @@
 // Test support: a real server on a free port, with its own data folder and database (in-memory
 // PGlite, or a throwaway PostgreSQL database), torn down afterwards.
+import { createHash } from 'node:crypto'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
@@ -93,4 +94,32 @@ export async function filesUnder(dir: string): Promise<string[]> {
   return entries
     .filter((entry) => !entry.isDirectory())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+}
+
+/**
+ * Stores `bytes` as the file `path` of an organisation straight through storage and the
+ * repository (no upload call), as a test's starting point, and forgets any cached lookup of it.
+ */
+export async function storeTestFile(
+  server: Pick<TestServer, 'services'>,
+  organisationId: string,
+  path: string,
+  bytes: Buffer,
+): Promise<void> {
+  const { storage, engine, lookups, repo } = server.services.context
+  const probe = await engine.probe(bytes)
+  const storageKey = `orgs/${organisationId}/originals/${sha256(`test-file:${path}`)}`
+  await storage.put(storageKey, bytes)
+  await repo.upsertFile(organisationId, {
+    path,
+    name: path.split('/').pop() as string,
+    size: bytes.length,
+    format: probe.format,
+    contentType: probe.format === 'svg' ? 'image/svg+xml' : `image/${probe.format}`,
+    width: probe.width,
+    height: probe.height,
+    hash: createHash('sha256').update(bytes).digest('hex'),
+    storageKey,
+  })
+  lookups.forgetFile(organisationId, path)
 }

@@ -2,11 +2,15 @@
 // (issue 9): owners change them, members read them, another organisation's session or token
 // changes nothing; and end to end, a key signs delivery URLs, require-signed refuses unsigned
 // ones, and strict transformations refuse AI operations an unsigned URL writes itself.
-import { createHash } from 'node:crypto'
 import { signUrl } from '@tessera/url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError, PNG_1PX } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  storeTestFile,
+  type TestDatabaseKind,
+  type TestServer,
+} from '../test-server.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const ABSENT = '00000000-0000-4000-8000-000000000000'
@@ -59,22 +63,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisation settings o
 
   /** Stores a 1×1 PNG as `dot.png` of the organisation. */
   async function addDot(account: Account): Promise<void> {
-    const { storage, lookups } = server.services.context
-    const organisationId = account.organisation._id
-    const storageKey = `orgs/${organisationId}/originals/settings-test`
-    await storage.put(storageKey, PNG_1PX)
-    await repo().upsertFile(organisationId, {
-      path: 'dot.png',
-      name: 'dot.png',
-      size: PNG_1PX.length,
-      format: 'png',
-      contentType: 'image/png',
-      width: 1,
-      height: 1,
-      hash: createHash('sha256').update(PNG_1PX).digest('hex'),
-      storageKey,
-    })
-    lookups.forgetFile(organisationId, 'dot.png')
+    await storeTestFile(server, account.organisation._id, 'dot.png', PNG_1PX)
   }
 
   describe('settings', () => {

@@ -11,14 +11,15 @@ import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { organisations } from '../db/schema.ts'
+import { multipart } from '../test-client.ts'
 import {
   filesUnder,
   startTestServer,
   type TestDatabaseKind,
   type TestServer,
 } from '../test-server.ts'
+import { ASSETS } from './paths.ts'
 
-const ASSETS = '/service/panel/assets/v1.0'
 const BOUNDARY = 'XYZfuzz0boundary'
 
 // How long to wait for the server to finish what a test started (a busy machine is slow).
@@ -48,22 +49,6 @@ function random(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
   return { next, int: (below: number) => Math.floor(next() * below) }
-}
-
-function multipart(parts: { name: string; fileName?: string; data: Buffer | string }[]): Buffer {
-  const chunks: Buffer[] = []
-  for (const part of parts) {
-    const disposition =
-      part.fileName === undefined
-        ? `form-data; name="${part.name}"`
-        : `form-data; name="${part.name}"; filename="${part.fileName}"`
-    const type = part.fileName === undefined ? '' : 'Content-Type: application/octet-stream\r\n'
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`))
-    chunks.push(Buffer.from(part.data))
-    chunks.push(Buffer.from('\r\n'))
-  }
-  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`))
-  return Buffer.concat(chunks)
 }
 
 interface Answer {
@@ -172,13 +157,13 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('upload hardening on %s'
   it('answers every one of thousands of truncated and mutated multipart bodies, keeps serving and leaves nothing behind', async () => {
     const rng = random(9)
     const bases = [
-      multipart([{ name: 'file', fileName: 'fuzz.png', data: tiny }]),
-      multipart([
+      multipart(BOUNDARY, [{ name: 'file', fileName: 'fuzz.png', data: tiny }]),
+      multipart(BOUNDARY, [
         { name: 'path', data: 'fuzz/a' },
         { name: 'name', data: 'one' },
         { name: 'file', fileName: 'one.png', data: tiny },
       ]),
-      multipart([
+      multipart(BOUNDARY, [
         { name: 'file', fileName: 'two.png', data: tiny },
         { name: 'overwrite', data: 'true' },
         { name: 'name', data: 'two' },
@@ -323,14 +308,14 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('upload hardening on %s'
     const fields = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: 'x' }))
     const tooMany = await send(
       direct(),
-      multipart([...fields, { name: 'file', fileName: 'many.png', data: tiny }]),
+      multipart(BOUNDARY, [...fields, { name: 'file', fileName: 'many.png', data: tiny }]),
       formHeaders(),
     )
     expect(tooMany.status).toBe(400)
     expect(JSON.parse(tooMany.body)).toMatchObject({ code: 'too_many_fields' })
     const twoFiles = await send(
       direct(),
-      multipart([
+      multipart(BOUNDARY, [
         { name: 'file', fileName: 'one.png', data: tiny },
         { name: 'file', fileName: 'two.png', data: tiny },
       ]),
@@ -340,7 +325,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('upload hardening on %s'
     expect(JSON.parse(twoFiles.body)).toMatchObject({ code: 'too_many_files' })
     const longField = await send(
       direct(),
-      multipart([
+      multipart(BOUNDARY, [
         { name: 'path', data: 'a'.repeat(5000) },
         { name: 'file', fileName: 'long.png', data: tiny },
       ]),

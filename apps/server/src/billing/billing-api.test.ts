@@ -6,7 +6,12 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createThrowawayDatabase } from '../db/test-database.ts'
 import { type ApiError, createTestClient, expectError, PNG_1PX } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  storeTestFile,
+  type TestDatabaseKind,
+  type TestServer,
+} from '../test-server.ts'
 import { CREDITS_PER_AI_OPERATION } from './credits.ts'
 import { signTestWebhook, TEST_WEBHOOK_SIGNATURE_HEADER, testWebhookSecret } from './payments.ts'
 
@@ -247,22 +252,9 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on
 
     it('charges an AI delivery once per derived image, and answers 402 when credits run out', async () => {
       const owner = await client.signup()
-      const { storage, lookups } = server.services.context
+      const { lookups } = server.services.context
       const organisationId = owner.organisation._id
-      const storageKey = `orgs/${organisationId}/originals/billing-test`
-      await storage.put(storageKey, PNG_1PX)
-      await repo().upsertFile(organisationId, {
-        path: 'dot.png',
-        name: 'dot.png',
-        size: PNG_1PX.length,
-        format: 'png',
-        contentType: 'image/png',
-        width: 1,
-        height: 1,
-        hash: createHash('sha256').update(PNG_1PX).digest('hex'),
-        storageKey,
-      })
-      lookups.forgetFile(organisationId, 'dot.png')
+      await storeTestFile(server, organisationId, 'dot.png', PNG_1PX)
       // Unsigned URLs may run AI operations only without strict transformations (on for new
       // organisations; organization-settings.test.ts covers them).
       await repo().updateOrganisationSettings(organisationId, {

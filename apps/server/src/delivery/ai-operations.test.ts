@@ -3,13 +3,17 @@
 // pixels), the transformation context of each detection (what it found), and each runnable
 // prediction as a job (its result carries the same `data`). One AI service serves both servers,
 // so each model loads once in this file; inputs are small, as the models are slow on 2 cores.
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createAi } from '@tessera/engine'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  storeTestFile,
+  type TestDatabaseKind,
+  type TestServer,
+} from '../test-server.ts'
 import type { ContextStep, TransformationContextAnswer } from '../transformation/context.ts'
 import { TRANSFORMATION_CONTEXT } from '../transformation/paths.ts'
 
@@ -70,23 +74,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('AI operations over HTTP
   const files = new Map<string, Buffer>()
 
   async function addFile(path: string, image: Buffer) {
-    const organisationId = owner.organisation._id
-    const { repo, storage, engine, lookups } = server.services.context
-    const probe = await engine.probe(image)
-    const storageKey = `orgs/${organisationId}/originals/${createHash('sha256').update(path).digest('hex')}`
-    await storage.put(storageKey, image)
-    await repo.upsertFile(organisationId, {
-      path,
-      name: path.split('/').pop() as string,
-      size: image.length,
-      format: probe.format,
-      contentType: `image/${probe.format}`,
-      width: probe.width,
-      height: probe.height,
-      hash: createHash('sha256').update(image).digest('hex'),
-      storageKey,
-    })
-    lookups.forgetFile(organisationId, path)
+    await storeTestFile(server, owner.organisation._id, path, image)
     files.set(path, image)
   }
 

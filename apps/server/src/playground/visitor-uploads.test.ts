@@ -7,7 +7,7 @@ import { request } from 'node:http'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError } from '../test-client.ts'
+import { createTestClient, expectError, multipart } from '../test-client.ts'
 import {
   filesUnder,
   startTestServer,
@@ -27,22 +27,6 @@ interface Uploaded {
   file: { path: string; url: string; width: number; height: number; format: string; size: number }
   expiresAt: string
   remaining: { uploads: number; aiRuns: number }
-}
-
-function multipart(parts: { name: string; fileName?: string; data: Buffer | string }[]): Buffer {
-  const chunks: Buffer[] = []
-  for (const part of parts) {
-    const disposition =
-      part.fileName === undefined
-        ? `form-data; name="${part.name}"`
-        : `form-data; name="${part.name}"; filename="${part.fileName}"`
-    const type = part.fileName === undefined ? '' : 'Content-Type: application/octet-stream\r\n'
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`))
-    chunks.push(Buffer.from(part.data))
-    chunks.push(Buffer.from('\r\n'))
-  }
-  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`))
-  return Buffer.concat(chunks)
 }
 
 /** Sends `body` as it is and resolves with the answer (status, parsed JSON). */
@@ -90,7 +74,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('visitor uploads on %s',
   const url = () => `${server.url}${UPLOADS}`
   const originalOf = (path: string) => `${server.url}/v2/demo/original/${encodeURI(path)}`
   const upload = (data: Buffer, fileName = 'photo.png', headers: Record<string, string> = {}) =>
-    send(url(), multipart([{ name: 'file', fileName, data }]), headers)
+    send(url(), multipart(BOUNDARY, [{ name: 'file', fileName, data }]), headers)
 
   const clearAllowances = async () => {
     await server.services.context.database.db.execute(
@@ -203,12 +187,12 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('visitor uploads on %s',
   it('answers malformed and cut multipart bodies with 400, keeps serving and leaves nothing behind', async () => {
     await clearAllowances()
     const before = await stored()
-    const whole = multipart([{ name: 'file', fileName: 'cut.png', data: png }])
+    const whole = multipart(BOUNDARY, [{ name: 'file', fileName: 'cut.png', data: png }])
     for (const length of [10, 60, 120, Math.floor(whole.length / 2), whole.length - 8]) {
       const answer = await send(url(), whole.subarray(0, length))
       expect(answer.status, `cut at ${length}`).toBe(400)
     }
-    const missing = await send(url(), multipart([{ name: 'other', data: 'x' }]))
+    const missing = await send(url(), multipart(BOUNDARY, [{ name: 'other', data: 'x' }]))
     expect(missing.status).toBe(400)
     expect(missing.body.code).toBe('missing_file')
     const noBoundary = await send(url(), whole, { 'content-type': 'multipart/form-data' })

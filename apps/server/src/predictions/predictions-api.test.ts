@@ -2,11 +2,15 @@
 // organisation's image and stores the output as one of its files, spends a credit (refunded when
 // it fails for good), models this server cannot run are refused, hostile input gets a clear 4xx,
 // and another organisation can neither create nor see the jobs.
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  storeTestFile,
+  type TestDatabaseKind,
+  type TestServer,
+} from '../test-server.ts'
 import { CREDITS_PER_PREDICTION } from './job.ts'
 
 const PREDICTIONS = '/service/panel/transformation/v1.0/org'
@@ -56,23 +60,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('prediction jobs on %s',
 
   /** Stores the sample image as a file of the account's organisation. */
   async function addFile(account: Account, path: string) {
-    const organisationId = account.organisation._id
-    const { storage, engine, lookups } = server.services.context
-    const probe = await engine.probe(image)
-    const storageKey = `orgs/${organisationId}/originals/${createHash('sha256').update(path).digest('hex')}`
-    await storage.put(storageKey, image)
-    await repo().upsertFile(organisationId, {
-      path,
-      name: path.split('/').pop() as string,
-      size: image.length,
-      format: 'png',
-      contentType: 'image/png',
-      width: probe.width,
-      height: probe.height,
-      hash: createHash('sha256').update(image).digest('hex'),
-      storageKey,
-    })
-    lookups.forgetFile(organisationId, path)
+    await storeTestFile(server, account.organisation._id, path, image)
   }
 
   async function waitFor(account: Account, jobId: string): Promise<JobAnswer> {
