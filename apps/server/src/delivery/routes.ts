@@ -9,9 +9,9 @@ import { HttpError } from '../http/errors.ts'
 import { clientAddress, hostOf, rawTarget } from '../http/request.ts'
 import type { Delivery } from './delivery.ts'
 import { fastKeyOf } from './fast-lane.ts'
+import { DELIVERY_ROUTE } from './paths.ts'
 
-/** The metrics label of every delivery request. */
-export const DELIVERY_ROUTE = 'delivery'
+export { DELIVERY_ROUTE }
 
 function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisationId?: string) {
   const { path, search } = rawTarget(c)
