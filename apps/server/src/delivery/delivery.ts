@@ -205,8 +205,9 @@ export function createDelivery(app: AppContext) {
   }
 
   async function deliver(request: DeliveryRequest): Promise<Response> {
-    // Read first: an answer resolved over rows a change has since made stale is not remembered.
-    const generation = fastLane.generation
+    // As the request arrived: an answer resolved over rows a change has since made stale (the
+    // custom domain's owner, read before delivery starts, included) is not remembered.
+    const generation = request.raw?.generation ?? fastLane.generation
     const resolved = await resolver.resolve(request)
     const { file, operations } = resolved
     if (operations.length === 0) return serveOriginal(app, request, file)

@@ -1,7 +1,8 @@
 // The delivery fast lane (decision 010) through the real server: what it answers is what the
 // normal path answers, and nothing it remembers outlives a change.
 import { mkdtemp, rm } from 'node:fs/promises'
-import { request } from 'node:http'
+import { IncomingMessage, request, ServerResponse } from 'node:http'
+import { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { signUrl } from '@tessera/url'
@@ -395,5 +396,31 @@ describe('the fast lane’s bounds', () => {
     expect(lane.entries).toBe(0)
     lane.keep(item, lane.generation)
     expect(lane.entries).toBe(1)
+  })
+
+  it('remembers when a request it left to the normal path arrived, for that path to keep by', () => {
+    const bytes = createByteCache({ maxBytes: 1_000_000 })
+    const lane = createFastLane({
+      ttlMs: 60_000,
+      maxBytes: 1_000_000,
+      bytes,
+      touch: () => undefined,
+      countCache: () => undefined,
+    })
+    const incoming = new IncomingMessage(new Socket())
+    incoming.method = 'GET'
+    incoming.url = '/v2/demo/t.flip()/a.png'
+    incoming.headers = { host: 'img.shop.test' }
+    const hooks = { headers: () => ({}), answered: () => undefined }
+    const outgoing = new ServerResponse(incoming)
+    expect(lane.answerRaw(incoming, outgoing, hooks)).toBe(false)
+    const arrived = lane.arrivedAt(incoming)
+    expect(arrived).toBe(lane.generation)
+    // The custom domain changed hands while the request was being resolved.
+    lane.forget({ kind: 'organisation', id: 'org', cloudName: 'demo' })
+    const item = answer('img.shop.test\n/v2/demo/t.flip()/a.png', Buffer.alloc(10))
+    bytes.set(item.storageKey, item.data)
+    lane.keep(item, arrived as number)
+    expect(lane.entries).toBe(0)
   })
 })

@@ -95,6 +95,12 @@ export interface FastLane {
    * returns false, having written nothing, otherwise.
    */
   answerRaw(incoming: IncomingMessage, outgoing: ServerResponse, hooks: FastAnswerHooks): boolean
+  /**
+   * The `generation` when a request `answerRaw` left to the normal path arrived: an answer is
+   * remembered only if nothing changed since (a custom domain's owner read before delivery
+   * starts included).
+   */
+  arrivedAt(incoming: IncomingMessage): number | undefined
   readonly entries: number
   readonly bytes: number
   /** Requests answered here so far. */
@@ -124,6 +130,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   let total = 0
   let generation = 0
   let answered = 0
+  const arrivals = new WeakMap<IncomingMessage, number>()
 
   const remove = (key: string) => {
     const slot = slots.get(key)
@@ -139,6 +146,49 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     slot.bytes -= entry.data.length
     total -= entry.data.length
     if (slot.variants.size === 0) slots.delete(key)
+  }
+
+  /** Answers from a remembered entry; false, having written nothing, otherwise. */
+  const answer = (
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    hooks: FastAnswerHooks,
+  ): boolean => {
+    if (slots.size === 0) return false
+    const method = incoming.method
+    if (method !== 'GET' && method !== 'HEAD') return false
+    const key = fastKeyOf(incoming.headers.host, incoming.url)
+    if (key === undefined) return false
+    const slot = slots.get(key)
+    if (slot === undefined) return false
+    const started = performance.now()
+    const headers = incoming.headers
+    // Ranges are the normal path's (it decides what a range of a derived image means).
+    if (headers.range !== undefined) return false
+    const variant = slot.vary.length === 0 ? '' : variantOf(headers, slot.vary)
+    const entry = slot.variants.get(variant)
+    if (entry === undefined) return false
+    if (entry.until <= Date.now() || options.bytes.get(entry.storageKey) !== entry.data) {
+      dropVariant(key, slot, variant)
+      return false
+    }
+    slots.delete(key)
+    slots.set(key, slot)
+    const ifNoneMatch = headers['if-none-match']
+    const status =
+      ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, entry.etag) ? 304 : 200
+    const sent = {
+      ...(status === 304 ? entry.notModified : entry.ok),
+      ...hooks.headers(incoming),
+    }
+    outgoing.writeHead(status, sent)
+    if (status === 304 || method === 'HEAD') outgoing.end()
+    else outgoing.end(entry.data)
+    answered++
+    options.countCache(status === 304 ? 'not_modified' : 'hit')
+    options.touch(entry.row)
+    hooks.answered(incoming, status, sent, performance.now() - started)
+    return true
   }
 
   return {
@@ -223,41 +273,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       }
     },
     answerRaw(incoming, outgoing, hooks) {
-      if (slots.size === 0) return false
-      const method = incoming.method
-      if (method !== 'GET' && method !== 'HEAD') return false
-      const key = fastKeyOf(incoming.headers.host, incoming.url)
-      if (key === undefined) return false
-      const slot = slots.get(key)
-      if (slot === undefined) return false
-      const started = performance.now()
-      const headers = incoming.headers
-      // Ranges are the normal path's (it decides what a range of a derived image means).
-      if (headers.range !== undefined) return false
-      const variant = slot.vary.length === 0 ? '' : variantOf(headers, slot.vary)
-      const entry = slot.variants.get(variant)
-      if (entry === undefined) return false
-      if (entry.until <= Date.now() || options.bytes.get(entry.storageKey) !== entry.data) {
-        dropVariant(key, slot, variant)
-        return false
-      }
-      slots.delete(key)
-      slots.set(key, slot)
-      const ifNoneMatch = headers['if-none-match']
-      const status =
-        ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, entry.etag) ? 304 : 200
-      const answer = {
-        ...(status === 304 ? entry.notModified : entry.ok),
-        ...hooks.headers(incoming),
-      }
-      outgoing.writeHead(status, answer)
-      if (status === 304 || method === 'HEAD') outgoing.end()
-      else outgoing.end(entry.data)
-      answered++
-      options.countCache(status === 304 ? 'not_modified' : 'hit')
-      options.touch(entry.row)
-      hooks.answered(incoming, status, answer, performance.now() - started)
-      return true
+      if (answer(incoming, outgoing, hooks)) return true
+      if (enabled) arrivals.set(incoming, generation)
+      return false
+    },
+    arrivedAt(incoming) {
+      return arrivals.get(incoming)
     },
     get entries() {
       let count = 0

@@ -35,9 +35,10 @@ export interface DeliveryRequest {
   clientAddress?: string
   /**
    * The request as node:http read it, when it came over HTTP: its fast-lane key (`fastKeyOf`)
-   * and headers, so a hit can be remembered for the fast lane under what that lane reads.
+   * and headers, so a hit can be remembered for the fast lane under what that lane reads, and
+   * the lane's generation when it arrived (`FastLane.arrivedAt`).
    */
-  raw?: { key: string; headers: IncomingHttpHeaders }
+  raw?: { key: string; headers: IncomingHttpHeaders; generation?: number }
 }
 
 export type FileRow = NonNullable<Awaited<ReturnType<AppContext['repo']['findFile']>>>

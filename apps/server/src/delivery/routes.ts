@@ -13,6 +13,15 @@ import { DELIVERY_ROUTE } from './paths.ts'
 
 export { DELIVERY_ROUTE }
 
+function rawOf(delivery: Delivery, incoming: IncomingMessage, key: string) {
+  const generation = delivery.fastLane.arrivedAt(incoming)
+  return {
+    key,
+    headers: incoming.headers,
+    ...(generation === undefined ? {} : { generation }),
+  }
+}
+
 function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisationId?: string) {
   const { path, search } = rawTarget(c)
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
@@ -24,9 +33,7 @@ function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisatio
     url: c.req.url,
     headers: c.req.raw.headers,
     clientAddress: clientAddress(c),
-    ...(incoming === undefined || key === undefined
-      ? {}
-      : { raw: { key, headers: incoming.headers } }),
+    ...(incoming === undefined || key === undefined ? {} : { raw: rawOf(delivery, incoming, key) }),
     ...(customDomainOrganisationId === undefined ? {} : { customDomainOrganisationId }),
   })
 }
