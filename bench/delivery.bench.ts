@@ -3,7 +3,10 @@
 // limit) and against ipx serving the same file over HTTP, in one run, at the same concurrency, on
 // two workloads over a 2725 × 2225 JPEG. Run with `npm run bench:delivery -w @tessera/bench`
 // (or `npm run bench`, which runs the URL benchmark first). BENCH_SECONDS sets the measured
-// seconds of each run (default 10, 1–60); each run has a 3 s warm-up first.
+// seconds of each run (default 10, 1–60); each run has a 3 s warm-up first. BENCH_ONLY=warm runs
+// only the warm variant and its bare peer, BENCH_TURNS times in turns (default 3 then, else 1),
+// so a busy machine's drift falls on both alike. Warm and bare rows also give the CPU time of
+// the server's main thread per answer, which other processes' load does not inflate.
 //
 // Everything runs on this machine: the servers in this process, the load generator (autocannon)
 // in a worker thread of it. Client and servers therefore share the same CPUs.
@@ -37,6 +40,10 @@ import { printTable } from './table.ts'
  */
 const CONCURRENCY = 4
 const SECONDS = readSeconds(process.env.BENCH_SECONDS)
+/** Only the warm variant and the bare peer (`BENCH_ONLY=warm`). */
+const ONLY_WARM = process.env.BENCH_ONLY === 'warm'
+/** Turns of warm then bare, per workload. */
+const TURNS = readTurns(process.env.BENCH_TURNS, ONLY_WARM ? 3 : 1)
 const WARMUP_SECONDS = 3
 
 const SOURCE_WIDTH = 2725
@@ -57,6 +64,15 @@ const FILE_PATH = 'bench/big.jpg'
 const SAMPLE = fileURLToPath(
   new URL('../apps/server/demo/samples/hubble_deep_field.jpg', import.meta.url),
 )
+
+function readTurns(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback
+  const turns = Number(value)
+  if (!Number.isInteger(turns) || turns < 1 || turns > 20) {
+    throw new RangeError(`BENCH_TURNS must be a whole number from 1 to 20, got '${value}'`)
+  }
+  return turns
+}
 
 function readSeconds(value: string | undefined): number {
   if (value === undefined || value === '') return 10
@@ -284,6 +300,11 @@ interface Row {
   clientCpu: number | undefined
   /** Cores used by other processes of the machine during the run (warm-up included). */
   otherLoad: number | undefined
+  /**
+   * CPU time of this process's main thread (where the HTTP servers run) per answer, in ms,
+   * warm-up included (warm and bare rows).
+   */
+  mainCpuMs?: number
 }
 
 function toRow(
@@ -410,10 +431,13 @@ async function startBarePeer(url: string) {
     'content-length': String(body.length),
     'cache-control': response.headers.get('cache-control') ?? 'public, max-age=86400',
   }
-  return listen((_request, answer) => {
+  let answered = 0
+  const peer = await listen((_request, answer) => {
+    answered++
     answer.writeHead(200, headers)
     answer.end(body)
   })
+  return { ...peer, answered: () => answered }
 }
 
 /** Ours: how many delivery requests were cache hits and misses so far. */
@@ -456,14 +480,26 @@ const fmtMs = (n: number) => n.toFixed(n >= 100 ? 0 : n >= 10 ? 1 : 2)
 const fmtRatio = (n: number) => `${n.toFixed(2)}×`
 const met = (ok: boolean) => (ok ? 'MET' : 'NOT MET')
 
-function report(rows: readonly Row[]): void {
+function report(rows: readonly Row[], turnRatios: ReadonlyMap<string, number[]>): void {
   console.log(
     `\nResults (${CONCURRENCY} requests in flight for every variant; ${SECONDS} s measured after ` +
       `${WARMUP_SECONDS} s warm-up; latency in ms; client and servers share the same ` +
-      `${availableParallelism()} cores)\n`,
+      `${availableParallelism()} cores` +
+      (TURNS > 1 ? `; warm and bare: means of ${TURNS} turns each, in turns` : '') +
+      ')\n',
   )
   printTable(
-    ['workload', 'variant', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'client CPU', 'other load'],
+    [
+      'workload',
+      'variant',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'requests',
+      'client CPU',
+      'main thread CPU/answer',
+      'other load',
+    ],
     rows.map((row) => [
       row.workload.id,
       VARIANTS[row.variant],
@@ -472,15 +508,17 @@ function report(rows: readonly Row[]): void {
       fmtMs(row.p99),
       row.count.toLocaleString('en-US'),
       row.clientCpu === undefined ? '—' : `${Math.round(row.clientCpu * 100)}%`,
+      row.mainCpuMs === undefined ? '—' : `${(row.mainCpuMs * 1000).toFixed(0)} µs`,
       row.otherLoad === undefined ? '?' : row.otherLoad.toFixed(2),
     ]),
-    [false, false, true, true, true, true, true, true],
+    [false, false, true, true, true, true, true, true, true],
   )
   console.log(
     '\nclient CPU: CPU time of the load generator thread over the run, in % of one core (taken ' +
-      'from the same cores as the servers). other load: cores used by other processes of the ' +
-      'machine meanwhile; above ' +
-      `${OTHER_LOAD_LIMIT.toFixed(2)} the row is disturbed.`,
+      'from the same cores as the servers). main thread CPU/answer: CPU time of the thread the ' +
+      'HTTP servers run on, per answer (warm-up included). other load: cores used by other ' +
+      `processes of the machine meanwhile; above ${OTHER_LOAD_LIMIT.toFixed(2)} the row is ` +
+      'disturbed.',
   )
   const disturbed = rows.filter((row) => (row.otherLoad ?? 0) > OTHER_LOAD_LIMIT)
   if (disturbed.length > 0) {
@@ -493,49 +531,75 @@ function report(rows: readonly Row[]): void {
   const ratioRows: string[][] = []
   const verdicts: string[] = []
   for (const workload of WORKLOADS) {
-    const get = (variant: VariantKey) => {
-      const row = rows.find((r) => r.workload === workload && r.variant === variant)
-      if (row === undefined) throw new Error(`no ${variant} row for ${workload.id}`)
-      return row
-    }
-    const cold = get('oursCold')
-    const warm = get('oursWarm')
-    const vsSharp = cold.rps / get('sharp').rps
-    const engineVsSharp = get('engine').rps / get('sharp').rps
-    const vsIpx = cold.rps / get('ipx').rps
-    const vsIpxDefault = cold.rps / get('ipxDefault').rps
-    const bareRow = get('bare')
-    const vsBare = warm.rps / bareRow.rps
-    ratioRows.push([
-      workload.id,
-      fmtRatio(engineVsSharp),
-      fmtRatio(vsSharp),
-      fmtRatio(vsIpx),
-      fmtRatio(vsIpxDefault),
-      fmtRatio(vsBare),
-    ])
+    const find = (variant: VariantKey) =>
+      rows.find((r) => r.workload === workload && r.variant === variant)
     // A verdict over a run that other processes disturbed says so: its figures are not this
     // machine's capacity.
     const caveat = (...compared: Row[]) =>
       compared.some((row) => (row.otherLoad ?? 0) > OTHER_LOAD_LIMIT)
         ? ' — UNRELIABLE: other processes used CPU during a run compared here'
         : ''
-    const sharpRow = get('sharp')
-    const ipxRow = get('ipx')
-    const warmMet = warm.rps >= TARGETS.warmRps && warm.p99 < TARGETS.warmP99Ms
-    verdicts.push(
-      `${workload.id}: ours cold ≥ ${TARGETS.coldVsSharp}× direct sharp: ` +
-        `${met(vsSharp >= TARGETS.coldVsSharp)} (${fmtRatio(vsSharp)})${caveat(cold, sharpRow)}`,
-      `${workload.id}: ours cold ≥ ${TARGETS.coldVsIpx}× ipx: ${met(vsIpx >= TARGETS.coldVsIpx)} ` +
-        `(${fmtRatio(vsIpx)} against ipx with the same baseline JPEG output; ` +
-        `${fmtRatio(vsIpxDefault)} against ipx's progressive default)${caveat(cold, ipxRow)}`,
-      `${workload.id}: ours warm ≥ ${TARGETS.warmRps.toLocaleString('en-US')} req/s with p99 < ` +
-        `${TARGETS.warmP99Ms} ms: ${met(warmMet)} (${fmtRps(warm.rps)} req/s, ` +
-        `p99 ${fmtMs(warm.p99)} ms)${caveat(warm)}`,
-      `${workload.id}: ours warm ≥ ${TARGETS.warmVsBare}× a bare node:http server sending the same ` +
-        `bytes: ${met(vsBare >= TARGETS.warmVsBare)} (${fmtRatio(vsBare)}: ${fmtRps(warm.rps)} ` +
-        `against ${fmtRps(bareRow.rps)} req/s)${caveat(warm, bareRow)}`,
-    )
+    const ratio = (a: Row | undefined, b: Row | undefined) =>
+      a === undefined || b === undefined ? undefined : a.rps / b.rps
+    const fmt = (value: number | undefined) => (value === undefined ? '—' : fmtRatio(value))
+    const sharpRow = find('sharp')
+    const ipxRow = find('ipx')
+    const cold = find('oursCold')
+    const warm = find('oursWarm')
+    const bareRow = find('bare')
+    const vsSharp = ratio(cold, sharpRow)
+    const vsIpx = ratio(cold, ipxRow)
+    const vsIpxDefault = ratio(cold, find('ipxDefault'))
+    const vsBare = ratio(warm, bareRow)
+    // Bare's CPU per answer over ours: how much of a bare server's speed ours would reach if the
+    // main thread were the only limit.
+    const cpuVsBare =
+      warm?.mainCpuMs === undefined || bareRow?.mainCpuMs === undefined
+        ? undefined
+        : bareRow.mainCpuMs / warm.mainCpuMs
+    ratioRows.push([
+      workload.id,
+      fmt(ratio(find('engine'), sharpRow)),
+      fmt(vsSharp),
+      fmt(vsIpx),
+      fmt(vsIpxDefault),
+      fmt(vsBare),
+      fmt(cpuVsBare),
+    ])
+    if (cold !== undefined && sharpRow !== undefined && vsSharp !== undefined) {
+      verdicts.push(
+        `${workload.id}: ours cold ≥ ${TARGETS.coldVsSharp}× direct sharp: ` +
+          `${met(vsSharp >= TARGETS.coldVsSharp)} (${fmtRatio(vsSharp)})${caveat(cold, sharpRow)}`,
+      )
+    }
+    if (cold !== undefined && ipxRow !== undefined && vsIpx !== undefined) {
+      verdicts.push(
+        `${workload.id}: ours cold ≥ ${TARGETS.coldVsIpx}× ipx: ${met(vsIpx >= TARGETS.coldVsIpx)} ` +
+          `(${fmtRatio(vsIpx)} against ipx with the same baseline JPEG output; ` +
+          `${fmt(vsIpxDefault)} against ipx's progressive default)${caveat(cold, ipxRow)}`,
+      )
+    }
+    if (warm !== undefined) {
+      const warmMet = warm.rps >= TARGETS.warmRps && warm.p99 < TARGETS.warmP99Ms
+      verdicts.push(
+        `${workload.id}: ours warm ≥ ${TARGETS.warmRps.toLocaleString('en-US')} req/s with p99 < ` +
+          `${TARGETS.warmP99Ms} ms: ${met(warmMet)} (${fmtRps(warm.rps)} req/s, ` +
+          `p99 ${fmtMs(warm.p99)} ms)${caveat(warm)}`,
+      )
+    }
+    if (warm !== undefined && bareRow !== undefined && vsBare !== undefined) {
+      const turns = turnRatios.get(workload.id) ?? []
+      verdicts.push(
+        `${workload.id}: ours warm ≥ ${TARGETS.warmVsBare}× a bare node:http server sending the ` +
+          `same bytes: ${met(vsBare >= TARGETS.warmVsBare)} (${fmtRatio(vsBare)}: ` +
+          `${fmtRps(warm.rps)} against ${fmtRps(bareRow.rps)} req/s` +
+          (turns.length > 1 ? `; per turn ${turns.map(fmtRatio).join(', ')}` : '') +
+          (cpuVsBare === undefined
+            ? ''
+            : `; main-thread CPU per answer: bare / ours ${fmtRatio(cpuVsBare)}`) +
+          `)${caveat(warm, bareRow)}`,
+      )
+    }
   }
   console.log('\nRatios of throughput\n')
   printTable(
@@ -546,12 +610,38 @@ function report(rows: readonly Row[]): void {
       'ours cold / ipx',
       'ours cold / ipx default',
       'ours warm / bare',
+      'bare / ours warm, CPU per answer',
     ],
     ratioRows,
-    [false, true, true, true, true, true],
+    [false, true, true, true, true, true, true],
   )
   console.log('\nTargets')
   for (const verdict of verdicts) console.log(`  ${verdict}`)
+}
+
+/** The turns of one variant as one row: means, and the most disturbed turn's other load. */
+function pooled(turns: readonly Row[]): Row {
+  const first = turns[0]
+  if (first === undefined) throw new Error('no turns')
+  const mean = (pick: (row: Row) => number | undefined) => {
+    const values = turns.map(pick).filter((value): value is number => value !== undefined)
+    return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length
+  }
+  const row: Row = {
+    workload: first.workload,
+    variant: first.variant,
+    rps: mean((r) => r.rps) as number,
+    p50: mean((r) => r.p50) as number,
+    p99: mean((r) => r.p99) as number,
+    count: turns.reduce((sum, r) => sum + r.count, 0),
+    clientCpu: mean((r) => r.clientCpu),
+    otherLoad: turns.some((r) => r.otherLoad === undefined)
+      ? undefined
+      : Math.max(...turns.map((r) => r.otherLoad as number)),
+  }
+  const cpu = mean((r) => r.mainCpuMs)
+  if (cpu !== undefined) row.mainCpuMs = cpu
+  return row
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,45 +721,87 @@ async function main(): Promise<void> {
     console.log('')
 
     const rows: Row[] = []
+    const turnRatios = new Map<string, number[]>()
     for (const workload of WORKLOADS) {
-      const step = async (variant: VariantKey, run: () => Promise<Measured>) => {
+      /** Measures a variant; with `answered`, also the main thread's CPU per answer. */
+      const step = async (
+        variant: VariantKey,
+        run: () => Promise<Measured>,
+        answered?: () => Promise<number> | number,
+      ): Promise<Row> => {
         process.stdout.write(`  ${workload.id} ${VARIANTS[variant]} … `)
+        const answersBefore = answered === undefined ? 0 : await answered()
+        const cpu = process.threadCpuUsage()
         const { value, other } = await withOtherLoad(run)
+        const used = process.threadCpuUsage(cpu)
         const row = toRow(workload, variant, value, other)
+        const answers = answered === undefined ? 0 : (await answered()) - answersBefore
+        if (answers > 0) row.mainCpuMs = (used.user + used.system) / 1000 / answers
         console.log(
           `${fmtRps(row.rps)} req/s, p50 ${fmtMs(row.p50)} ms, p99 ${fmtMs(row.p99)} ms` +
+            (row.mainCpuMs === undefined
+              ? ''
+              : `, main thread ${(row.mainCpuMs * 1000).toFixed(0)} µs CPU/answer`) +
             (other === undefined ? '' : `, other load ${other.toFixed(2)} cores`),
         )
-        rows.push(row)
         await sleep(500)
+        return row
       }
-      const engine = ours.services.context.engine
-      await step('sharp', () => measureInProcess(() => directCall(workload, source)))
-      await step('engine', () => measureInProcess(() => engineCall(workload, engine, source)))
+      if (!ONLY_WARM) {
+        const engine = ours.services.context.engine
+        rows.push(await step('sharp', () => measureInProcess(() => directCall(workload, source))))
+        rows.push(
+          await step('engine', () => measureInProcess(() => engineCall(workload, engine, source))),
+        )
 
-      let before = await cacheCounts(ours)
-      await step('oursCold', () => measureHttp(ours.url, deliveryPath(workload.pattern)))
-      let after = await cacheCounts(ours)
-      if (after.hit !== before.hit || after.miss - before.miss < (rows.at(-1)?.count ?? 0)) {
-        throw new Error(`cold run was not all misses: ${JSON.stringify({ before, after })}`)
+        const before = await cacheCounts(ours)
+        const cold = await step('oursCold', () =>
+          measureHttp(ours.url, deliveryPath(workload.pattern)),
+        )
+        rows.push(cold)
+        const after = await cacheCounts(ours)
+        if (after.hit !== before.hit || after.miss - before.miss < cold.count) {
+          throw new Error(`cold run was not all misses: ${JSON.stringify({ before, after })}`)
+        }
+        console.log(`    (${after.miss - before.miss} cache misses, 0 hits, warm-up included)`)
+
+        rows.push(await step('ipx', () => measureHttp(ipx.origin, workload.ipx)))
+        rows.push(await step('ipxDefault', () => measureHttp(ipxDefault.origin, workload.ipx)))
       }
-      console.log(`    (${after.miss - before.miss} cache misses, 0 hits, warm-up included)`)
 
-      await step('ipx', () => measureHttp(ipx.origin, workload.ipx))
-      await step('ipxDefault', () => measureHttp(ipxDefault.origin, workload.ipx))
-
-      before = await cacheCounts(ours)
-      await step('oursWarm', () => measureHttp(ours.url, deliveryPath(workload.warmPattern)))
-      after = await cacheCounts(ours)
-      if (after.miss !== before.miss) {
-        throw new Error(`warm run had misses: ${JSON.stringify({ before, after })}`)
+      // Warm and bare in turns: drift of the machine's load falls on both alike.
+      const warmPath = deliveryPath(workload.warmPattern)
+      const bare = await startBarePeer(ours.url + warmPath)
+      const warmTurns: Row[] = []
+      const bareTurns: Row[] = []
+      for (let turn = 0; turn < TURNS; turn++) {
+        const before = await cacheCounts(ours)
+        const warm = await step(
+          'oursWarm',
+          () => measureHttp(ours.url, warmPath),
+          async () => (await cacheCounts(ours)).hit,
+        )
+        const after = await cacheCounts(ours)
+        if (after.miss !== before.miss) {
+          throw new Error(`warm run had misses: ${JSON.stringify({ before, after })}`)
+        }
+        console.log(`    (${after.hit - before.hit} cache hits, 0 misses, warm-up included)`)
+        const peer = await step(
+          'bare',
+          () => measureHttp(bare.origin, warmPath),
+          () => bare.answered(),
+        )
+        warmTurns.push(warm)
+        bareTurns.push(peer)
       }
-      console.log(`    (${after.hit - before.hit} cache hits, 0 misses, warm-up included)`)
-      const bare = await startBarePeer(ours.url + deliveryPath(workload.warmPattern))
-      await step('bare', () => measureHttp(bare.origin, deliveryPath(workload.warmPattern)))
       await closeServer(bare.server)
+      turnRatios.set(
+        workload.id,
+        warmTurns.map((warm, turn) => warm.rps / (bareTurns[turn] as Row).rps),
+      )
+      rows.push(pooled(warmTurns), pooled(bareTurns))
     }
-    report(rows)
+    report(rows, turnRatios)
   } finally {
     for (const close of servers.reverse()) await close()
     await rm(root, { recursive: true, force: true })

@@ -129,6 +129,8 @@ const ENV = z.object({
   ENGINE_TIMEOUT_MS: integer(100, 3_600_000, 30_000, 'ms'),
   ENGINE_CONCURRENCY: integer(1, 1024, availableParallelism(), 'pipelines'),
   JOB_POLL_MS: integer(10, 60_000, 250, 'ms'),
+  JOB_HEARTBEAT_MS: integer(10, 600_000, 5_000, 'ms'),
+  JOB_STALE_AFTER_MS: integer(30, 3_600_000, 30_000, 'ms'),
   LOOKUP_TTL_MS: integer(0, 3_600_000, 5_000, 'ms'),
   HOT_CACHE_MB: integer(0, 1_000_000, 64, 'MiB'),
   SEED_DEMO: flag(true),
@@ -258,6 +260,8 @@ export interface ServerConfig {
     aiSettings: AiSettings
   }
   jobPollMs: number
+  /** How often a running job's lock is refreshed, and after how long without one it is taken over. */
+  jobs: { heartbeatMs: number; staleAfterMs: number }
   /** How long this process trusts organisation, zone and file rows it has read (ms). */
   lookupTtlMs: number
   /** Memory for the bytes of recently served derived images. */
@@ -348,6 +352,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
   } else {
     storage = { driver: 'local', root: resolve(e.STORAGE_DIR ?? join(dataDir, 'storage')) }
   }
+  // A live job's lock must not look stale between two heartbeats, with room for a slow one.
+  if (e.JOB_STALE_AFTER_MS < 3 * e.JOB_HEARTBEAT_MS) {
+    throw new ConfigError(
+      `JOB_STALE_AFTER_MS must be at least 3 × JOB_HEARTBEAT_MS, got ${e.JOB_STALE_AFTER_MS} and ${e.JOB_HEARTBEAT_MS}`,
+    )
+  }
   let captcha: ServerConfig['captcha']
   if (e.WEB_CAPTCHA_SITE_KEY !== undefined) {
     if (e.CAPTCHA_SECRET === undefined) {
@@ -384,6 +394,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       aiSettings,
     },
     jobPollMs: e.JOB_POLL_MS,
+    jobs: { heartbeatMs: e.JOB_HEARTBEAT_MS, staleAfterMs: e.JOB_STALE_AFTER_MS },
     lookupTtlMs: e.LOOKUP_TTL_MS,
     hotCacheBytes: e.HOT_CACHE_MB * 1024 * 1024,
     derivedCache: { maxBytes: e.DERIVED_CACHE_MAX_BYTES, storeMaxBytes: e.DERIVED_STORE_MAX_BYTES },

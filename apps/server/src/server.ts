@@ -6,6 +6,8 @@ import type { CreateEngineOptions } from '@tessera/engine'
 import { SESSION_COOKIE } from './accounts/auth.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
+import type { FastAnswerHooks } from './delivery/fast-lane.ts'
+import { DELIVERY_ROUTE } from './delivery/paths.ts'
 import type { RawAnswerHooks } from './http/page-cache.ts'
 import { createWebPageCache, HSTS } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
@@ -106,11 +108,42 @@ export async function startServer(
       )
     },
   }
+  // A delivery hit the fast lane remembers is answered before the app too (decision 010), with
+  // the request id, metrics and log line of a routed delivery request (no HSTS: the app adds it
+  // to pages only).
+  const { fastLane } = services.delivery
+  const fastHooks: FastAnswerHooks = {
+    headers: (incoming) => {
+      const given = incoming.headers['x-request-id']
+      return {
+        'x-request-id':
+          typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID(),
+      }
+    },
+    answered: (incoming, status, headers, ms) => {
+      const method = incoming.method ?? 'GET'
+      metrics.requests.inc({ method, route: DELIVERY_ROUTE, status: String(status) })
+      metrics.latency.observe({ route: DELIVERY_ROUTE }, ms / 1000)
+      logger.info(
+        {
+          requestId: headers['x-request-id'],
+          method,
+          path: incoming.url?.split('?')[0],
+          status,
+          ms: Math.round(ms),
+          fastLane: true,
+        },
+        'request',
+      )
+    },
+  }
   // Set when shutdown begins (see below); answers from then on go through the app, which says
   // `Connection: close`.
   let closing = false
   const server: Server = createServer((incoming, outgoing) => {
-    if (closing || !pageCache.answerRaw(incoming, outgoing, hooks)) listener(incoming, outgoing)
+    if (closing) listener(incoming, outgoing)
+    else if (fastLane.answerRaw(incoming, outgoing, fastHooks)) return
+    else if (!pageCache.answerRaw(incoming, outgoing, hooks)) listener(incoming, outgoing)
   })
   try {
     await new Promise<void>((resolve, reject) => {

@@ -78,7 +78,7 @@ export async function createServices(
     const storage = createStorage(config)
     await storage.check()
     let jobs: JobRunner | undefined
-    const repo = createRepository(database.db)
+    const repo = createRepository(database.db, { staleJobAfterMs: config.jobs.staleAfterMs })
     const lookups = createLookups(repo, {
       ttlMs: config.lookupTtlMs,
       hotCacheBytes: config.hotCacheBytes,
@@ -117,7 +117,7 @@ export async function createServices(
         [DERIVE_JOB]: delivery.deriveJob,
         [PREDICTION_JOB]: createPredictionJobHandler(context),
       },
-      { pollMs: config.jobPollMs },
+      { pollMs: config.jobPollMs, heartbeatMs: config.jobs.heartbeatMs },
     )
     await seedBilling(repo, content)
     if (config.seedDemo) {

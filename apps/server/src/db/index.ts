@@ -10,6 +10,7 @@ export {
 export type { DerivedCacheEntry } from './derived-queries.ts'
 export type { MemberOrganisation, NewUser } from './identity-queries.ts'
 export {
+  DEFAULT_JOB_HEARTBEAT_MS,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_RETRY_MAX_MS,

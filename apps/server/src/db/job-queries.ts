@@ -5,14 +5,23 @@ import type { Db } from './database.ts'
 import { checkWholeNumber, excluded, isUuid, milliseconds, now, returned } from './query-helpers.ts'
 import { type Job, jobs } from './schema.ts'
 
-export const DEFAULT_STALE_JOB_AFTER_MS = 5 * 60_000
+/** How often a runner refreshes the lock of the job it runs (`JOB_HEARTBEAT_MS`). */
+export const DEFAULT_JOB_HEARTBEAT_MS = 5_000
+/**
+ * A running job whose lock was not refreshed for this long is presumed abandoned (its process
+ * died) and claimed again (`JOB_STALE_AFTER_MS`): six heartbeats.
+ */
+export const DEFAULT_STALE_JOB_AFTER_MS = 6 * DEFAULT_JOB_HEARTBEAT_MS
 export const DEFAULT_RETRY_BASE_MS = 30_000
 export const DEFAULT_RETRY_MAX_MS = 60 * 60_000
 export const DEFAULT_MAX_ATTEMPTS = 3
 
 /** Tuning of the job queue; the defaults suit image work measured in seconds. */
 export interface RepositoryOptions {
-  /** A running job whose lock is older than this is presumed abandoned and claimed again (5 min). */
+  /**
+   * A running job whose lock was not refreshed (`heartbeatJob`) for this long is presumed
+   * abandoned and claimed again (30 s).
+   */
   staleJobAfterMs?: number
   /** Delay before the first retry of a failed job; doubled on every further attempt (30 s). */
   retryBaseMs?: number
@@ -211,6 +220,19 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
     return row
   }
 
+  /**
+   * Refreshes the lock of a job `workerId` is running, so no other process takes it over while
+   * it runs; `undefined` when the worker no longer holds it.
+   */
+  async function heartbeatJob(id: string, workerId: string): Promise<Job | undefined> {
+    const [row] = await db
+      .update(jobs)
+      .set({ lockedAt: now() })
+      .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.lockedBy, workerId)))
+      .returning()
+    return row
+  }
+
   async function getJob(id: string): Promise<Job | undefined> {
     if (!isUuid(id)) return undefined
     const [row] = await db.select().from(jobs).where(eq(jobs.id, id))
@@ -222,5 +244,14 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
     return row
   }
 
-  return { enqueueJob, claimJob, completeJob, failJob, releaseJob, getJob, findJobByDedupeKey }
+  return {
+    enqueueJob,
+    claimJob,
+    completeJob,
+    failJob,
+    releaseJob,
+    heartbeatJob,
+    getJob,
+    findJobByDedupeKey,
+  }
 }

@@ -6,12 +6,14 @@ import type { StepReport } from '@tessera/engine'
 import type { ParsedOperation } from '@tessera/url'
 import { aiCreditsOf, chargeCredits } from '../billing/credits.ts'
 import type { AppContext } from '../context.ts'
+import type { DerivedImage } from '../db/index.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { createVisitorAllowance } from '../playground/allowance.ts'
 import { createDerivedBudget } from './budget.ts'
 import { derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { createDeriver } from './derive.ts'
+import { createFastLane, variantOf } from './fast-lane.ts'
 import { createDeriveJobHandler, DERIVE_JOB, type DeriveJobPayload } from './job.ts'
 import { createRenderLimit } from './render-limit.ts'
 import { createResolver, type DeliveryRequest, type FileRow, type Resolved } from './resolve.ts'
@@ -57,13 +59,22 @@ export function createDelivery(app: AppContext) {
   const deriver = createDeriver(app, { budget, findMergeFile: resolver.findMergeFile })
   const { countRender } = createRenderLimit(app)
   const visitorAllowance = createVisitorAllowance(app)
+  // Hits answered before routing (decision 010); every change the lookups hear of reaches it.
+  const fastLane = createFastLane({
+    ttlMs: config.lookupTtlMs,
+    maxBytes: config.hotCacheBytes,
+    bytes: lookups.bytes,
+    touch: (row) => budget.touch(row),
+    countCache: (result) => metrics.cache.inc({ result }),
+  })
+  lookups.onChange((change) => fastLane.forget(change))
 
   /** The stored image of `cacheKey`, when the index and storage both have it. */
   async function fromCache(
     request: DeliveryRequest,
     cacheKey: string,
     headers: Record<string, string>,
-  ): Promise<Response | undefined> {
+  ): Promise<{ response: Response; data?: Buffer; row: DerivedImage } | undefined> {
     const cached = await lookups.derived(cacheKey)
     if (cached === undefined) return undefined
     if (request.method === 'HEAD') {
@@ -71,7 +82,7 @@ export function createDelivery(app: AppContext) {
       budget.touch(cached)
       headers['content-type'] = cached.contentType
       headers['content-length'] = String(cached.size)
-      return new Response(null, { status: 200, headers })
+      return { response: new Response(null, { status: 200, headers }), row: cached }
     }
     // Derived images are small (bounded by the output limits and DERIVED_STORE_MAX_BYTES):
     // read whole, keep hot ones. Once read, an eviction cannot cut the answer short; one
@@ -84,7 +95,11 @@ export function createDelivery(app: AppContext) {
     if (data === undefined) return undefined
     metrics.cache.inc({ result: 'hit' })
     budget.touch(cached)
-    return imageResponse(request.method, data, cached.contentType, headers)
+    return {
+      response: imageResponse(request.method, data, cached.contentType, headers),
+      data,
+      row: cached,
+    }
   }
 
   /**
@@ -190,6 +205,9 @@ export function createDelivery(app: AppContext) {
   }
 
   async function deliver(request: DeliveryRequest): Promise<Response> {
+    // As the request arrived: an answer resolved over rows a change has since made stale (the
+    // custom domain's owner, read before delivery starts, included) is not remembered.
+    const generation = request.raw?.generation ?? fastLane.generation
     const resolved = await resolver.resolve(request)
     const { file, operations } = resolved
     if (operations.length === 0) return serveOriginal(app, request, file)
@@ -199,8 +217,31 @@ export function createDelivery(app: AppContext) {
       metrics.cache.inc({ result: 'not_modified' })
       return notModified(headers)
     }
+    const notModifiedHeaders = { ...headers }
     const cached = await fromCache(request, target.cacheKey, headers)
-    if (cached !== undefined) return cached
+    if (cached !== undefined) {
+      const { raw } = request
+      if (raw !== undefined && cached.data !== undefined) {
+        const vary = varyOf(resolved.options).map((name) => name.toLowerCase())
+        fastLane.keep(
+          {
+            key: raw.key,
+            vary,
+            variant: variantOf(raw.headers, vary),
+            organisationId: resolved.organisationId,
+            storageKey: cached.row.storageKey,
+            data: cached.data,
+            headers: notModifiedHeaders,
+            contentType: cached.row.contentType,
+            etag,
+            row: cached.row,
+            ...(resolved.signedUntil === undefined ? {} : { until: resolved.signedUntil }),
+          },
+          generation,
+        )
+      }
+      return cached.response
+    }
     if (operations.some(isSlow)) return queue(request, resolved, target)
     return deriveNow(request, resolved, target, headers)
   }
@@ -251,6 +292,8 @@ export function createDelivery(app: AppContext) {
 
   return {
     deliver,
+    /** The lane that answers remembered hits before routing (`server.ts` calls it first). */
+    fastLane,
     context,
     settle,
     refreshCacheMetrics: budget.refreshCacheMetrics,

@@ -1,6 +1,8 @@
 // Resolving a delivery request before any image work: the organisation (by cloud name or
 // custom domain), the zone, the signed-URL check, the file, and the operation chain with presets
 // expanded and checked. Traversal in the raw path is refused before routing (`http/traversal.ts`).
+
+import type { IncomingHttpHeaders } from 'node:http'
 import {
   isUrlError,
   MAX_TRANSFORMATIONS,
@@ -31,6 +33,12 @@ export interface DeliveryRequest {
   customDomainOrganisationId?: string
   /** The client's address, which the render limit counts by; no limit without one. */
   clientAddress?: string
+  /**
+   * The request as node:http read it, when it came over HTTP: its fast-lane key (`fastKeyOf`)
+   * and headers, so a hit can be remembered for the fast lane under what that lane reads, and
+   * the lane's generation when it arrived (`FastLane.arrivedAt`).
+   */
+  raw?: { key: string; headers: IncomingHttpHeaders; generation?: number }
 }
 
 export type FileRow = NonNullable<Awaited<ReturnType<AppContext['repo']['findFile']>>>
@@ -43,6 +51,8 @@ export interface Resolved {
   options: UrlOptions
   /** The pattern with presets expanded (what a queued job runs). */
   pattern: string
+  /** When the URL's verified signature expires (ms since the epoch), when one was required. */
+  signedUntil?: number
 }
 
 /** How `resolve` treats the caller. */
@@ -155,6 +165,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     ) {
       throw new HttpError(404, 'not_found', `Unknown zone '${parts.zone}'`)
     }
+    let signedUntil: number | undefined
     if (requireSignedUrls && how.trusted !== true) {
       const check = await verifySignedUrl(request.url, {
         getToken: async (accessKey) => {
@@ -165,6 +176,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
       if (!check.valid) {
         throw new HttpError(401, 'invalid_signature', `This URL must be signed (${check.reason})`)
       }
+      signedUntil = check.expiresAt * 1000
     }
     // After the signature: a forged signed URL is refused as such, whatever its query holds.
     const options = parseQueryOptions(request.search)
@@ -197,7 +209,14 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
           : `${unavailable.spec.key} is not available on this server: ${unavailable.spec.unavailableReason}`,
       )
     }
-    return { organisationId, file, operations: value, options, pattern: expanded }
+    return {
+      organisationId,
+      file,
+      operations: value,
+      options,
+      pattern: expanded,
+      ...(signedUntil === undefined ? {} : { signedUntil }),
+    }
   }
 
   return { resolve, findMergeFile, mergedFiles }

@@ -1,18 +1,31 @@
 // Delivery over HTTP: `/v1/*` and `/v2/*` on the server's own hosts (app.ts mounts the router
 // under each), and whole hosts: a configured delivery (CDN) host, or an organisation's custom
 // domain, where every path is a delivery path.
+import type { IncomingMessage } from 'node:http'
 import type { Context, MiddlewareHandler } from 'hono'
 import { Hono } from 'hono'
 import type { AppContext, AppEnv } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import { clientAddress, hostOf, rawTarget } from '../http/request.ts'
 import type { Delivery } from './delivery.ts'
+import { fastKeyOf } from './fast-lane.ts'
+import { DELIVERY_ROUTE } from './paths.ts'
 
-/** The metrics label of every delivery request. */
-export const DELIVERY_ROUTE = 'delivery'
+export { DELIVERY_ROUTE }
+
+function rawOf(delivery: Delivery, incoming: IncomingMessage, key: string) {
+  const generation = delivery.fastLane.arrivedAt(incoming)
+  return {
+    key,
+    headers: incoming.headers,
+    ...(generation === undefined ? {} : { generation }),
+  }
+}
 
 function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisationId?: string) {
   const { path, search } = rawTarget(c)
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  const key = fastKeyOf(incoming?.headers.host, incoming?.url)
   return delivery.deliver({
     method: c.req.method,
     path,
@@ -20,6 +33,7 @@ function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisatio
     url: c.req.url,
     headers: c.req.raw.headers,
     clientAddress: clientAddress(c),
+    ...(incoming === undefined || key === undefined ? {} : { raw: rawOf(delivery, incoming, key) }),
     ...(customDomainOrganisationId === undefined ? {} : { customDomainOrganisationId }),
   })
 }

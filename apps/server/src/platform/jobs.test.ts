@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createDatabase, createRepository } from '../db/index.ts'
+import { createThrowawayDatabase } from '../db/test-database.ts'
 import { startTestServer } from '../test-server.ts'
 import { createJobRunner } from './jobs.ts'
 import { createLogger } from './logger.ts'
@@ -122,3 +123,97 @@ describe('stopping the job runner (a process shutting down)', () => {
     }
   })
 })
+
+describe.each(['pglite', 'postgres'] as const)(
+  'the running job’s heartbeat on %s (a process killed with -9)',
+  (kind) => {
+    // Small values: a lock not refreshed for 1.5 s is stale; a live runner refreshes it every 0.1 s.
+    const STALE_MS = 1_500
+    const HEARTBEAT_MS = 100
+
+    async function setUp() {
+      const throwaway = kind === 'postgres' ? await createThrowawayDatabase() : undefined
+      const database = await createDatabase(
+        throwaway === undefined ? { dataDir: 'memory://' } : { url: throwaway.url },
+      )
+      const repo = createRepository(database.db, { staleJobAfterMs: STALE_MS })
+      const logger = createLogger({ logLevel: 'silent' })
+      const started: string[] = []
+      let release: () => void = () => undefined
+      const runner = (blocking: boolean) =>
+        createJobRunner(
+          { repo, logger, metrics: createMetrics() },
+          {
+            slow: {
+              run: async (_payload, job) => {
+                started.push(job.id)
+                if (blocking) {
+                  await new Promise<void>((resolve) => {
+                    release = resolve
+                  })
+                }
+                return { ok: true }
+              },
+              isPermanent: () => false,
+            },
+          },
+          { pollMs: 20, heartbeatMs: HEARTBEAT_MS },
+        )
+      const close = async () => {
+        await database.close()
+        await throwaway?.drop()
+      }
+      return { repo, runner, started, release: () => release(), close }
+    }
+
+    it('lets another runner take over a running job whose heartbeat stopped', async () => {
+      const { repo, runner, started, close } = await setUp()
+      const survivor = runner(false)
+      try {
+        const job = await repo.enqueueJob({ kind: 'slow', payload: {} })
+        // Claimed by a process that then died: running, locked, and never refreshed again.
+        expect((await repo.claimJob('killed-worker', ['slow']))?.id).toBe(job.id)
+        survivor.start()
+        await expect.poll(() => started, { timeout: 30_000, interval: 50 }).toContain(job.id)
+        await expect
+          .poll(async () => (await repo.getJob(job.id))?.status, { timeout: 10_000 })
+          .toBe('done')
+        expect((await repo.getJob(job.id))?.attempts).toBe(2)
+      } finally {
+        await survivor.stop()
+        await close()
+      }
+    }, 60_000)
+
+    it('leaves a job alone while its runner’s heartbeat goes on past the stale time', async () => {
+      const { repo, runner, started, release, close } = await setUp()
+      const live = runner(true)
+      try {
+        const job = await repo.enqueueJob({ kind: 'slow', payload: {} })
+        live.start()
+        await expect.poll(() => started.length, { timeout: 10_000 }).toBe(1)
+        const claimed = await repo.getJob(job.id)
+        const claimedAt = claimed?.lockedAt?.getTime() ?? Number.POSITIVE_INFINITY
+        // Wait for the event: heartbeats have carried the lock past twice the stale time.
+        await expect
+          .poll(async () => (await repo.getJob(job.id))?.lockedAt?.getTime() ?? 0, {
+            timeout: 30_000,
+            interval: 50,
+          })
+          .toBeGreaterThan(claimedAt + 2 * STALE_MS)
+        expect(await repo.claimJob('other-worker', ['slow'])).toBeUndefined()
+        expect((await repo.getJob(job.id))?.lockedBy).toBe(claimed?.lockedBy)
+        release()
+        await expect
+          .poll(async () => (await repo.getJob(job.id))?.status, { timeout: 10_000 })
+          .toBe('done')
+        expect((await repo.getJob(job.id))?.attempts).toBe(1)
+        expect(started).toEqual([job.id])
+      } finally {
+        release()
+        await live.stop()
+        await close()
+      }
+    }, 60_000)
+  },
+)

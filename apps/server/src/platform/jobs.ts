@@ -2,7 +2,7 @@
 // PostgreSQL), runs them, and records the outcome. Jobs survive restarts because they are rows.
 import { randomUUID } from 'node:crypto'
 import type { AppContext } from '../context.ts'
-import type { Job } from '../db/index.ts'
+import { DEFAULT_JOB_HEARTBEAT_MS, type Job } from '../db/index.ts'
 
 /** A kind of job: how to run one, and which of its errors no retry can mend. */
 export interface JobHandler {
@@ -39,8 +39,17 @@ const REFUND_SWEEP = 20
 export function createJobRunner(
   app: Pick<AppContext, 'repo' | 'logger' | 'metrics'>,
   handlers: Record<string, JobHandler>,
-  options: { pollMs: number },
+  options: {
+    pollMs: number
+    /**
+     * How often the lock of the running job is refreshed (default `DEFAULT_JOB_HEARTBEAT_MS`):
+     * while it is, no other process takes the job over; once this process dies it stops, and
+     * the job is claimed again after the repository's `staleJobAfterMs`.
+     */
+    heartbeatMs?: number
+  },
 ): JobRunner {
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_JOB_HEARTBEAT_MS
   const workerId = `worker-${randomUUID()}`
   const kinds = Object.keys(handlers)
   let timer: NodeJS.Timeout | undefined
@@ -51,9 +60,41 @@ export function createJobRunner(
   let current: Job | undefined
   let stopping: Promise<void> | undefined
 
+  /** Refreshes `job`'s lock every `heartbeatMs` until the returned function is called. */
+  function heartbeat(job: Job): () => void {
+    let beating: Promise<unknown> | undefined
+    let warned = false
+    const timer = setInterval(() => {
+      // One refresh at a time: a slow database does not pile them up.
+      if (beating !== undefined) return
+      beating = app.repo
+        .heartbeatJob(job.id, workerId)
+        .then(
+          (held) => {
+            if (held === undefined && !warned) {
+              warned = true
+              app.logger.warn({ jobId: job.id, kind: job.kind }, 'job lock lost while running')
+            }
+          },
+          (error: unknown) => {
+            if (!warned) {
+              warned = true
+              app.logger.warn({ err: error, jobId: job.id }, 'could not refresh a job lock')
+            }
+          },
+        )
+        .finally(() => {
+          beating = undefined
+        })
+    }, heartbeatMs)
+    timer.unref()
+    return () => clearInterval(timer)
+  }
+
   async function runOne(job: Job): Promise<void> {
     const handler = handlers[job.kind]
     const started = performance.now()
+    const stopBeating = heartbeat(job)
     try {
       if (handler === undefined) throw new Error(`No handler for job kind ${job.kind}`)
       const result = await handler.run(job.payload, job)
@@ -76,6 +117,8 @@ export function createJobRunner(
       await app.repo.failJob(job.id, message, permanent ? { retry: false } : {})
       app.metrics.jobs.inc({ kind: job.kind, outcome: 'failed' })
       app.logger.warn({ jobId: job.id, kind: job.kind, err: error }, 'job failed')
+    } finally {
+      stopBeating()
     }
   }
 
@@ -189,7 +232,7 @@ export function createJobRunner(
         app.logger.info({ jobId: job.id, kind: job.kind }, 'job handed back to the queue')
       }
     } catch (error) {
-      // Its lock goes stale and another process claims it then (staleJobAfterMs).
+      // Its lock goes stale (no more heartbeats) and another process claims it then.
       app.logger.warn({ err: error, jobId: job.id }, 'could not hand a job back')
     }
   }

@@ -43,6 +43,11 @@ export interface Lookups {
   apply(change: Change): void
   /** Forgets every row (not the bytes, which never go stale), in this process only. */
   forgetAll(): void
+  /**
+   * Calls `listener` after every change is applied here (`undefined`: everything was forgotten),
+   * for caches built over these rows (the delivery fast lane).
+   */
+  onChange(listener: (change: Change | undefined) => void): void
 }
 
 export interface LookupOptions {
@@ -68,8 +73,14 @@ export function createLookups(repo: Repository, options: LookupOptions): Lookups
   const derivedRows = createTtlCache<string, DerivedImage>({ ttlMs: 60_000, maxEntries: 50_000 })
   const signingKeys = createTtlCache<string, SigningKey | null>(ttl)
   const rows = [organisations, organisationsById, domains, zones, files, presets, signingKeys]
+  const listeners: Array<(change: Change | undefined) => void> = []
 
   function apply(change: Change): void {
+    forgetRows(change)
+    for (const listener of listeners) listener(change)
+  }
+
+  function forgetRows(change: Change): void {
     switch (change.kind) {
       case 'file':
         files.delete(`${change.organisationId}\n${change.path}`)
@@ -138,6 +149,10 @@ export function createLookups(repo: Repository, options: LookupOptions): Lookups
     apply,
     forgetAll() {
       for (const cache of rows) cache.clear()
+      for (const listener of listeners) listener(undefined)
+    },
+    onChange(listener) {
+      listeners.push(listener)
     },
   }
 }
