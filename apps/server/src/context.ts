@@ -1,4 +1,5 @@
 import type { Engine } from '@tessera/engine'
+import type { SessionCache } from './accounts/session-cache.ts'
 import type { ServerConfig } from './config.ts'
 import type { Content } from './content/content.ts'
 import type { Database, Repository } from './db/index.ts'
@@ -17,6 +18,8 @@ export interface AppContext {
   repo: Repository
   /** Cached reads of the rows delivery needs on every request. */
   lookups: Lookups
+  /** Live sessions remembered for a few seconds (decision 011). */
+  sessions: SessionCache
   storage: Storage
   engine: Engine
   /** The website's content files (`apps/server/content/`), read and validated at start

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { type CreateEngineOptions, createEngine } from '@tessera/engine'
+import { createSessionCache } from './accounts/session-cache.ts'
 import { seedBilling } from './billing/seed.ts'
 import type { ServerConfig } from './config.ts'
 import { loadContent } from './content/content.ts'
@@ -87,11 +88,25 @@ export async function createServices(
         else await changes.publish(change)
       },
     })
+    const sessions = createSessionCache(repo, {
+      ttlMs: config.lookupTtlMs,
+      maxEntries: 10_000,
+      publish: async (change) => {
+        if (changes === undefined) sessions.apply(change)
+        else await changes.publish(change)
+      },
+    })
     changes = await createChangeFeed({
       url: config.databaseUrl,
       logger,
-      apply: (change) => lookups.apply(change),
-      applyAll: () => lookups.forgetAll(),
+      apply: (change) => {
+        lookups.apply(change)
+        sessions.apply(change)
+      },
+      applyAll: () => {
+        lookups.forgetAll()
+        sessions.forgetAll()
+      },
     })
     const feed = changes
     const context: AppContext = {
@@ -101,6 +116,7 @@ export async function createServices(
       database,
       repo,
       lookups,
+      sessions,
       storage,
       engine: createEngine({
         ...config.engine,

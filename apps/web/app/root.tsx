@@ -10,6 +10,7 @@ import {
 } from 'react-router'
 import type { Route } from './+types/root.ts'
 import faviconUrl from './assets/favicon.svg?url'
+import { SiteLinkNavigation } from './components/nav-link.tsx'
 import { serverApi } from './lib/api.server.ts'
 import { AppProvider } from './lib/app-context.tsx'
 import { Integrations } from './lib/integrations/integrations.tsx'
@@ -78,6 +79,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <AppProvider config={loaderData.config} serverUser={loaderData.user}>
       <Outlet />
       <Integrations />
+      <SiteLinkNavigation />
     </AppProvider>
   )
 }

@@ -360,6 +360,37 @@ describe('header and footer at mobile width', () => {
     await context.close()
   })
 
+  it('navigates in the page from header and footer links, as React Router links do', async () => {
+    const { page, context, errors } = await openPage(browser, 'desktop', server.url)
+    await page.goto('/about-us')
+    await settled(page)
+    // A marker on the window survives a client-side navigation, not a page load.
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }))
+    const sameDocument = () =>
+      page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument === true)
+    await page
+      .getByTestId('site-footer')
+      .getByRole('link', { name: 'caution notice', exact: true })
+      .click()
+    await page.waitForURL(/\/terms-of-use#caution-notice$/)
+    expect(await sameDocument()).toBe(true)
+    await page.getByTestId('site-header').getByRole('link', { name: 'Tessera home' }).click()
+    await page.waitForURL(`${server.url}/`)
+    await settled(page)
+    expect(await sameDocument()).toBe(true)
+    // A modified click is left to the browser (a new tab), and this page stays.
+    const opened = context.waitForEvent('page')
+    await page
+      .getByTestId('site-footer')
+      .getByRole('link', { name: 'caution notice', exact: true })
+      .click({ modifiers: ['Shift'] })
+    await (await opened).close()
+    expect(new URL(page.url()).pathname).toBe('/')
+    expect(await sameDocument()).toBe(true)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('turns the footer columns into accordions with one open at a time', async () => {
     const { page, context } = await openPage(browser, 'mobile', server.url)
     await page.goto('/about-us')

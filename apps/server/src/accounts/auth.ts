@@ -72,13 +72,13 @@ export interface OrganisationAccess {
 export type Auth = ReturnType<typeof createAuth>
 
 /** The session and token checks over the repository. */
-export function createAuth(app: Pick<AppContext, 'repo' | 'config'>) {
-  const { repo, config } = app
+export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>) {
+  const { repo, config, sessions } = app
 
   async function currentUser(c: Context): Promise<User | undefined> {
     const token = cookieToken(c)
     if (token === undefined) return undefined
-    return (await repo.findLiveSession(sha256(token)))?.user
+    return (await sessions.find(sha256(token)))?.user
   }
 
   /** The signed-in user, or a 401 that also clears a cookie that named no live session. */

@@ -70,9 +70,11 @@ export function userJson(user: User) {
  * Sign-up, login (password or Google one-tap), logout, the session and profile meta, relative to
  * `USERS`.
  */
-export function identityRoutes(app: Pick<AppContext, 'repo' | 'config'>): Hono<AppEnv> {
+export function identityRoutes(
+  app: Pick<AppContext, 'repo' | 'config' | 'sessions'>,
+): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const { repo, config } = app
+  const { repo, config, sessions } = app
   const byAccountAndAddress = createRateLimiter(repo, {
     limit: LOGIN_LIMITS.perAccountAndAddress,
     windowMs: LOGIN_LIMITS.windowMs,
@@ -95,10 +97,17 @@ export function identityRoutes(app: Pick<AppContext, 'repo' | 'config'>): Hono<A
     windowMs: 60 * 60_000,
   })
 
+  /** Deletes a session and forgets it in every process before the call answers. */
+  const endSession = async (token: string) => {
+    const id = sha256(token)
+    await repo.deleteSession(id)
+    await sessions.forgetSession(id)
+  }
+
   /** Starts a session (ending the one the request carried: rotation) and sets its cookie. */
   const startSession = async (c: Context<AppEnv>, user: User) => {
     const previous = cookieToken(c)
-    if (previous !== undefined) await repo.deleteSession(sha256(previous))
+    if (previous !== undefined) await endSession(previous)
     const token = randomToken()
     await repo.createSession(
       sha256(token),
@@ -175,6 +184,7 @@ export function identityRoutes(app: Pick<AppContext, 'repo' | 'config'>): Hono<A
             'This account is linked to another Google account',
           )
         }
+        await sessions.forgetUser(existing.id)
         user = existing
       }
     }
@@ -251,6 +261,7 @@ export function identityRoutes(app: Pick<AppContext, 'repo' | 'config'>): Hono<A
     await byAccountAndAddress.reset(pairKey)
     if (user.passwordHash !== null && needsRehash(user.passwordHash)) {
       await repo.setPasswordHash(user.id, await hashPassword(input.password))
+      await sessions.forgetUser(user.id)
     }
     await startSession(c, user)
     return c.json({ user: userJson(user) })
@@ -258,7 +269,7 @@ export function identityRoutes(app: Pick<AppContext, 'repo' | 'config'>): Hono<A
 
   router.post(`/auth/logout`, async (c) => {
     const token = cookieToken(c)
-    if (token !== undefined) await repo.deleteSession(sha256(token))
+    if (token !== undefined) await endSession(token)
     c.header('set-cookie', sessionCookie(c, config.publicUrl, '', 0))
     c.header('cache-control', 'no-store')
     return c.body(null, 204)
@@ -281,6 +292,7 @@ export function identityRoutes(app: Pick<AppContext, 'repo' | 'config'>): Hono<A
       throw new HttpError(413, 'too_large', 'Profile meta is larger than 16 KB')
     }
     const updated = await repo.updateProfileMeta(user.id, raw as Record<string, unknown>)
+    await sessions.forgetUser(user.id)
     c.header('cache-control', 'no-store')
     return c.json({ meta: updated?.profileMeta ?? {} })
   })

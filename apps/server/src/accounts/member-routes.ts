@@ -43,7 +43,9 @@ function invitationJson(invitation: Invitation) {
 }
 
 /** The members and invitation calls, relative to `ORGANIZATION`. */
-export function memberRoutes(app: Pick<AppContext, 'repo' | 'config' | 'logger'>): Hono<AppEnv> {
+export function memberRoutes(
+  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'sessions'>,
+): Hono<AppEnv> {
   const { repo, config } = app
   const router = new Hono<AppEnv>()
   const auth = createAuth(app)

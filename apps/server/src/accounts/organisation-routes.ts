@@ -82,7 +82,7 @@ function signingKeyJson(key: SigningKey) {
  * `ORGANIZATION`.
  */
 export function organisationRoutes(
-  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'lookups'>,
+  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'lookups' | 'sessions'>,
 ): Hono<AppEnv> {
   const { repo, lookups } = app
   const router = new Hono<AppEnv>()

@@ -8,7 +8,11 @@ export {
   MIGRATIONS_FOLDER,
 } from './database.ts'
 export type { DerivedCacheEntry } from './derived-queries.ts'
-export type { MemberOrganisation, NewUser } from './identity-queries.ts'
+export {
+  type MemberOrganisation,
+  type NewUser,
+  SESSION_SEEN_RESOLUTION_MS,
+} from './identity-queries.ts'
 export {
   DEFAULT_JOB_HEARTBEAT_MS,
   DEFAULT_MAX_ATTEMPTS,

@@ -12,6 +12,10 @@ export type Change =
   | { kind: 'preset'; organisationId: string; name: string }
   | { kind: 'organisation'; id: string; cloudName: string }
   | { kind: 'signing-keys' }
+  /** A session ended (its id is the sha256 of its token): the session cache forgets it. */
+  | { kind: 'session'; id: string }
+  /** A user's row changed: the session cache forgets the user's sessions. */
+  | { kind: 'user'; id: string }
 
 export const CHANGES_CHANNEL = 'tessera_changes'
 
@@ -58,6 +62,9 @@ function isChange(value: unknown): value is Change {
       return typeof change.id === 'string' && typeof change.cloudName === 'string'
     case 'signing-keys':
       return true
+    case 'session':
+    case 'user':
+      return typeof change.id === 'string'
     default:
       return false
   }

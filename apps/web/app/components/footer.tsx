@@ -1,7 +1,6 @@
 // Site footer (SPEC §1, §2.6): four columns that become accordions on narrow screens (one open
 // at a time), app-store badges, social links and badges from the CMS, copyright and legal notice.
 import { useState } from 'react'
-import { Link } from 'react-router'
 import type { WebsiteConfig } from '../lib/api.ts'
 import { useConfig } from '../lib/app-context.tsx'
 import { accordionReducer } from '../lib/header-state.ts'
@@ -44,10 +43,10 @@ export function Footer({ website, year }: { website: WebsiteConfig; year: number
     <footer className="site-footer" data-testid="site-footer">
       <div className="site-footer-inner">
         <div className="footer-brand">
-          <Link to="/" className="site-logo footer-logo" aria-label="Tessera home">
+          <SmartLink href="/" className="site-logo footer-logo" aria-label="Tessera home">
             <Logo />
             <span>Tessera</span>
-          </Link>
+          </SmartLink>
           <p className="footer-tagline">
             Store, transform and deliver images by URL. Self-hosted, open source, fast.
           </p>
@@ -147,7 +146,7 @@ export function Footer({ website, year }: { website: WebsiteConfig; year: number
         <p className="legal-notice">
           Tessera is free software under the GNU AGPL-3.0-or-later. Process only images you have the
           rights to; AI results may contain errors. See the{' '}
-          <Link to="/terms-of-use#caution-notice">caution notice</Link>.
+          <SmartLink href="/terms-of-use#caution-notice">caution notice</SmartLink>.
         </p>
       </div>
     </footer>

@@ -1,6 +1,6 @@
 // Site header (SPEC §2.5, §3, §4).
 import { useEffect, useReducer, useRef } from 'react'
-import { Link, useLocation } from 'react-router'
+import { useLocation } from 'react-router'
 import { logout } from '../lib/api.ts'
 import { useConfig, useSession } from '../lib/app-context.tsx'
 import { headerReducer, INITIAL_HEADER } from '../lib/header-state.ts'
@@ -203,10 +203,10 @@ export function Header() {
         Skip to content
       </a>
       <div className="site-header-inner">
-        <Link to="/" className="site-logo" aria-label="Tessera home">
+        <SmartLink href="/" className="site-logo" aria-label="Tessera home">
           <Logo />
           <span>Tessera</span>
-        </Link>
+        </SmartLink>
         <nav className="site-nav" aria-label="Main">
           <ul className="site-nav-list">{nav.map(renderItem)}</ul>
         </nav>

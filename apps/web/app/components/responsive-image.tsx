@@ -19,6 +19,22 @@ export interface ResponsiveImageProps {
   decoding?: 'async'
 }
 
+/** `cmsImage` per URL and width: a page shows the same few images on every render. */
+const known = new Map<string, ReturnType<typeof cmsImage>>()
+const KNOWN_MAX = 500
+
+function cachedImage(url: string, width: number): ReturnType<typeof cmsImage> {
+  const key = `${width} ${url}`
+  let image = known.get(key)
+  if (image === undefined) {
+    image = cmsImage(url, width)
+    // Bounded: past the limit the oldest is forgotten (URLs come from the CMS, a few hundred).
+    if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value ?? '')
+    known.set(key, image)
+  }
+  return image
+}
+
 export function ResponsiveImage({
   url,
   width,
@@ -30,7 +46,7 @@ export function ResponsiveImage({
   fetchPriority,
   decoding,
 }: ResponsiveImageProps) {
-  const image = cmsImage(url, width)
+  const image = cachedImage(url, width)
   // Props in the order the attributes are written, so the markup is the same as it always was.
   return (
     <img
