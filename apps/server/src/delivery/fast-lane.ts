@@ -255,6 +255,8 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       }
     },
     forget(change) {
+      // Sessions and users decide nothing a delivery answer holds.
+      if (change?.kind === 'session' || change?.kind === 'user') return
       generation++
       // Files and presets touch their organisation only (a merge reads files of the same
       // organisation); an organisation's change may move a custom domain to another, and a
