@@ -451,6 +451,11 @@ async function main(): Promise<void> {
   )
   const problems = checkInputs()
   for (const problem of problems) console.log(`WARNING: ${problem}`)
+  // BENCH_URL_TARGETS_ONLY=1: only the issue 14 rounds, for quick turns while profiling.
+  if (process.env.BENCH_URL_TARGETS_ONLY === '1') {
+    runCpuTimeRatios()
+    return
+  }
 
   const tasks = await runThroughput()
   const results = ROWS.map((row) => {

@@ -1,4 +1,4 @@
-import { isName, isNameRange, isPlainValueCode } from './chars.ts'
+import { isName, isPlainValueCode } from './chars.ts'
 import {
   LIST_SEPARATOR,
   OPERATION_SEPARATOR,
@@ -6,6 +6,7 @@ import {
   PRESET_PLUGIN,
 } from './constants.ts'
 import { describeType, IllegalArgumentError, MESSAGES, TransformationError } from './errors.ts'
+import { lastRead, readOperation, readTransformations } from './read-operation.ts'
 
 /** One `key:value` pair of an operation; values are kept as the text of the URL. */
 export interface TransformationValue {
@@ -57,7 +58,6 @@ const OPEN_BRACKET = 91
 const CLOSE_BRACKET = 93
 const TILDE = 126
 const COMMA = 44
-const COLON = 58
 
 /**
  * Splits a pattern into the text of its operations at every `~` that is not inside parentheses
@@ -89,90 +89,14 @@ function fail(reason: string): OperationSyntax {
   return { ok: false, reason }
 }
 
-// Above this many parameters, repeated keys are found through a Map rather than a scan.
-const LINEAR_KEY_SEARCH = 8
-
 /** Reads the text of one operation without consulting the catalogue. Never throws. */
 export function parseOperationSyntax(text: string): OperationSyntax {
-  const length = text.length
-  if (length === 0) return fail('empty operation')
-  const open = text.indexOf('(')
-  const isPreset = text.startsWith('p:')
-  if (open === -1) {
-    if (!isPreset) return fail('missing parentheses')
-    if (!isNameRange(text, 2, length)) return fail('invalid preset name')
-    return { ok: true, transformation: { plugin: PRESET_PLUGIN, name: text.slice(2) } }
-  }
-  const close = length - 1
-  if (text.charCodeAt(close) !== CLOSE_PAREN) {
-    return fail('missing closing parenthesis or text after it')
-  }
-  let plugin: string
-  let name: string
-  if (isPreset) {
-    if (!isNameRange(text, 2, open)) return fail('invalid preset name')
-    plugin = PRESET_PLUGIN
-    name = text.slice(2, open)
-  } else {
-    const dot = text.indexOf('.')
-    if (dot === -1 || dot > open) return fail('missing plugin or operation name')
-    if (!isNameRange(text, 0, dot) || !isNameRange(text, dot + 1, open)) {
-      return fail('invalid plugin or operation name')
-    }
-    plugin = text.slice(0, dot)
-    name = text.slice(dot + 1, open)
-  }
-  if (open + 1 === close) return { ok: true, transformation: { plugin, name } }
-
-  // One scan over the parameters: items end at a top-level comma or at the closing parenthesis.
-  const values: TransformationValue[] = []
-  let positions: Map<string, number> | undefined
-  let repeated: string | undefined
-  let depth = 0
-  let itemStart = open + 1
-  let colon = -1
-  for (let i = itemStart; i <= close; i++) {
-    const atEnd = i === close
-    const code = atEnd ? COMMA : text.charCodeAt(i)
-    if (code === COMMA && depth === 0) {
-      const keyEnd = colon === -1 ? i : colon
-      if (!isNameRange(text, itemStart, keyEnd))
-        return fail(MESSAGES.keyMissing(`${plugin}.${name}`))
-      const key = text.slice(itemStart, keyEnd)
-      if (colon === -1 || colon + 1 === i)
-        return fail(MESSAGES.valueMissing(key, `${plugin}.${name}`))
-      const pair = { key, value: text.slice(colon + 1, i) }
-      // A repeated key keeps its first position and takes the last value, as query strings do.
-      let at = -1
-      if (positions !== undefined) at = positions.get(key) ?? -1
-      else {
-        for (let j = 0; j < values.length; j++) {
-          if ((values[j] as TransformationValue).key === key) at = j
-        }
-      }
-      if (at !== -1) {
-        values[at] = pair
-        repeated ??= key
-      } else {
-        if (positions === undefined && values.length >= LINEAR_KEY_SEARCH) {
-          positions = new Map(values.map((value, index) => [value.key, index]))
-        }
-        positions?.set(key, values.length)
-        values.push(pair)
-      }
-      itemStart = i + 1
-      colon = -1
-    } else if (atEnd) return fail('unbalanced brackets')
-    else if (code === COLON) {
-      if (colon === -1) colon = i
-    } else if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
-    else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
-      if (--depth < 0) return fail('unbalanced brackets')
-    }
-  }
+  const transformation = readOperation(text, 0, text.length)
+  if (typeof transformation === 'string') return fail(transformation)
+  const repeated = lastRead.repeated
   return repeated === undefined
-    ? { ok: true, transformation: { plugin, name, values } }
-    : { ok: true, transformation: { plugin, name, values }, repeated }
+    ? { ok: true, transformation }
+    : { ok: true, transformation, repeated }
 }
 
 /**
@@ -189,6 +113,8 @@ export function parseTransformations(pattern: string): Transformation[] {
     throw new TransformationError(MESSAGES.invalidPattern, { cause: describeType(pattern) })
   }
   if (pattern === '' || pattern === ORIGINAL_PATTERN) return []
+  const read = readTransformations(pattern)
+  if (read !== undefined) return read
   const list: Transformation[] = []
   for (const text of splitOperations(pattern)) {
     const result = parseOperationSyntax(text)

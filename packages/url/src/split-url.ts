@@ -89,54 +89,70 @@ function splitPlainUrl(url: string): UrlParts | undefined {
   }
   const host = url.slice(hostStart, index)
 
-  // The rest is checked with native scans: each regex is one character class (no backtracking).
-  if (NOT_PRINTABLE.test(url)) return undefined
+  // One scan over the rest: anything the WHATWG parser would rewrite sends the URL to it.
+  const length = url.length
   const pathStart = index
-  const query = url.indexOf('?', pathStart)
-  const fragment = url.indexOf('#', pathStart)
-  const pathEnd = firstOf(firstOf(url.length, query), fragment)
-  if (foundBefore(REWRITTEN_IN_PATH, url, pathStart, pathEnd)) return undefined
-  if (hasDotSegment(url, pathStart, pathEnd)) return undefined
+  let pathEnd = -1
+  let query = -1
+  let fragment = -1
+  for (; index < length; index++) {
+    const code = url.charCodeAt(index)
+    if (code < 0x21 || code > 0x7e) return undefined
+    const kind = KINDS[code] as number
+    if (kind === 0) continue
+    if (fragment !== -1) continue
+    if (code === HASH) {
+      fragment = index
+      if (pathEnd === -1) pathEnd = index
+    } else if (pathEnd === -1) {
+      if (code === QUESTION) {
+        pathEnd = index
+        query = index
+      } else if ((kind & IN_PATH) !== 0) return undefined
+      else if (code === SLASH) {
+        if (isDotSegment(url, index, length)) return undefined
+      } else if (code === PERCENT && isEncodedDot(url, index)) return undefined
+    } else if ((kind & IN_QUERY) !== 0) return undefined
+  }
+  if (pathEnd === -1) pathEnd = length
   const pathname = pathEnd === pathStart ? '/' : url.slice(pathStart, pathEnd)
-
   let search = ''
-  if (pathEnd === query) {
-    const searchEnd = fragment > query ? fragment : url.length
-    if (foundBefore(REWRITTEN_IN_QUERY, url, query, searchEnd)) return undefined
+  if (query !== -1) {
+    const searchEnd = fragment !== -1 ? fragment : length
     if (searchEnd - query > 1) search = url.slice(query, searchEnd)
   }
   return { protocol, host, pathname, search }
 }
 
-// Anything but printable ASCII: the WHATWG parser strips, trims or encodes it (anywhere, even
-// in the fragment), so such an input takes the slow path.
-const NOT_PRINTABLE = /[^\x21-\x7e]/
-// Printable characters the parser percent-encodes in a path, or reads as a slash.
-const REWRITTEN_IN_PATH = /["<>`{}\\]/g
-// Printable characters the parser percent-encodes in the query of an http(s) URL.
-const REWRITTEN_IN_QUERY = /["<>']/g
-
-function firstOf(a: number, b: number): number {
-  return b !== -1 && b < a ? b : a
-}
-
-function foundBefore(pattern: RegExp, text: string, start: number, end: number): boolean {
-  pattern.lastIndex = start
-  return pattern.test(text) && pattern.lastIndex <= end
-}
-
-// A `.`/`..` segment, or any percent-encoded dot, is resolved away by the parser.
-function hasDotSegment(url: string, start: number, end: number): boolean {
-  const lower = url.indexOf('%2e', start)
-  const upper = url.indexOf('%2E', start)
-  if ((lower !== -1 && lower < end) || (upper !== -1 && upper < end)) return true
-  for (let at = url.indexOf('/.', start); at !== -1 && at < end; at = url.indexOf('/.', at + 1)) {
-    const after = url.charCodeAt(at + 2)
-    const isDot =
-      after === SLASH ||
-      at + 2 >= end ||
-      (after === DOT && (url.charCodeAt(at + 3) === SLASH || at + 3 >= end))
-    if (isDot) return true
+const PERCENT = 37
+// Printable characters the parser percent-encodes in a path (or reads as a slash), and those it
+// percent-encodes in the query of an http(s) URL; `/`, `%`, `?` and `#` are looked at too.
+const IN_PATH = 1
+const IN_QUERY = 2
+const OTHER = 4
+const KINDS = new Uint8Array(128)
+const mark = (chars: string, kind: number) => {
+  for (const char of chars) {
+    const code = char.charCodeAt(0)
+    KINDS[code] = (KINDS[code] as number) | kind
   }
-  return false
+}
+mark('"<>`{}\\', IN_PATH)
+mark(`"<>'`, IN_QUERY)
+mark('/%?#', OTHER)
+
+// A `.` or `..` segment after the slash at `at` (the path ends at `?`, `#` or the end).
+function isDotSegment(url: string, at: number, length: number): boolean {
+  if (url.charCodeAt(at + 1) !== DOT) return false
+  const after = at + 2 < length ? url.charCodeAt(at + 2) : SLASH
+  if (after === SLASH || after === QUESTION || after === HASH) return true
+  if (after !== DOT) return false
+  const next = at + 3 < length ? url.charCodeAt(at + 3) : SLASH
+  return next === SLASH || next === QUESTION || next === HASH
+}
+
+// `%2e` or `%2E`: a percent-encoded dot, which the parser may resolve away.
+function isEncodedDot(url: string, at: number): boolean {
+  const last = url.charCodeAt(at + 2)
+  return url.charCodeAt(at + 1) === 50 && (last === 101 || last === 69)
 }
