@@ -1,7 +1,7 @@
 // The pattern reader's inner loop, on index ranges of the pattern itself: an operation's text is
 // never cut out of the pattern, and only the final names and values are sliced. `pattern.ts`
 // wraps it in the public parsers.
-import { isNameRange } from './chars.ts'
+import { isNameCode, isNameRange } from './chars.ts'
 import { PRESET_PLUGIN } from './constants.ts'
 import { MESSAGES } from './errors.ts'
 import type { Transformation, TransformationValue } from './pattern.ts'
@@ -13,6 +13,8 @@ const CLOSE_BRACKET = 93
 const TILDE = 126
 const COMMA = 44
 const COLON = 58
+const DOT = 46
+const LOWER_P = 112
 
 // Above this many parameters, repeated keys are found through a Map rather than a scan.
 const LINEAR_KEY_SEARCH = 8
@@ -103,27 +105,107 @@ export function readOperation(text: string, start: number, end: number): Transfo
 }
 
 /**
- * Reads a whole pattern in one scan, splitting at top-level `~` as `splitOperations` does.
- * Returns undefined when the pattern is unbalanced or an operation cannot be read: the caller
- * then takes the two-step path, which names the failing operation as it always has.
+ * Reads a whole pattern in one scan over its characters, for the well-formed case only:
+ * `plugin.name(key:value,…)` and `p:name[(…)]` joined by `~`, names checked as they are passed
+ * and only the final names, keys and values sliced. Returns undefined for anything else (an
+ * empty operation, a bad name, unbalanced brackets, text after `)`), and the caller then takes
+ * the two-step path (`splitOperations` + `parseOperationSyntax`), which reads such patterns and
+ * names the failing operation as it always has. Where both succeed they agree: an operation
+ * accepted here ends at a top-level `~`, so it is the same text the split gives.
  */
 export function readTransformations(pattern: string): Transformation[] | undefined {
   const list: Transformation[] = []
   const length = pattern.length
-  let depth = 0
-  let start = 0
-  for (let i = 0; i <= length; i++) {
-    const code = i === length ? TILDE : pattern.charCodeAt(i)
-    if (code === TILDE) {
-      if (depth !== 0) continue
-      const operation = readOperation(pattern, start, i)
-      if (typeof operation === 'string') return undefined
-      list.push(operation)
-      start = i + 1
-    } else if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
-    else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
-      if (--depth < 0) return undefined
+  let i = 0
+  for (;;) {
+    const start = i
+    let plugin: string
+    let name: string
+    let code = 0
+    if (pattern.charCodeAt(i) === LOWER_P && pattern.charCodeAt(i + 1) === COLON) {
+      i += 2
+      while (i < length && isNameCode((code = pattern.charCodeAt(i)))) i++
+      if (i === start + 2) return undefined
+      plugin = PRESET_PLUGIN
+      name = pattern.slice(start + 2, i)
+      if (i === length || code === TILDE) {
+        list.push({ plugin, name })
+        if (i++ === length) return list
+        continue
+      }
+    } else {
+      while (i < length && isNameCode((code = pattern.charCodeAt(i)))) i++
+      if (i === start || code !== DOT) return undefined
+      const dot = i++
+      while (i < length && isNameCode((code = pattern.charCodeAt(i)))) i++
+      if (i === dot + 1) return undefined
+      plugin = pattern.slice(start, dot)
+      name = pattern.slice(dot + 1, i)
+    }
+    if (i === length || code !== OPEN_PAREN) return undefined
+    i++
+    if (pattern.charCodeAt(i) === CLOSE_PAREN) {
+      list.push({ plugin, name })
+      i++
+    } else {
+      const values = readValues(pattern, i)
+      if (values === undefined) return undefined
+      list.push({ plugin, name, values })
+      i = valuesEnd
+    }
+    if (i === length) return list
+    if (pattern.charCodeAt(i) !== TILDE) return undefined
+    i++
+  }
+}
+
+// Where `readValues` stopped: just after the operation's closing parenthesis.
+let valuesEnd = 0
+
+// Reads `key:value,…)` from `at`; values may hold balanced brackets and any other character.
+function readValues(pattern: string, at: number): TransformationValue[] | undefined {
+  const length = pattern.length
+  const values: TransformationValue[] = []
+  let positions: Map<string, number> | undefined
+  let i = at
+  for (;;) {
+    const keyStart = i
+    let code = 0
+    while (i < length && isNameCode((code = pattern.charCodeAt(i)))) i++
+    if (i === keyStart || i === length || code !== COLON) return undefined
+    const key = pattern.slice(keyStart, i)
+    const valueStart = ++i
+    let depth = 0
+    for (; i < length; i++) {
+      code = pattern.charCodeAt(i)
+      if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
+      else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
+        if (depth === 0 && code === CLOSE_PAREN) break
+        if (--depth < 0) return undefined
+      } else if (code === COMMA && depth === 0) break
+    }
+    if (i === length || i === valueStart) return undefined
+    const pair = { key, value: pattern.slice(valueStart, i) }
+    // As in readOperation: a repeated key keeps its first position and takes the last value.
+    let found = -1
+    if (positions !== undefined) found = positions.get(key) ?? -1
+    else {
+      for (let j = 0; j < values.length; j++) {
+        if ((values[j] as TransformationValue).key === key) found = j
+      }
+    }
+    if (found !== -1) values[found] = pair
+    else {
+      if (positions === undefined && values.length >= LINEAR_KEY_SEARCH) {
+        positions = new Map(values.map((value, index) => [value.key, index]))
+      }
+      positions?.set(key, values.length)
+      values.push(pair)
+    }
+    i++
+    if (code === CLOSE_PAREN) {
+      valuesEnd = i
+      return values
     }
   }
-  return depth === 0 ? list : undefined
 }
