@@ -121,10 +121,10 @@ export function readTransformations(pattern: string): Transformation[] | undefin
     const start = i
     let plugin: string
     let name: string
-    let code = 0
+    let code: number
     if (pattern.charCodeAt(i) === LOWER_P && pattern.charCodeAt(i + 1) === COLON) {
-      i += 2
-      while (i < length && isNameCode((code = pattern.charCodeAt(i)))) i++
+      i = nameEnd(pattern, i + 2)
+      code = pattern.charCodeAt(i)
       if (i === start + 2) return undefined
       plugin = PRESET_PLUGIN
       name = pattern.slice(start + 2, i)
@@ -134,10 +134,11 @@ export function readTransformations(pattern: string): Transformation[] | undefin
         continue
       }
     } else {
-      while (i < length && isNameCode((code = pattern.charCodeAt(i)))) i++
-      if (i === start || code !== DOT) return undefined
-      const dot = i++
-      while (i < length && isNameCode((code = pattern.charCodeAt(i)))) i++
+      i = nameEnd(pattern, i)
+      if (i === start || pattern.charCodeAt(i) !== DOT) return undefined
+      const dot = i
+      i = nameEnd(pattern, dot + 1)
+      code = pattern.charCodeAt(i)
       if (i === dot + 1) return undefined
       plugin = pattern.slice(start, dot)
       name = pattern.slice(dot + 1, i)
@@ -159,6 +160,13 @@ export function readTransformations(pattern: string): Transformation[] | undefin
   }
 }
 
+// The end of the run of name characters from `at`.
+function nameEnd(text: string, at: number): number {
+  let i = at
+  while (i < text.length && isNameCode(text.charCodeAt(i))) i++
+  return i
+}
+
 // Where `readValues` stopped: just after the operation's closing parenthesis.
 let valuesEnd = 0
 
@@ -170,12 +178,12 @@ function readValues(pattern: string, at: number): TransformationValue[] | undefi
   let i = at
   for (;;) {
     const keyStart = i
-    let code = 0
-    while (i < length && isNameCode((code = pattern.charCodeAt(i)))) i++
-    if (i === keyStart || i === length || code !== COLON) return undefined
+    i = nameEnd(pattern, i)
+    if (i === keyStart || pattern.charCodeAt(i) !== COLON) return undefined
     const key = pattern.slice(keyStart, i)
     const valueStart = ++i
     let depth = 0
+    let code = 0
     for (; i < length; i++) {
       code = pattern.charCodeAt(i)
       if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
