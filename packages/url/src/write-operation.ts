@@ -120,7 +120,9 @@ export function writeOperation(item: TransformationInput, after: boolean): strin
   }
   if (pieces === undefined) return writeOther(plugin, name, values, after)
   if (values.length === 0) return after ? pieces.emptyAfter : pieces.empty
-  let text = after ? pieces.openAfter : pieces.open
+  // The values are joined on their own and the operation's name put in front last: joins of
+  // short strings are copied into one flat string, so the result is a shallower rope.
+  let params = ''
   for (let i = 0; i < values.length; i++) {
     const key = readKey(values[i], name)
     const known = pieces.keys.get(key)
@@ -128,10 +130,11 @@ export function writeOperation(item: TransformationInput, after: boolean): strin
       throw new IllegalArgumentError(MESSAGES.nameInvalid(name))
     }
     const value = writeValue((values[i] as { value?: unknown }).value, key, name)
-    if (known === undefined) text += i === 0 ? `${key}:${value}` : `,${key}:${value}`
-    else text += (i === 0 ? known.first : known.next) + value
+    if (known === undefined) params += i === 0 ? `${key}:${value}` : `,${key}:${value}`
+    else params += (i === 0 ? known.first : known.next) + value
   }
-  return `${text})`
+  const rest = `${params})`
+  return `${after ? pieces.openAfter : pieces.open}${rest}`
 }
 
 function readKey(pair: unknown, name: string): string {
