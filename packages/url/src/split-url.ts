@@ -75,8 +75,9 @@ function splitPlainUrl(url: string): UrlParts | undefined {
   // A host whose last label is numeric or hex is an IPv4 address the parser may rewrite.
   const labelCode = url.charCodeAt(lastDot + 1)
   if (isDigitCode(labelCode)) return undefined
-  const punycode = url.indexOf('xn--', hostStart)
-  if (punycode !== -1 && punycode < hostEnd) return undefined
+  // A punycode label (`xn--`) is checked by the parser: searched backwards, within the host only.
+  if (hostEnd - hostStart >= 4 && url.lastIndexOf('xn--', hostEnd - 4) >= hostStart)
+    return undefined
   if (portStart >= 0) {
     const port = url.slice(portStart, index)
     if (port.length === 0 || port.length > 5 || (port.length > 1 && port.startsWith('0'))) {
@@ -89,37 +90,40 @@ function splitPlainUrl(url: string): UrlParts | undefined {
   }
   const host = url.slice(hostStart, index)
 
-  // One scan over the rest: anything the WHATWG parser would rewrite sends the URL to it.
+  // The rest is read in three tight scans (path, query, fragment): anything the WHATWG parser
+  // would rewrite sends the URL to it.
   const length = url.length
   const pathStart = index
-  let pathEnd = -1
-  let query = -1
-  let fragment = -1
+  for (; index < length; index++) {
+    const code = url.charCodeAt(index)
+    if (code > 126) return undefined
+    const kind = KINDS[code] as number
+    if (kind === 0) continue
+    if ((kind & (NOT_PRINTABLE | IN_PATH)) !== 0) return undefined
+    if (code === SLASH) {
+      if (isDotSegment(url, index, length)) return undefined
+    } else if (code === PERCENT) {
+      if (isEncodedDot(url, index)) return undefined
+    } else if (code === QUESTION || code === HASH) break
+  }
+  const pathname = index === pathStart ? '/' : url.slice(pathStart, index)
+  let search = ''
+  if (url.charCodeAt(index) === QUESTION) {
+    const query = index
+    for (index++; index < length; index++) {
+      const code = url.charCodeAt(index)
+      if (code > 126) return undefined
+      const kind = KINDS[code] as number
+      if (kind === 0) continue
+      if ((kind & (NOT_PRINTABLE | IN_QUERY)) !== 0) return undefined
+      if (code === HASH) break
+    }
+    if (index - query > 1) search = url.slice(query, index)
+  }
+  // The fragment is dropped, but the parser strips or encodes what is not printable in it too.
   for (; index < length; index++) {
     const code = url.charCodeAt(index)
     if (code < 0x21 || code > 0x7e) return undefined
-    const kind = KINDS[code] as number
-    if (kind === 0) continue
-    if (fragment !== -1) continue
-    if (code === HASH) {
-      fragment = index
-      if (pathEnd === -1) pathEnd = index
-    } else if (pathEnd === -1) {
-      if (code === QUESTION) {
-        pathEnd = index
-        query = index
-      } else if ((kind & IN_PATH) !== 0) return undefined
-      else if (code === SLASH) {
-        if (isDotSegment(url, index, length)) return undefined
-      } else if (code === PERCENT && isEncodedDot(url, index)) return undefined
-    } else if ((kind & IN_QUERY) !== 0) return undefined
-  }
-  if (pathEnd === -1) pathEnd = length
-  const pathname = pathEnd === pathStart ? '/' : url.slice(pathStart, pathEnd)
-  let search = ''
-  if (query !== -1) {
-    const searchEnd = fragment !== -1 ? fragment : length
-    if (searchEnd - query > 1) search = url.slice(query, searchEnd)
   }
   return { protocol, host, pathname, search }
 }
@@ -130,7 +134,9 @@ const PERCENT = 37
 const IN_PATH = 1
 const IN_QUERY = 2
 const OTHER = 4
-const KINDS = new Uint8Array(128)
+// Control characters and the space, which the parser strips, trims or encodes.
+const NOT_PRINTABLE = 8
+const KINDS = new Uint8Array(128).fill(NOT_PRINTABLE, 0, 0x21)
 const mark = (chars: string, kind: number) => {
   for (const char of chars) {
     const code = char.charCodeAt(0)
@@ -140,6 +146,7 @@ const mark = (chars: string, kind: number) => {
 mark('"<>`{}\\', IN_PATH)
 mark(`"<>'`, IN_QUERY)
 mark('/%?#', OTHER)
+KINDS[0x7f] = NOT_PRINTABLE
 
 // A `.` or `..` segment after the slash at `at` (the path ends at `?`, `#` or the end).
 function isDotSegment(url: string, at: number, length: number): boolean {
