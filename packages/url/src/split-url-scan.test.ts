@@ -33,7 +33,7 @@ describe('splitUrl reads each part of a URL by its own rules', () => {
   })
 
   it('agrees with the WHATWG parser with any printable character in any part', () => {
-    const text = fc.string({ unit: fc.constantFrom(..."a/.%2eE?#'\"<>`{}\\ ~(),:".split('')) })
+    const text = fc.string({ unit: fc.constantFrom(...'a/.%2eE?#\'"<>`{}\\ ~(),:'.split('')) })
     fc.assert(
       fc.property(text, (rest) => {
         const url = `https://cdn.example.com/${rest}`
