@@ -90,76 +90,38 @@ function splitPlainUrl(url: string): UrlParts | undefined {
   }
   const host = url.slice(hostStart, index)
 
-  // The rest is read in three tight scans (path, query, fragment): anything the WHATWG parser
-  // would rewrite sends the URL to it.
-  const length = url.length
+  // The rest is checked with native scans (each regex a plain alternation, no backtracking):
+  // anything the WHATWG parser would rewrite sends the URL to it.
   const pathStart = index
-  for (; index < length; index++) {
-    const code = url.charCodeAt(index)
-    if (code > 126) return undefined
-    const kind = KINDS[code] as number
-    if (kind === 0) continue
-    if ((kind & (NOT_PRINTABLE | IN_PATH)) !== 0) return undefined
-    if (code === SLASH) {
-      if (isDotSegment(url, index, length)) return undefined
-    } else if (code === PERCENT) {
-      if (isEncodedDot(url, index)) return undefined
-    } else if (code === QUESTION || code === HASH) break
+  if (NOT_PRINTABLE.test(url)) return undefined
+  let pathEnd = url.indexOf('?', pathStart)
+  const fragment = url.indexOf('#', pathStart)
+  if (pathEnd === -1 || (fragment !== -1 && fragment < pathEnd)) {
+    pathEnd = fragment === -1 ? url.length : fragment
   }
-  const pathname = index === pathStart ? '/' : url.slice(pathStart, index)
+  if (foundBefore(REWRITTEN_IN_PATH, url, pathStart, pathEnd)) return undefined
+  const pathname = pathEnd === pathStart ? '/' : url.slice(pathStart, pathEnd)
   let search = ''
-  if (url.charCodeAt(index) === QUESTION) {
-    const query = index
-    for (index++; index < length; index++) {
-      const code = url.charCodeAt(index)
-      if (code > 126) return undefined
-      const kind = KINDS[code] as number
-      if (kind === 0) continue
-      if ((kind & (NOT_PRINTABLE | IN_QUERY)) !== 0) return undefined
-      if (code === HASH) break
-    }
-    if (index - query > 1) search = url.slice(query, index)
-  }
-  // The fragment is dropped, but the parser strips or encodes what is not printable in it too.
-  for (; index < length; index++) {
-    const code = url.charCodeAt(index)
-    if (code < 0x21 || code > 0x7e) return undefined
+  if (url.charCodeAt(pathEnd) === QUESTION) {
+    const searchEnd = fragment === -1 ? url.length : fragment
+    if (foundBefore(REWRITTEN_IN_QUERY, url, pathEnd, searchEnd)) return undefined
+    if (searchEnd - pathEnd > 1) search = url.slice(pathEnd, searchEnd)
   }
   return { protocol, host, pathname, search }
 }
 
-const PERCENT = 37
-// Printable characters the parser percent-encodes in a path (or reads as a slash), and those it
-// percent-encodes in the query of an http(s) URL; `/`, `%`, `?` and `#` are looked at too.
-const IN_PATH = 1
-const IN_QUERY = 2
-const OTHER = 4
-// Control characters and the space, which the parser strips, trims or encodes.
-const NOT_PRINTABLE = 8
-const KINDS = new Uint8Array(128).fill(NOT_PRINTABLE, 0, 0x21)
-const mark = (chars: string, kind: number) => {
-  for (const char of chars) {
-    const code = char.charCodeAt(0)
-    KINDS[code] = (KINDS[code] as number) | kind
-  }
-}
-mark('"<>`{}\\', IN_PATH)
-mark(`"<>'`, IN_QUERY)
-mark('/%?#', OTHER)
-KINDS[0x7f] = NOT_PRINTABLE
+// Anything but printable ASCII: the parser strips, trims or encodes it (anywhere, even in the
+// fragment).
+const NOT_PRINTABLE = /[^\x21-\x7e]/
+// What the parser rewrites in a path: characters it percent-encodes or reads as a slash, a
+// percent-encoded dot, and a `.` or `..` segment (ended by `/`, `?`, `#` or the end).
+const REWRITTEN_IN_PATH = /["<>`{}\\]|%2[eE]|\/\.\.?(?=[/?#]|$)/g
+// Printable characters the parser percent-encodes in the query of an http(s) URL.
+const REWRITTEN_IN_QUERY = /["<>']/g
 
-// A `.` or `..` segment after the slash at `at` (the path ends at `?`, `#` or the end).
-function isDotSegment(url: string, at: number, length: number): boolean {
-  if (url.charCodeAt(at + 1) !== DOT) return false
-  const after = at + 2 < length ? url.charCodeAt(at + 2) : SLASH
-  if (after === SLASH || after === QUESTION || after === HASH) return true
-  if (after !== DOT) return false
-  const next = at + 3 < length ? url.charCodeAt(at + 3) : SLASH
-  return next === SLASH || next === QUESTION || next === HASH
-}
-
-// `%2e` or `%2E`: a percent-encoded dot, which the parser may resolve away.
-function isEncodedDot(url: string, at: number): boolean {
-  const last = url.charCodeAt(at + 2)
-  return url.charCodeAt(at + 1) === 50 && (last === 101 || last === 69)
+// Whether `pattern` matches in `text` at or after `start`, starting before `end`.
+function foundBefore(pattern: RegExp, text: string, start: number, end: number): boolean {
+  pattern.lastIndex = start
+  const match = pattern.exec(text)
+  return match !== null && match.index < end
 }
