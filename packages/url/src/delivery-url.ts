@@ -99,8 +99,11 @@ function invalidUrl(): InvalidUrlError {
  * @throws {InvalidUrlError} when the path fits no delivery-URL shape.
  */
 export function parseDeliveryPath(pathname: string, options: ParseUrlOptions = {}): DeliveryPath {
+  return readDeliveryPath(pathname, options.isCustomDomain === true)
+}
+
+function readDeliveryPath(pathname: string, isCustomDomain: boolean): DeliveryPath {
   if (typeof pathname !== 'string' || pathname.charCodeAt(0) !== SLASH) throw invalidUrl()
-  const isCustomDomain = options.isCustomDomain === true
   // Segments are found with indexOf and cut once, so a long path is not split and re-joined.
   let start = 1
   let end = segmentEnd(pathname, start)
@@ -225,9 +228,9 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
   const isCustomDomain =
     typeof options === 'object' && options !== null && options.isCustomDomain === true
   const parts = splitUrl(url)
-  const path = parseDeliveryPath(parts.pathname, { isCustomDomain })
+  const path = readDeliveryPath(parts.pathname, isCustomDomain)
   // Read as Pixelbin's SDK reads it (a repeated option: the last wins); delivery is stricter.
-  const query = parseQueryOptions(parts.search, { lastWins: true })
+  const query = parseQueryOptions(parts.search, LAST_WINS)
   let transformations: Transformation[]
   try {
     transformations = path.pattern === '' ? [] : parseTransformations(path.pattern)
@@ -248,6 +251,8 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
     transformations,
   }
 }
+
+const LAST_WINS = { lastWins: true } as const
 
 function trimTrailingSlashes(text: string): string {
   let end = text.length
