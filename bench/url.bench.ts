@@ -451,6 +451,16 @@ async function main(): Promise<void> {
   )
   const problems = checkInputs()
   for (const problem of problems) console.log(`WARNING: ${problem}`)
+  // BENCH_URL_TARGETS_ONLY=1: only the issue 14 rounds; BENCH_URL_SCALING_ONLY=1: only the
+  // scaling check. For quick turns while profiling.
+  if (process.env.BENCH_URL_TARGETS_ONLY === '1') {
+    runCpuTimeRatios()
+    return
+  }
+  if (process.env.BENCH_URL_SCALING_ONLY === '1') {
+    await runScaling()
+    return
+  }
 
   const tasks = await runThroughput()
   const results = ROWS.map((row) => {

@@ -99,8 +99,11 @@ function invalidUrl(): InvalidUrlError {
  * @throws {InvalidUrlError} when the path fits no delivery-URL shape.
  */
 export function parseDeliveryPath(pathname: string, options: ParseUrlOptions = {}): DeliveryPath {
+  return readDeliveryPath(pathname, options.isCustomDomain === true)
+}
+
+function readDeliveryPath(pathname: string, isCustomDomain: boolean): DeliveryPath {
   if (typeof pathname !== 'string' || pathname.charCodeAt(0) !== SLASH) throw invalidUrl()
-  const isCustomDomain = options.isCustomDomain === true
   // Segments are found with indexOf and cut once, so a long path is not split and re-joined.
   let start = 1
   let end = segmentEnd(pathname, start)
@@ -163,8 +166,13 @@ function isVersionDigit(path: string, at: number): boolean {
   return code === 49 || code === 50
 }
 
+// Compared by character: `path` is often a slice of the URL, on which startsWith is slow.
 function isWord(path: string, start: number, end: number, word: string): boolean {
-  return end - start === word.length && path.startsWith(word, start)
+  if (end - start !== word.length) return false
+  for (let i = 0; i < word.length; i++) {
+    if (path.charCodeAt(start + i) !== word.charCodeAt(i)) return false
+  }
+  return true
 }
 
 interface Shape {
@@ -225,9 +233,9 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
   const isCustomDomain =
     typeof options === 'object' && options !== null && options.isCustomDomain === true
   const parts = splitUrl(url)
-  const path = parseDeliveryPath(parts.pathname, { isCustomDomain })
+  const path = readDeliveryPath(parts.pathname, isCustomDomain)
   // Read as Pixelbin's SDK reads it (a repeated option: the last wins); delivery is stricter.
-  const query = parseQueryOptions(parts.search, { lastWins: true })
+  const query = parseQueryOptions(parts.search, LAST_WINS)
   let transformations: Transformation[]
   try {
     transformations = path.pattern === '' ? [] : parseTransformations(path.pattern)
@@ -248,6 +256,8 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
     transformations,
   }
 }
+
+const LAST_WINS = { lastWins: true } as const
 
 function trimTrailingSlashes(text: string): string {
   let end = text.length
@@ -305,11 +315,15 @@ export function objToUrl(obj: UrlObjectInput): string {
         ? trimTrailingSlashes(given)
         : given
 
-  let url = `${baseUrl}/${version}`
-  if (!isCustomDomain) url += `/${cloudName as string}`
-  if (zone !== undefined) url += `/${zone}`
+  // Short parts are joined first (a join under 13 characters is one flat string, not a rope
+  // node), so the result is read back with less work: '/v2/demo/', then the rest.
+  let head = version === 'v1' ? '/v1/' : '/v2/'
+  if (!isCustomDomain) head += `${cloudName as string}/`
+  if (zone !== undefined) head += `${zone}/`
   // An empty worker path still ends in a slash, so the URL reads back as a worker URL.
-  url += `/${pattern}/${isWorker ? (obj.workerPath as string) : (obj.filePath as string)}`
+  const path = isWorker ? (obj.workerPath as string) : (obj.filePath as string)
+  const patternPart = `${pattern}/`
+  const url = `${baseUrl}${head}${patternPart}${path}`
   const options = obj.options
   return options ? url + buildQueryOptions(options) : url
 }

@@ -70,20 +70,46 @@ function decodeQueryText(text: string): string {
  */
 export function parseQueryOptions(search: string, { lastWins = false } = {}): UrlOptions {
   const options: UrlOptions = {}
-  const query = search.startsWith('?') ? search.slice(1) : search
-  if (query === '') return options
-  for (const pair of query.split('&')) {
-    const equals = pair.indexOf('=')
-    const key = decodeQueryText(equals === -1 ? pair : pair.slice(0, equals))
-    if (key !== 'dpr' && key !== 'f_auto') continue
-    if (!lastWins && options[key] !== undefined) {
-      throw new IllegalQueryParameterError(MESSAGES.duplicateQueryParameter(key))
+  const length = search.length
+  // Pairs are read in place (split at `&`, then at the first `=`); only values are cut out.
+  for (let start = search.charCodeAt(0) === QUESTION ? 1 : 0; start < length; ) {
+    let end = search.indexOf('&', start)
+    if (end === -1) end = length
+    let equals = search.indexOf('=', start)
+    if (equals >= end) equals = -1
+    const key = readKey(search, start, equals === -1 ? end : equals)
+    if (key !== undefined) {
+      if (!lastWins && options[key] !== undefined) {
+        throw new IllegalQueryParameterError(MESSAGES.duplicateQueryParameter(key))
+      }
+      const value = equals === -1 ? undefined : decodeQueryText(search.slice(equals + 1, end))
+      if (key === 'dpr') options.dpr = parseDpr(value)
+      else options.f_auto = parseFAuto(value)
     }
-    const value = equals === -1 ? undefined : decodeQueryText(pair.slice(equals + 1))
-    if (key === 'dpr') options.dpr = parseDpr(value)
-    else options.f_auto = parseFAuto(value)
+    start = end + 1
   }
   return options
+}
+
+const QUESTION = 63
+
+function isWordAt(text: string, start: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    if (text.charCodeAt(start + i) !== word.charCodeAt(i)) return false
+  }
+  return true
+}
+
+// The option named by `search[start, end)`, decoded, or undefined for any other key.
+function readKey(search: string, start: number, end: number): 'dpr' | 'f_auto' | undefined {
+  // Compared by character: `search` is often a slice of the URL, on which startsWith is slow.
+  const length = end - start
+  if (length === 3 && isWordAt(search, start, 'dpr')) return 'dpr'
+  if (length === 6 && isWordAt(search, start, 'f_auto')) return 'f_auto'
+  const key = search.slice(start, end)
+  if (!key.includes('%') && !key.includes('+')) return undefined
+  const decoded = decodeQueryText(key)
+  return decoded === 'dpr' || decoded === 'f_auto' ? decoded : undefined
 }
 
 /**

@@ -1,11 +1,7 @@
-import { isName, isNameRange, isPlainValueCode } from './chars.ts'
-import {
-  LIST_SEPARATOR,
-  OPERATION_SEPARATOR,
-  ORIGINAL_PATTERN,
-  PRESET_PLUGIN,
-} from './constants.ts'
+import { OPERATION_SEPARATOR, ORIGINAL_PATTERN } from './constants.ts'
 import { describeType, IllegalArgumentError, MESSAGES, TransformationError } from './errors.ts'
+import { lastRead, readOperation, readTransformations } from './read-operation.ts'
+import { writeOperation } from './write-operation.ts'
 
 /** One `key:value` pair of an operation; values are kept as the text of the URL. */
 export interface TransformationValue {
@@ -56,8 +52,6 @@ const CLOSE_PAREN = 41
 const OPEN_BRACKET = 91
 const CLOSE_BRACKET = 93
 const TILDE = 126
-const COMMA = 44
-const COLON = 58
 
 /**
  * Splits a pattern into the text of its operations at every `~` that is not inside parentheses
@@ -89,90 +83,14 @@ function fail(reason: string): OperationSyntax {
   return { ok: false, reason }
 }
 
-// Above this many parameters, repeated keys are found through a Map rather than a scan.
-const LINEAR_KEY_SEARCH = 8
-
 /** Reads the text of one operation without consulting the catalogue. Never throws. */
 export function parseOperationSyntax(text: string): OperationSyntax {
-  const length = text.length
-  if (length === 0) return fail('empty operation')
-  const open = text.indexOf('(')
-  const isPreset = text.startsWith('p:')
-  if (open === -1) {
-    if (!isPreset) return fail('missing parentheses')
-    if (!isNameRange(text, 2, length)) return fail('invalid preset name')
-    return { ok: true, transformation: { plugin: PRESET_PLUGIN, name: text.slice(2) } }
-  }
-  const close = length - 1
-  if (text.charCodeAt(close) !== CLOSE_PAREN) {
-    return fail('missing closing parenthesis or text after it')
-  }
-  let plugin: string
-  let name: string
-  if (isPreset) {
-    if (!isNameRange(text, 2, open)) return fail('invalid preset name')
-    plugin = PRESET_PLUGIN
-    name = text.slice(2, open)
-  } else {
-    const dot = text.indexOf('.')
-    if (dot === -1 || dot > open) return fail('missing plugin or operation name')
-    if (!isNameRange(text, 0, dot) || !isNameRange(text, dot + 1, open)) {
-      return fail('invalid plugin or operation name')
-    }
-    plugin = text.slice(0, dot)
-    name = text.slice(dot + 1, open)
-  }
-  if (open + 1 === close) return { ok: true, transformation: { plugin, name } }
-
-  // One scan over the parameters: items end at a top-level comma or at the closing parenthesis.
-  const values: TransformationValue[] = []
-  let positions: Map<string, number> | undefined
-  let repeated: string | undefined
-  let depth = 0
-  let itemStart = open + 1
-  let colon = -1
-  for (let i = itemStart; i <= close; i++) {
-    const atEnd = i === close
-    const code = atEnd ? COMMA : text.charCodeAt(i)
-    if (code === COMMA && depth === 0) {
-      const keyEnd = colon === -1 ? i : colon
-      if (!isNameRange(text, itemStart, keyEnd))
-        return fail(MESSAGES.keyMissing(`${plugin}.${name}`))
-      const key = text.slice(itemStart, keyEnd)
-      if (colon === -1 || colon + 1 === i)
-        return fail(MESSAGES.valueMissing(key, `${plugin}.${name}`))
-      const pair = { key, value: text.slice(colon + 1, i) }
-      // A repeated key keeps its first position and takes the last value, as query strings do.
-      let at = -1
-      if (positions !== undefined) at = positions.get(key) ?? -1
-      else {
-        for (let j = 0; j < values.length; j++) {
-          if ((values[j] as TransformationValue).key === key) at = j
-        }
-      }
-      if (at !== -1) {
-        values[at] = pair
-        repeated ??= key
-      } else {
-        if (positions === undefined && values.length >= LINEAR_KEY_SEARCH) {
-          positions = new Map(values.map((value, index) => [value.key, index]))
-        }
-        positions?.set(key, values.length)
-        values.push(pair)
-      }
-      itemStart = i + 1
-      colon = -1
-    } else if (atEnd) return fail('unbalanced brackets')
-    else if (code === COLON) {
-      if (colon === -1) colon = i
-    } else if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
-    else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
-      if (--depth < 0) return fail('unbalanced brackets')
-    }
-  }
+  const transformation = readOperation(text, 0, text.length)
+  if (typeof transformation === 'string') return fail(transformation)
+  const repeated = lastRead.repeated
   return repeated === undefined
-    ? { ok: true, transformation: { plugin, name, values } }
-    : { ok: true, transformation: { plugin, name, values }, repeated }
+    ? { ok: true, transformation }
+    : { ok: true, transformation, repeated }
 }
 
 /**
@@ -189,6 +107,8 @@ export function parseTransformations(pattern: string): Transformation[] {
     throw new TransformationError(MESSAGES.invalidPattern, { cause: describeType(pattern) })
   }
   if (pattern === '' || pattern === ORIGINAL_PATTERN) return []
+  const read = readTransformations(pattern)
+  if (read !== undefined) return read
   const list: Transformation[] = []
   for (const text of splitOperations(pattern)) {
     const result = parseOperationSyntax(text)
@@ -199,93 +119,6 @@ export function parseTransformations(pattern: string): Transformation[] {
   }
   return list
 }
-
-// Lists in the catalogue nest 3 deep (polygon lists); deeper input is refused, not recursed.
-const MAX_LIST_DEPTH = 8
-
-/** Writes a list value with `_` between items: `[[1,2,3,4]]` → `[[1_2_3_4]]`. */
-function writeList(list: readonly unknown[], key: string, name: string, depth = 0): string {
-  if (depth >= MAX_LIST_DEPTH) throw new IllegalArgumentError(MESSAGES.valueUnsafe(key, name))
-  const items = list.map((item) => {
-    if (Array.isArray(item)) return writeList(item, key, name, depth + 1)
-    if (typeof item === 'number' && Number.isFinite(item)) return String(item)
-    if (typeof item === 'string' || typeof item === 'boolean') return String(item)
-    throw new IllegalArgumentError(MESSAGES.valueUnsafe(key, name))
-  })
-  return `[${items.join(LIST_SEPARATOR)}]`
-}
-
-// A value is safe when writing it cannot change how the pattern splits or where the path ends.
-// A top-level `~` is fine: the value sits inside its operation's parentheses.
-function isSafeValue(value: string): boolean {
-  let depth = 0
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i)
-    if (isPlainValueCode(code)) continue
-    if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
-    else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
-      if (--depth < 0) return false
-    } else if (code !== COMMA || depth === 0) return false
-  }
-  return depth === 0
-}
-
-function writeValue(value: unknown, key: string, name: string): string {
-  let text: string
-  if (typeof value === 'string') text = value
-  else if (typeof value === 'number') text = Number.isFinite(value) ? String(value) : ''
-  else if (typeof value === 'boolean') text = value ? 'true' : 'false'
-  else if (Array.isArray(value)) text = writeList(value, key, name)
-  else text = ''
-  // Unlike older SDKs, numeric 0 is a value; empty text, null and undefined are not.
-  if (text === '') throw new IllegalArgumentError(MESSAGES.valueMissing(key, name))
-  if (!isSafeValue(text)) throw new IllegalArgumentError(MESSAGES.valueUnsafe(key, name))
-  return text
-}
-
-function writeOperation(item: TransformationInput): string | undefined {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    throw new IllegalArgumentError(MESSAGES.objectExpected('each transformation'))
-  }
-  const name = item.name
-  // Entries without a name are skipped, as in the SDKs this API is compatible with.
-  if (name === undefined) return undefined
-  if (typeof name !== 'string') {
-    throw new IllegalArgumentError(MESSAGES.nameInvalid(describeType(name)))
-  }
-  const plugin = item.plugin
-  if (typeof plugin !== 'string' || plugin === '') {
-    throw new IllegalArgumentError(MESSAGES.pluginMissing(name))
-  }
-  if (!isName(plugin) || !isName(name)) throw new IllegalArgumentError(MESSAGES.nameInvalid(name))
-  const values = item.values ?? EMPTY
-  if (!Array.isArray(values)) {
-    throw new IllegalArgumentError(MESSAGES.arrayExpected('values', describeType(values)))
-  }
-  let params = ''
-  let hasPresetName = false
-  for (let i = 0; i < values.length; i++) {
-    const pair = values[i] as { key?: unknown; value?: unknown } | null
-    if (typeof pair !== 'object' || pair === null) {
-      throw new IllegalArgumentError(MESSAGES.keyMissing(name))
-    }
-    const key = pair.key
-    if (typeof key !== 'string' || key === '') {
-      throw new IllegalArgumentError(MESSAGES.keyMissing(name))
-    }
-    if (!isName(key)) throw new IllegalArgumentError(MESSAGES.nameInvalid(name))
-    if (key === 'n') hasPresetName = true
-    const text = writeValue(pair.value, key, name)
-    params += i === 0 ? `${key}:${text}` : `,${key}:${text}`
-  }
-  if (plugin === PRESET_PLUGIN) {
-    if (name === 'apply' && hasPresetName) return `p.apply(${params})`
-    return params === '' ? `p:${name}` : `p:${name}(${params})`
-  }
-  return `${plugin}.${name}(${params})`
-}
-
-const EMPTY: readonly never[] = []
 
 /**
  * Writes a list of operations as a pattern (`t.resize(w:300)~t.flip()`), or `''` when the list
@@ -307,8 +140,9 @@ export function buildPattern(
   }
   let pattern = ''
   for (let i = 0; i < transformations.length; i++) {
-    const text = writeOperation(transformations[i] as TransformationInput)
-    if (text !== undefined) pattern = pattern === '' ? text : `${pattern}~${text}`
+    // After the first operation, each is written with its `~` in front.
+    const text = writeOperation(transformations[i] as TransformationInput, pattern !== '')
+    if (text !== undefined) pattern += text
   }
   return pattern
 }

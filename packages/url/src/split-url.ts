@@ -75,8 +75,9 @@ function splitPlainUrl(url: string): UrlParts | undefined {
   // A host whose last label is numeric or hex is an IPv4 address the parser may rewrite.
   const labelCode = url.charCodeAt(lastDot + 1)
   if (isDigitCode(labelCode)) return undefined
-  const punycode = url.indexOf('xn--', hostStart)
-  if (punycode !== -1 && punycode < hostEnd) return undefined
+  // A punycode label (`xn--`) is checked by the parser: searched backwards, within the host only.
+  if (hostEnd - hostStart >= 4 && url.lastIndexOf('xn--', hostEnd - 4) >= hostStart)
+    return undefined
   if (portStart >= 0) {
     const port = url.slice(portStart, index)
     if (port.length === 0 || port.length > 5 || (port.length > 1 && port.startsWith('0'))) {
@@ -89,54 +90,38 @@ function splitPlainUrl(url: string): UrlParts | undefined {
   }
   const host = url.slice(hostStart, index)
 
-  // The rest is checked with native scans: each regex is one character class (no backtracking).
-  if (NOT_PRINTABLE.test(url)) return undefined
+  // The rest is checked with native scans (each regex a plain alternation, no backtracking):
+  // anything the WHATWG parser would rewrite sends the URL to it.
   const pathStart = index
-  const query = url.indexOf('?', pathStart)
+  if (NOT_PRINTABLE.test(url)) return undefined
+  let pathEnd = url.indexOf('?', pathStart)
   const fragment = url.indexOf('#', pathStart)
-  const pathEnd = firstOf(firstOf(url.length, query), fragment)
+  if (pathEnd === -1 || (fragment !== -1 && fragment < pathEnd)) {
+    pathEnd = fragment === -1 ? url.length : fragment
+  }
   if (foundBefore(REWRITTEN_IN_PATH, url, pathStart, pathEnd)) return undefined
-  if (hasDotSegment(url, pathStart, pathEnd)) return undefined
   const pathname = pathEnd === pathStart ? '/' : url.slice(pathStart, pathEnd)
-
   let search = ''
-  if (pathEnd === query) {
-    const searchEnd = fragment > query ? fragment : url.length
-    if (foundBefore(REWRITTEN_IN_QUERY, url, query, searchEnd)) return undefined
-    if (searchEnd - query > 1) search = url.slice(query, searchEnd)
+  if (url.charCodeAt(pathEnd) === QUESTION) {
+    const searchEnd = fragment === -1 ? url.length : fragment
+    if (foundBefore(REWRITTEN_IN_QUERY, url, pathEnd, searchEnd)) return undefined
+    if (searchEnd - pathEnd > 1) search = url.slice(pathEnd, searchEnd)
   }
   return { protocol, host, pathname, search }
 }
 
-// Anything but printable ASCII: the WHATWG parser strips, trims or encodes it (anywhere, even
-// in the fragment), so such an input takes the slow path.
+// Anything but printable ASCII: the parser strips, trims or encodes it (anywhere, even in the
+// fragment).
 const NOT_PRINTABLE = /[^\x21-\x7e]/
-// Printable characters the parser percent-encodes in a path, or reads as a slash.
-const REWRITTEN_IN_PATH = /["<>`{}\\]/g
+// What the parser rewrites in a path: characters it percent-encodes or reads as a slash, a
+// percent-encoded dot, and a `.` or `..` segment (ended by `/`, `?`, `#` or the end).
+const REWRITTEN_IN_PATH = /["<>`{}\\]|%2[eE]|\/\.\.?(?=[/?#]|$)/g
 // Printable characters the parser percent-encodes in the query of an http(s) URL.
 const REWRITTEN_IN_QUERY = /["<>']/g
 
-function firstOf(a: number, b: number): number {
-  return b !== -1 && b < a ? b : a
-}
-
+// Whether `pattern` matches in `text` at or after `start`, starting before `end`.
 function foundBefore(pattern: RegExp, text: string, start: number, end: number): boolean {
   pattern.lastIndex = start
-  return pattern.test(text) && pattern.lastIndex <= end
-}
-
-// A `.`/`..` segment, or any percent-encoded dot, is resolved away by the parser.
-function hasDotSegment(url: string, start: number, end: number): boolean {
-  const lower = url.indexOf('%2e', start)
-  const upper = url.indexOf('%2E', start)
-  if ((lower !== -1 && lower < end) || (upper !== -1 && upper < end)) return true
-  for (let at = url.indexOf('/.', start); at !== -1 && at < end; at = url.indexOf('/.', at + 1)) {
-    const after = url.charCodeAt(at + 2)
-    const isDot =
-      after === SLASH ||
-      at + 2 >= end ||
-      (after === DOT && (url.charCodeAt(at + 3) === SLASH || at + 3 >= end))
-    if (isDot) return true
-  }
-  return false
+  const match = pattern.exec(text)
+  return match !== null && match.index < end
 }
