@@ -25,7 +25,8 @@ import {
   type Transformation,
   type TransformationInput,
 } from './pattern.ts'
-import { splitUrl } from './split-url.ts'
+import { readTransformations } from './read-operation.ts'
+import { splitPlainUrl, splitUrl, type UrlParts } from './split-url.ts'
 
 /** A delivery URL version. */
 export type UrlVersion = 'v1' | 'v2'
@@ -141,6 +142,7 @@ function readDeliveryPath(pathname: string, isCustomDomain: boolean): DeliveryPa
   }
   // A 6-character first segment is a zone only when a pattern and a file path follow it.
   if (firstIsSlug && hasThird && secondEnd > firstEnd + 1) {
+    patternAt = firstEnd + 1
     return file(
       shape,
       pathname.slice(start, firstEnd),
@@ -149,12 +151,16 @@ function readDeliveryPath(pathname: string, isCustomDomain: boolean): DeliveryPa
     )
   }
   if (hasSecond && firstEnd > start) {
+    patternAt = start
     return file(shape, undefined, pathname.slice(start, firstEnd), pathname.slice(firstEnd + 1))
   }
   throw invalidUrl()
 }
 
 const SLASH = 47
+
+// Where the pattern of the path readDeliveryPath read last starts in that path.
+let patternAt = 0
 
 function segmentEnd(path: string, start: number): number {
   const end = path.indexOf('/', start)
@@ -227,13 +233,17 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
   if (typeof url !== 'string') throw invalidUrl()
   const isCustomDomain =
     typeof options === 'object' && options !== null && options.isCustomDomain === true
-  const parts = splitUrl(url)
+  const plain = splitPlainUrl(url)
+  const parts = plain ?? splitUrl(url)
   const path = readDeliveryPath(parts.pathname, isCustomDomain)
   // Read as Pixelbin's SDK reads it (a repeated option: the last wins); delivery is stricter.
   const query = parseQueryOptions(parts.search, LAST_WINS)
   let transformations: Transformation[]
   try {
-    transformations = path.pattern === '' ? [] : parseTransformations(path.pattern)
+    transformations =
+      path.pattern === ''
+        ? []
+        : ((plain && readInPlace(url, plain, path.pattern)) ?? parseTransformations(path.pattern))
   } catch (error) {
     throw new InvalidUrlError(MESSAGES.errorProcessingUrl, { cause: (error as UrlError).cause })
   }
@@ -253,6 +263,15 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
 }
 
 const LAST_WINS = { lastWins: true } as const
+
+// Reads the pattern where it stands in a plain URL (which holds the path as it is): the URL is
+// a flat string, which reads faster than a slice of it. Undefined when the one-pass reader
+// declines; parseTransformations then reads the pattern (and throws for a bad one).
+function readInPlace(url: string, parts: UrlParts, pattern: string): Transformation[] | undefined {
+  if (pattern === ORIGINAL_PATTERN) return []
+  const start = parts.protocol.length + 2 + parts.host.length + patternAt
+  return readTransformations(url, start, start + pattern.length)
+}
 
 function trimTrailingSlashes(text: string): string {
   let end = text.length
