@@ -62,6 +62,14 @@ describe('readTransformations, the one-pass pattern reader', () => {
     expect(readTransformations(pattern)).toBeUndefined()
   })
 
+  it.each(['t.resize(h:200,w:300)~t.flip()', 'p:thumb~p:other', 'p:thumb', 't.a(x:1)'])(
+    'reads %j in place inside a longer text as on its own',
+    (pattern) => {
+      const text = `/v2/demo/${pattern}/a(b:c)~p:d`
+      expect(readTransformations(text, 9, 9 + pattern.length)).toEqual(readTransformations(pattern))
+    },
+  )
+
   it('agrees with the two-step reader on fuzzed and mutated patterns', () => {
     const random = createRandom(1427)
     for (let i = 0; i < 20000; i++) {

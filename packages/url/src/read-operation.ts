@@ -113,57 +113,66 @@ export function readOperation(text: string, start: number, end: number): Transfo
  * names the failing operation as it always has. Where both succeed they agree: an operation
  * accepted here ends at a top-level `~`, so it is the same text the split gives.
  */
-export function readTransformations(pattern: string): Transformation[] | undefined {
+export function readTransformations(
+  text: string,
+  from = 0,
+  end = text.length,
+): Transformation[] | undefined {
+  // The pattern is `text[from, end)`: urlToObj passes the whole URL, which reads faster than a
+  // slice of it (every character of a sliced string is reached through its parent).
   const list: Transformation[] = []
-  const length = pattern.length
-  let i = 0
+  let i = from
   for (;;) {
     const start = i
     let plugin: string
     let name: string
     let code: number
-    if (pattern.charCodeAt(i) === LOWER_P && pattern.charCodeAt(i + 1) === COLON) {
-      i = nameEnd(pattern, i + 2)
-      code = pattern.charCodeAt(i)
+    if (i + 1 < end && text.charCodeAt(i) === LOWER_P && text.charCodeAt(i + 1) === COLON) {
+      i = nameEnd(text, i + 2, end)
       if (i === start + 2) return undefined
       plugin = PRESET_PLUGIN
-      name = pattern.slice(start + 2, i)
-      if (i === length || code === TILDE) {
+      name = text.slice(start + 2, i)
+      if (i === end) {
         list.push({ plugin, name })
-        if (i++ === length) return list
+        return list
+      }
+      code = text.charCodeAt(i)
+      if (code === TILDE) {
+        list.push({ plugin, name })
+        i++
         continue
       }
     } else {
-      i = nameEnd(pattern, i)
-      if (i === start || pattern.charCodeAt(i) !== DOT) return undefined
+      i = nameEnd(text, i, end)
+      if (i === start || i === end || text.charCodeAt(i) !== DOT) return undefined
       const dot = i
-      i = nameEnd(pattern, dot + 1)
-      code = pattern.charCodeAt(i)
-      if (i === dot + 1) return undefined
-      plugin = pattern.slice(start, dot)
-      name = pattern.slice(dot + 1, i)
+      i = nameEnd(text, dot + 1, end)
+      if (i === dot + 1 || i === end) return undefined
+      code = text.charCodeAt(i)
+      plugin = text.slice(start, dot)
+      name = text.slice(dot + 1, i)
     }
-    if (i === length || code !== OPEN_PAREN) return undefined
+    if (code !== OPEN_PAREN) return undefined
     i++
-    if (pattern.charCodeAt(i) === CLOSE_PAREN) {
+    if (i < end && text.charCodeAt(i) === CLOSE_PAREN) {
       list.push({ plugin, name })
       i++
     } else {
-      const values = readValues(pattern, i)
+      const values = readValues(text, i, end)
       if (values === undefined) return undefined
       list.push({ plugin, name, values })
       i = valuesEnd
     }
-    if (i === length) return list
-    if (pattern.charCodeAt(i) !== TILDE) return undefined
+    if (i === end) return list
+    if (text.charCodeAt(i) !== TILDE) return undefined
     i++
   }
 }
 
-// The end of the run of name characters from `at`.
-function nameEnd(text: string, at: number): number {
+// The end of the run of name characters from `at` (at most `end`).
+function nameEnd(text: string, at: number, end: number): number {
   let i = at
-  while (i < text.length && isNameCode(text.charCodeAt(i))) i++
+  while (i < end && isNameCode(text.charCodeAt(i))) i++
   return i
 }
 
@@ -171,29 +180,28 @@ function nameEnd(text: string, at: number): number {
 let valuesEnd = 0
 
 // Reads `key:value,…)` from `at`; values may hold balanced brackets and any other character.
-function readValues(pattern: string, at: number): TransformationValue[] | undefined {
-  const length = pattern.length
+function readValues(text: string, at: number, end: number): TransformationValue[] | undefined {
   const values: TransformationValue[] = []
   let positions: Map<string, number> | undefined
   let i = at
   for (;;) {
     const keyStart = i
-    i = nameEnd(pattern, i)
-    if (i === keyStart || pattern.charCodeAt(i) !== COLON) return undefined
-    const key = pattern.slice(keyStart, i)
+    i = nameEnd(text, i, end)
+    if (i === keyStart || i === end || text.charCodeAt(i) !== COLON) return undefined
+    const key = text.slice(keyStart, i)
     const valueStart = ++i
     let depth = 0
     let code = 0
-    for (; i < length; i++) {
-      code = pattern.charCodeAt(i)
+    for (; i < end; i++) {
+      code = text.charCodeAt(i)
       if (code === OPEN_PAREN || code === OPEN_BRACKET) depth++
       else if (code === CLOSE_PAREN || code === CLOSE_BRACKET) {
         if (depth === 0 && code === CLOSE_PAREN) break
         if (--depth < 0) return undefined
       } else if (code === COMMA && depth === 0) break
     }
-    if (i === length || i === valueStart) return undefined
-    const pair = { key, value: pattern.slice(valueStart, i) }
+    if (i === end || i === valueStart) return undefined
+    const pair = { key, value: text.slice(valueStart, i) }
     // As in readOperation: a repeated key keeps its first position and takes the last value.
     let found = -1
     if (positions !== undefined) found = positions.get(key) ?? -1

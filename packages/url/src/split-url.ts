@@ -41,8 +41,11 @@ const HASH = 35
 const COLON = 58
 const DOT = 46
 
-/** Returns the parts when `url` is plain enough to split without the WHATWG parser. */
-function splitPlainUrl(url: string): UrlParts | undefined {
+/**
+ * Returns the parts when `url` is plain enough to split without the WHATWG parser; the pathname
+ * is then `url` from `protocol//host` on, as it is. Internal: `splitUrl` is the public API.
+ */
+export function splitPlainUrl(url: string): UrlParts | undefined {
   let protocol: UrlParts['protocol']
   let index: number
   if (url.startsWith('https://')) {
