@@ -176,13 +176,8 @@ function isVersionDigit(path: string, at: number): boolean {
   return code === 49 || code === 50
 }
 
-// Compared by character: `path` is often a slice of the URL, on which startsWith is slow.
 function isWord(path: string, start: number, end: number, word: string): boolean {
-  if (end - start !== word.length) return false
-  for (let i = 0; i < word.length; i++) {
-    if (path.charCodeAt(start + i) !== word.charCodeAt(i)) return false
-  }
-  return true
+  return end - start === word.length && path.startsWith(word, start)
 }
 
 interface Shape {

@@ -93,19 +93,11 @@ export function parseQueryOptions(search: string, { lastWins = false } = {}): Ur
 
 const QUESTION = 63
 
-function isWordAt(text: string, start: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    if (text.charCodeAt(start + i) !== word.charCodeAt(i)) return false
-  }
-  return true
-}
-
 // The option named by `search[start, end)`, decoded, or undefined for any other key.
 function readKey(search: string, start: number, end: number): 'dpr' | 'f_auto' | undefined {
-  // Compared by character: `search` is often a slice of the URL, on which startsWith is slow.
   const length = end - start
-  if (length === 3 && isWordAt(search, start, 'dpr')) return 'dpr'
-  if (length === 6 && isWordAt(search, start, 'f_auto')) return 'f_auto'
+  if (length === 3 && search.startsWith('dpr', start)) return 'dpr'
+  if (length === 6 && search.startsWith('f_auto', start)) return 'f_auto'
   const key = search.slice(start, end)
   if (!key.includes('%') && !key.includes('+')) return undefined
   const decoded = decodeQueryText(key)
