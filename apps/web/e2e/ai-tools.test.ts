@@ -1,6 +1,7 @@
 // The AI tools list and tool pages in Chromium against a real server, at 1440 and 390 px (SPEC
 // §3, §4, §7.2, §8): load-more paging, search, a page past the end, which tools run here, and
-// running a tool (a real slow operation: 202 then the image) with the comparison slider.
+// running a tool (a real slow operation: 202 then the image) with the comparison slider, and the
+// tool's code fetched only once the page has painted.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -198,6 +199,30 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       for (const name of ['transformation triggered', 'polling succeeded', 'success']) {
         expect(seen).toContain(name)
       }
+      expect(errors).toEqual([])
+      await context.close()
+    })
+
+    it('renders the tool on the server and fetches its code only once the page has painted', async () => {
+      const path = '/ai-tools/background-remover'
+      const html = await (await fetch(`${server.url}${path}`)).text()
+      expect(html).toContain('data-testid="drop-zone"')
+      const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)]
+      expect(preloads.length).toBeGreaterThan(0)
+      expect(preloads.filter((match) => /ai-tool-runner/.test(match[1] ?? ''))).toEqual([])
+      const { page, context, errors } = await open(viewport, path)
+      const started = await page.evaluate(() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+        code: performance
+          .getEntriesByType('resource')
+          .find((entry) => /\/ai-tool-runner-[^/]+\.js$/.test(entry.name))?.startTime,
+      }))
+      expect(started.paint).toBeTypeOf('number')
+      expect(started.code).toBeTypeOf('number')
+      expect(started.code).toBeGreaterThanOrEqual(started.paint ?? Number.POSITIVE_INFINITY)
+      // Hydrated once it is there: a sample runs.
+      await page.getByRole('button', { name: 'Sample rocket.jpg' }).click()
+      await page.getByTestId('tool-result').waitFor()
       expect(errors).toEqual([])
       await context.close()
     })

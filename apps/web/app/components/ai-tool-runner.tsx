@@ -2,7 +2,8 @@
 // progress), run the tool's transformation, and compare before and after with a slider; the
 // result's size, a download and the URL behind it. Visitors work in the demo organisation (the
 // visitor upload and signing calls, with their daily limit); signed-in users in their active
-// organisation with its credits.
+// organisation with its credits. The tool page loads this module once it has painted
+// (routes/ai-tool.tsx); its stylesheet is the page's own, so the server's markup is styled at once.
 import { formatBytes } from '@tessera/url'
 import { useEffect, useId, useState } from 'react'
 import {
@@ -34,7 +35,6 @@ import { absoluteUrl } from '../lib/runtime-config.ts'
 import { useCaptcha } from './captcha.tsx'
 import { useFetchedImage } from './use-fetched-image.ts'
 import { usePageLocation } from './use-page-location.ts'
-import './ai-tool-runner.css'
 
 interface Workspace {
   orgId?: string

@@ -1,5 +1,6 @@
+import { lazy } from 'react'
 import { data, isRouteErrorResponse, useRouteError } from 'react-router'
-import { AiToolRunner } from '../components/ai-tool-runner.tsx'
+import { afterFirstPaint } from '../components/after-first-paint.ts'
 import { AppPage } from '../components/app-page.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
@@ -7,6 +8,19 @@ import { getDynamicApp } from '../lib/api.ts'
 import { HttpError } from '../lib/http-client.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/ai-tool.ts'
+import '../components/ai-tool-runner.css'
+
+/**
+ * The tool itself (upload, run, compare) is fetched once the page has painted, so the first paint
+ * (the example image, the page's LCP on a phone) does not wait for its code. No Suspense boundary
+ * on purpose: the server renders it in place (React would move a completed boundary this far down
+ * the page behind a script), and hydration keeps the server's markup until the code is there.
+ */
+const AiToolRunner = lazy(() =>
+  afterFirstPaint()
+    .then(() => import('../components/ai-tool-runner.tsx'))
+    .then((module) => ({ default: module.AiToolRunner })),
+)
 
 export const meta: Route.MetaFunction = (args) => {
   const app = args.loaderData?.app
