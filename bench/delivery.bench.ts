@@ -418,19 +418,22 @@ function startIpx(directory: string, baseline: boolean) {
   return listen(createIPXNodeServer(createIPX(options)))
 }
 
+// Headers node:http writes itself (or that describe one connection, not the answer).
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
+
 /**
  * The warm peer: a bare node:http server answering every request with the bytes and headers of
- * our warm answer (read once), from memory: no routing, no lookup, no cache. The ceiling of a
- * cache hit on this machine.
+ * our warm answer (read once: every header but the connection's own, the request id included),
+ * from memory: no routing, no lookup, no cache. The ceiling of a cache hit on this machine.
  */
 async function startBarePeer(url: string) {
   const response = await fetch(url)
   const body = Buffer.from(await response.arrayBuffer())
-  const headers: Record<string, string> = {
-    'content-type': response.headers.get('content-type') ?? 'image/jpeg',
-    'content-length': String(body.length),
-    'cache-control': response.headers.get('cache-control') ?? 'public, max-age=86400',
+  const headers: Record<string, string> = {}
+  for (const [name, value] of response.headers) {
+    if (!CONNECTION_HEADERS.has(name)) headers[name] = value
   }
+  headers['content-length'] = String(body.length)
   let answered = 0
   const peer = await listen((_request, answer) => {
     answered++

@@ -60,12 +60,16 @@ export function createDelivery(app: AppContext) {
   const { countRender } = createRenderLimit(app)
   const visitorAllowance = createVisitorAllowance(app)
   // Hits answered before routing (decision 010); every change the lookups hear of reaches it.
+  const cacheCounters = {
+    hit: metrics.cache.labels({ result: 'hit' }),
+    not_modified: metrics.cache.labels({ result: 'not_modified' }),
+  }
   const fastLane = createFastLane({
     ttlMs: config.lookupTtlMs,
     maxBytes: config.hotCacheBytes,
     bytes: lookups.bytes,
     touch: (row) => budget.touch(row),
-    countCache: (result) => metrics.cache.inc({ result }),
+    countCache: (result) => cacheCounters[result].inc(),
   })
   lookups.onChange((change) => fastLane.forget(change))
 

@@ -411,7 +411,7 @@ describe('the fast lane’s bounds', () => {
     incoming.method = 'GET'
     incoming.url = '/v2/demo/t.flip()/a.png'
     incoming.headers = { host: 'img.shop.test' }
-    const hooks = { headers: () => ({}), answered: () => undefined }
+    const hooks = { requestId: () => 'test', answered: () => undefined }
     const outgoing = new ServerResponse(incoming)
     expect(lane.answerRaw(incoming, outgoing, hooks)).toBe(false)
     const arrived = lane.arrivedAt(incoming)

@@ -18,15 +18,10 @@ export const MAX_VARIANTS_PER_URL = 8
 
 /** What the server adds to a fast answer, as the app's middleware does for routed requests. */
 export interface FastAnswerHooks {
-  /** Headers every answer carries (the request id). */
-  headers: (incoming: IncomingMessage) => Record<string, string>
+  /** The request id the answer carries (`x-request-id`), as the app's middleware gives it. */
+  requestId: (incoming: IncomingMessage) => string
   /** Counts and logs the answer. */
-  answered: (
-    incoming: IncomingMessage,
-    status: number,
-    headers: Record<string, string>,
-    ms: number,
-  ) => void
+  answered: (incoming: IncomingMessage, status: number, requestId: string, ms: number) => void
 }
 
 /** A derived image answered 200 by the normal path, to remember. */
@@ -55,8 +50,9 @@ interface Entry {
   organisationId: string
   storageKey: string
   data: Buffer
-  ok: Record<string, string>
-  notModified: Record<string, string>
+  /** Headers as node:http's flat list (name, value, …), the request id's pair to append. */
+  ok: string[]
+  notModified: string[]
   etag: string
   row: { id: string; cacheKey: string }
   until: number
@@ -105,6 +101,11 @@ export interface FastLane {
   readonly bytes: number
   /** Requests answered here so far. */
   readonly answered: number
+}
+
+/** Headers as node:http's flat list of names and values. */
+function flat(headers: Record<string, string>): string[] {
+  return Object.entries(headers).flat()
 }
 
 /** The key of a request: its Host header and its target exactly as sent. */
@@ -177,17 +178,18 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     const ifNoneMatch = headers['if-none-match']
     const status =
       ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, entry.etag) ? 304 : 200
-    const sent = {
+    const requestId = hooks.requestId(incoming)
+    outgoing.writeHead(status, [
       ...(status === 304 ? entry.notModified : entry.ok),
-      ...hooks.headers(incoming),
-    }
-    outgoing.writeHead(status, sent)
+      'x-request-id',
+      requestId,
+    ])
     if (status === 304 || method === 'HEAD') outgoing.end()
     else outgoing.end(entry.data)
     answered++
     options.countCache(status === 304 ? 'not_modified' : 'hit')
     options.touch(entry.row)
-    hooks.answered(incoming, status, sent, performance.now() - started)
+    hooks.answered(incoming, status, requestId, performance.now() - started)
     return true
   }
 
@@ -236,12 +238,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         organisationId: answer.organisationId,
         storageKey: answer.storageKey,
         data: answer.data,
-        notModified: answer.headers,
-        ok: {
+        notModified: flat(answer.headers),
+        ok: flat({
           ...answer.headers,
           'content-type': answer.contentType,
           'content-length': String(answer.data.length),
-        },
+        }),
         etag: answer.etag,
         row: answer.row,
         until: answer.until === undefined ? ttlUntil : Math.min(ttlUntil, answer.until),
