@@ -296,6 +296,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
             PUBLIC_URL: url,
             TRUSTED_PROXIES: '127.0.0.1',
             LOG_LEVEL: 'warn',
+            // glibc's malloc keeps 8 arenas per core; libvips' threads fragment them and RSS
+            // creeps up under load (the soak bench, docs/benchmarks.md). Two arenas keep it flat.
+            MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
             ...options.env,
           },
         }),
