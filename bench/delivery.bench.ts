@@ -362,6 +362,10 @@ async function startOurs(dataDir: string, source: Buffer): Promise<RunningServer
       SEED_DEMO: 'false',
       // Cold runs are all cache misses from one address, by design.
       RENDER_LIMIT_PER_MINUTE: '0',
+      // Pipelines at once (default: cores), to compare with ipx's own concurrency.
+      ...(process.env.ENGINE_CONCURRENCY === undefined
+        ? {}
+        : { ENGINE_CONCURRENCY: process.env.ENGINE_CONCURRENCY }),
     }),
     port: 0,
   }

@@ -127,7 +127,9 @@ const ENV = z.object({
   MAX_OUTPUT_DIMENSION: integer(1, 100_000, 10_000, 'pixels'),
   MAX_INPUT_BYTES: integer(1, 2 ** 40, 50 * 1024 * 1024, 'bytes'),
   ENGINE_TIMEOUT_MS: integer(100, 3_600_000, 30_000, 'ms'),
-  ENGINE_CONCURRENCY: integer(1, 1024, availableParallelism(), 'pipelines'),
+  // Two one-thread pipelines per core: one computes while another decodes, encodes or waits for
+  // storage (with one per core the uncached delivery bench ran 17–27 % slower; docs/benchmarks.md).
+  ENGINE_CONCURRENCY: integer(1, 1024, 2 * availableParallelism(), 'pipelines'),
   JOB_POLL_MS: integer(10, 60_000, 250, 'ms'),
   JOB_HEARTBEAT_MS: integer(10, 600_000, 5_000, 'ms'),
   JOB_STALE_AFTER_MS: integer(30, 3_600_000, 30_000, 'ms'),
