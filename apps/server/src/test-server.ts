@@ -123,3 +123,39 @@ export async function storeTestFile(
   })
   lookups.forgetFile(organisationId, path)
 }
+
+/** Two servers — two processes, as far as caches go — on one new PostgreSQL database. */
+export interface ServerPair {
+  first: TestServer
+  /** Started without seeding the demo data again. */
+  second: TestServer
+  databaseUrl: string
+  /** Stops both and drops the database. */
+  stop(): Promise<void>
+}
+
+/** Starts a `ServerPair`; `env` applies to both. */
+export async function startServerPair(env: Record<string, string> = {}): Promise<ServerPair> {
+  const database = await createThrowawayDatabase()
+  const shared = { ...env, DATABASE_URL: database.url }
+  let first: TestServer | undefined
+  try {
+    first = await startTestServer('pglite', shared)
+    const second = await startTestServer('pglite', { ...shared, SEED_DEMO: 'false' })
+    const started = first
+    return {
+      first: started,
+      second,
+      databaseUrl: database.url,
+      async stop() {
+        await started.stop()
+        await second.stop()
+        await database.drop()
+      },
+    }
+  } catch (error) {
+    await first?.stop()
+    await database.drop()
+    throw error
+  }
+}

@@ -3,9 +3,13 @@
 // processes on one PostgreSQL database — can make a logout, a replaced session or a removed
 // membership show at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createThrowawayDatabase } from '../db/test-database.ts'
 import { createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestServer } from '../test-server.ts'
+import {
+  type ServerPair,
+  startServerPair,
+  startTestServer,
+  type TestServer,
+} from '../test-server.ts'
 
 const USERS = '/service/panel/users/v1.0'
 const ORG = '/service/panel/organization/v1.0'
@@ -49,20 +53,16 @@ describe('the session cache on PGlite (one process)', () => {
 })
 
 describe('the session cache across two processes on one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof createThrowawayDatabase>>
+  let pair: ServerPair
   let first: TestServer
   let second: TestServer
 
   beforeAll(async () => {
-    database = await createThrowawayDatabase()
-    const env = { ...REMEMBER, DATABASE_URL: database.url }
-    first = await startTestServer('pglite', env)
-    second = await startTestServer('pglite', { ...env, SEED_DEMO: 'false' })
+    pair = await startServerPair(REMEMBER)
+    ;({ first, second } = pair)
   }, 60_000)
   afterAll(async () => {
-    await first?.stop()
-    await second?.stop()
-    await database?.drop()
+    await pair?.stop()
   })
 
   it('refuses a session logged out through the other process at once', async () => {

@@ -4,9 +4,10 @@
 // input and every call made from another organisation.
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createThrowawayDatabase } from '../db/test-database.ts'
 import { type ApiError, createTestClient, expectError, PNG_1PX } from '../test-client.ts'
 import {
+  type ServerPair,
+  startServerPair,
   startTestServer,
   storeTestFile,
   type TestDatabaseKind,
@@ -919,19 +920,16 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('payments turned off on 
 })
 
 describe('credits shared by two server processes on PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof createThrowawayDatabase>>
+  let pair: ServerPair
   let first: TestServer
   let second: TestServer
 
   beforeAll(async () => {
-    database = await createThrowawayDatabase()
-    first = await startTestServer('pglite', { DATABASE_URL: database.url })
-    second = await startTestServer('pglite', { DATABASE_URL: database.url })
+    pair = await startServerPair()
+    ;({ first, second } = pair)
   })
   afterAll(async () => {
-    await first?.stop()
-    await second?.stop()
-    await database?.drop()
+    await pair?.stop()
   })
 
   it('never goes below 0 when both spend at once, and the ledger sums to the balance', async () => {

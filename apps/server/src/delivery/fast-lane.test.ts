@@ -8,9 +8,14 @@ import { join } from 'node:path'
 import { signUrl } from '@tessera/url'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createThrowawayDatabase } from '../db/test-database.ts'
 import { createByteCache } from '../platform/cache.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  type ServerPair,
+  startServerPair,
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+} from '../test-server.ts'
 import { createFastLane, type FastAnswer, MAX_VARIANTS_PER_URL } from './fast-lane.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
@@ -288,23 +293,19 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the delivery fast lane 
 })
 
 describe('the fast lane across two processes on one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof createThrowawayDatabase>>
+  let pair: ServerPair
   let first: TestServer
   let second: TestServer
   let storageDir: string
 
   beforeAll(async () => {
-    database = await createThrowawayDatabase()
     storageDir = await mkdtemp(join(tmpdir(), 'tessera-fast-lane-'))
     // Rows trusted for an hour: only the change feed can tell the second process.
-    const env = { DATABASE_URL: database.url, STORAGE_DIR: storageDir, LOOKUP_TTL_MS: '3600000' }
-    first = await startTestServer('pglite', env)
-    second = await startTestServer('pglite', { ...env, SEED_DEMO: 'false' })
+    pair = await startServerPair({ STORAGE_DIR: storageDir, LOOKUP_TTL_MS: '3600000' })
+    ;({ first, second } = pair)
   }, 60_000)
   afterAll(async () => {
-    await first?.stop()
-    await second?.stop()
-    await database?.drop()
+    await pair?.stop()
     if (storageDir !== undefined) await rm(storageDir, { recursive: true, force: true })
   })
 

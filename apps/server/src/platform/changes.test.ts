@@ -8,9 +8,8 @@ import { signUrl } from '@tessera/url'
 import pg from 'pg'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createThrowawayDatabase } from '../db/test-database.ts'
 import { createTestClient } from '../test-client.ts'
-import { startTestServer, type TestServer } from '../test-server.ts'
+import { type ServerPair, startServerPair, type TestServer } from '../test-server.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
 const ORG = '/service/panel/organization/v1.0'
@@ -27,29 +26,24 @@ async function widthOf(response: Response): Promise<number | undefined> {
 }
 
 describe('changes made through one process, seen by another on the same PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof createThrowawayDatabase>>
+  let pair: ServerPair
   let first: TestServer
   let second: TestServer
   let token: string
   let storageDir: string
 
   beforeAll(async () => {
-    database = await createThrowawayDatabase()
     storageDir = await mkdtemp(join(tmpdir(), 'tessera-changes-'))
-    const env = {
-      DATABASE_URL: database.url,
+    pair = await startServerPair({
       STORAGE_DIR: storageDir,
       LOOKUP_TTL_MS: '3600000',
       HOT_CACHE_MB: '0',
-    }
-    first = await startTestServer('pglite', env)
-    second = await startTestServer('pglite', { ...env, SEED_DEMO: 'false' })
+    })
+    ;({ first, second } = pair)
     token = await first.createToken()
   }, 60_000)
   afterAll(async () => {
-    await first?.stop()
-    await second?.stop()
-    await database?.drop()
+    await pair?.stop()
     if (storageDir !== undefined) await rm(storageDir, { recursive: true, force: true })
   })
 
@@ -179,7 +173,7 @@ describe('changes made through one process, seen by another on the same PostgreS
   it('listens again after its connection is cut, and forgets what it may have missed', async () => {
     await upload('cut', 10, false)
     expect(await widthOf(await fetch(`${second.url}/v2/demo/original/cut.png`))).toBe(10)
-    const admin = new pg.Client({ connectionString: database.url })
+    const admin = new pg.Client({ connectionString: pair.databaseUrl })
     await admin.connect()
     try {
       await admin.query(
