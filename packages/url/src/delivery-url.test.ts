@@ -317,6 +317,20 @@ describe('objToUrl', () => {
       `${CDN}/v2/demo/erase.bg()~t.resize(w:300)/a.jpg`,
     ],
     [
+      'skips entries without a name before, between and after operations',
+      {
+        ...base,
+        transformations: [
+          { plugin: 't' },
+          { plugin: 't', name: 'flip' },
+          {},
+          { plugin: 't', name: 'resize', values: [{ key: 'w', value: 300 }] },
+          { plugin: 't' },
+        ],
+      },
+      `${CDN}/v2/demo/t.flip()~t.resize(w:300)/a.jpg`,
+    ],
+    [
       'writes numbers, booleans, zero and lists as text',
       {
         ...base,

@@ -20,7 +20,7 @@ import {
   type UrlOptionsInput,
 } from './options.ts'
 import {
-  buildPattern,
+  buildPatternSegment,
   parseTransformations,
   type Transformation,
   type TransformationInput,
@@ -77,6 +77,8 @@ export interface ParseUrlOptions {
 
 /** The path-level parts of a delivery URL. */
 export type DeliveryPath = Omit<UrlObject, 'baseUrl' | 'options' | 'transformations'>
+
+const WORKER_SEGMENT = `${WORKER_PATTERN}/`
 
 /** Base URL used by `objToUrl` when none is given. */
 export const DEFAULT_BASE_URL = 'http://localhost:4201'
@@ -330,7 +332,7 @@ export function objToUrl(obj: UrlObjectInput): string {
   if (isWorker && typeof obj.workerPath !== 'string') {
     throw new IllegalArgumentError(MESSAGES.workerPathRequired)
   }
-  const pattern = isWorker ? WORKER_PATTERN : buildPattern(obj.transformations) || ORIGINAL_PATTERN
+  const patternPart = isWorker ? WORKER_SEGMENT : buildPatternSegment(obj.transformations)
   const version = isVersion(obj.version ?? undefined) ? obj.version : DEFAULT_VERSION
   const zone = readZone(obj.zone)
   const given = obj.baseUrl
@@ -348,8 +350,7 @@ export function objToUrl(obj: UrlObjectInput): string {
   if (zone !== undefined) head += `${zone}/`
   // An empty worker path still ends in a slash, so the URL reads back as a worker URL.
   const path = isWorker ? (obj.workerPath as string) : (obj.filePath as string)
-  const patternPart = `${pattern}/`
-  const url = `${baseUrl}${head}${patternPart}${path}`
+  const url = baseUrl + head + patternPart + path
   const options = obj.options
   return options ? url + buildQueryOptions(options) : url
 }

@@ -142,7 +142,38 @@ export function buildPattern(
   for (let i = 0; i < transformations.length; i++) {
     // After the first operation, each is written with its `~` in front.
     const text = writeOperation(transformations[i] as TransformationInput, pattern !== '')
-    if (text !== undefined) pattern += text
+    if (text !== undefined) pattern = pattern === '' ? text : pattern + text
   }
   return pattern
 }
+
+/**
+ * `buildPattern` for a delivery URL: the pattern with its `/` after it (`original/` when there is
+ * no operation). The slash is joined to the last operation's text, which is usually short enough
+ * to stay one flat string, so the URL is built from fewer pieces.
+ *
+ * @throws {IllegalArgumentError} as `buildPattern` does.
+ */
+export function buildPatternSegment(
+  transformations: ReadonlyArray<TransformationInput> | null | undefined,
+): string {
+  if (transformations === null || transformations === undefined) return ORIGINAL_SEGMENT
+  if (!Array.isArray(transformations)) {
+    throw new IllegalArgumentError(
+      MESSAGES.arrayExpected('transformations', describeType(transformations)),
+    )
+  }
+  let pattern = ''
+  let last: string | undefined
+  for (let i = 0; i < transformations.length; i++) {
+    const text = writeOperation(transformations[i] as TransformationInput, last !== undefined)
+    if (text === undefined) continue
+    if (last !== undefined) pattern = pattern === '' ? last : pattern + last
+    last = text
+  }
+  if (last === undefined) return ORIGINAL_SEGMENT
+  const tail = `${last}/`
+  return pattern === '' ? tail : pattern + tail
+}
+
+const ORIGINAL_SEGMENT = `${ORIGINAL_PATTERN}/`

@@ -40,6 +40,7 @@ const QUESTION = 63
 const HASH = 35
 const COLON = 58
 const DOT = 46
+const LOWER_X = 120
 
 /**
  * Returns the parts when `url` is plain enough to split without the WHATWG parser; the pathname
@@ -72,15 +73,16 @@ export function splitPlainUrl(url: string): UrlParts | undefined {
       lastDot = index
       labelStart = index + 1
     } else if (!isPlainHostCode(code)) return undefined
+    // A punycode label (`xn--`) is checked by the parser.
+    else if (code === LOWER_X && index === labelStart && url.startsWith('xn--', index)) {
+      return undefined
+    }
   }
   const hostEnd = portStart >= 0 ? portStart - 1 : index
   if (hostEnd === hostStart || hostEnd === labelStart) return undefined
   // A host whose last label is numeric or hex is an IPv4 address the parser may rewrite.
   const labelCode = url.charCodeAt(lastDot + 1)
   if (isDigitCode(labelCode)) return undefined
-  // A punycode label (`xn--`) is checked by the parser: searched backwards, within the host only.
-  if (hostEnd - hostStart >= 4 && url.lastIndexOf('xn--', hostEnd - 4) >= hostStart)
-    return undefined
   if (portStart >= 0) {
     const port = url.slice(portStart, index)
     if (port.length === 0 || port.length > 5 || (port.length > 1 && port.startsWith('0'))) {

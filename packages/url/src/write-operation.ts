@@ -16,6 +16,8 @@ const COMMA = 44
 
 /** The fixed text of one catalogue operation, with and without the `~` before it. */
 interface OperationPieces {
+  plugin: string
+  sameName: OperationPieces | undefined
   /** `t.resize(` and `~t.resize(`. */
   open: string
   openAfter: string
@@ -26,10 +28,9 @@ interface OperationPieces {
   keys: ReadonlyMap<string, { first: string; next: string }>
 }
 
-const PIECES = new Map<string, Map<string, OperationPieces>>()
+const PIECES = new Map<string, OperationPieces>()
 for (const plugin of CATALOGUE.plugins) {
   if (plugin.id === PRESET_PLUGIN || !isName(plugin.id)) continue
-  const operations = new Map<string, OperationPieces>()
   for (const operation of plugin.operations) {
     if (!isName(operation.method)) continue
     const open = `${plugin.id}.${operation.method}(`
@@ -37,15 +38,29 @@ for (const plugin of CATALOGUE.plugins) {
     for (const param of operation.params) {
       if (isName(param.id)) keys.set(param.id, { first: `${param.id}:`, next: `,${param.id}:` })
     }
-    operations.set(operation.method, {
+    const made: OperationPieces = {
+      plugin: plugin.id,
+      sameName: undefined,
       open,
       openAfter: `~${open}`,
       empty: `${open})`,
       emptyAfter: `~${open})`,
       keys,
-    })
+    }
+    const first = PIECES.get(operation.method)
+    if (first === undefined) PIECES.set(operation.method, made)
+    else {
+      let last = first
+      while (last.sameName !== undefined) last = last.sameName
+      last.sameName = made
+    }
   }
-  PIECES.set(plugin.id, operations)
+}
+
+function findPieces(plugin: string, name: string): OperationPieces | undefined {
+  let pieces = PIECES.get(name)
+  while (pieces !== undefined && pieces.plugin !== plugin) pieces = pieces.sameName
+  return pieces
 }
 
 // Lists in the catalogue nest 3 deep (polygon lists); deeper input is refused, not recursed.
@@ -110,7 +125,7 @@ export function writeOperation(item: TransformationInput, after: boolean): strin
   if (typeof plugin !== 'string' || plugin === '') {
     throw new IllegalArgumentError(MESSAGES.pluginMissing(name))
   }
-  const pieces = PIECES.get(plugin)?.get(name)
+  const pieces = findPieces(plugin, name)
   if (pieces === undefined && (!isName(plugin) || !isName(name))) {
     throw new IllegalArgumentError(MESSAGES.nameInvalid(name))
   }
@@ -131,10 +146,11 @@ export function writeOperation(item: TransformationInput, after: boolean): strin
     }
     const value = writeValue((values[i] as { value?: unknown }).value, key, name)
     if (known === undefined) params += i === 0 ? `${key}:${value}` : `,${key}:${value}`
-    else params += (i === 0 ? known.first : known.next) + value
+    else if (i === 0) params = known.first + value
+    else params += known.next + value
   }
   const rest = `${params})`
-  return `${after ? pieces.openAfter : pieces.open}${rest}`
+  return (after ? pieces.openAfter : pieces.open) + rest
 }
 
 function readKey(pair: unknown, name: string): string {
