@@ -129,7 +129,7 @@ try {
     await page.getByTestId('new-token').waitFor()
     await shoot('settings-apps')
     await shoot('home', '/console')
-    await shoot('choose-org', '/console/choose-org?redirectTo=settings/apps')
+    await shoot('choose-org', '/console/choose-org')
     await shoot('invitation-accept', acceptUrl)
     await context.close()
   }

@@ -307,12 +307,11 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await page.getByTestId('preset-save').click()
       await page.locator('[data-testid="preset"][data-name="tiny"]').waitFor()
 
-      // The pricing page's button lands on billing through the chooser, the plan preselected.
+      // The pricing page's button lands on billing, the plan preselected: with one organisation
+      // the chooser has nothing to ask and goes straight on.
       await page.goto('/pricing')
       await settled(page)
       await page.getByRole('link', { name: 'Choose Starter' }).first().click()
-      await page.waitForURL(/\/console\/choose-org/)
-      await page.getByTestId('org-list').locator('a').first().click()
       await page.waitForURL(/\/billing\/plans\/subscription\?planId=/)
       await page.locator('[data-testid="plan-card"][data-plan="Starter"].is-chosen').waitFor()
 
@@ -524,10 +523,7 @@ describe('buying and coming back from the checkout', () => {
       await page.fill('#email', uniqueEmail())
       await page.fill('#password', PASSWORD)
       await page.getByRole('button', { name: 'Create account' }).click()
-      // The chooser keeps the plan on to the organisation picked.
-      await page.waitForURL(/\/console\/choose-org\?redirectTo=billing/)
-      await settled(page)
-      await page.getByTestId('org-list').locator('a').first().click()
+      // The plan is kept through the chooser, which goes straight on for a single organisation.
       await page.waitForURL(/\/billing\/plans\/subscription\?planId=/)
       const starter = page.locator('[data-testid="plan-card"][data-plan="Starter"].is-chosen')
       await starter.waitFor()

@@ -15,7 +15,8 @@ let server: WebServer
 let browser: Browser
 
 beforeAll(async () => {
-  server = await startWebServer()
+  // This file signs up more users from one address than the default hourly limit allows.
+  server = await startWebServer({ SIGNUP_LIMIT_PER_HOUR: '100' })
   browser = await launchBrowser()
 })
 
@@ -24,12 +25,12 @@ afterAll(async () => {
   await server?.stop()
 })
 
-async function signUp(page: Page, firstName: string, search = '') {
+async function signUp(page: Page, firstName: string, search = '', email = uniqueEmail()) {
   await page.goto(`/console/auth/signup${search}`)
   await settled(page)
   await page.fill('#firstName', firstName)
   await page.fill('#lastName', 'Tester')
-  await page.fill('#email', uniqueEmail())
+  await page.fill('#email', email)
   await page.fill('#password', 'a long enough password')
   await page.getByRole('button', { name: 'Create account' }).click()
 }
@@ -231,16 +232,44 @@ describe('console front door', () => {
     await context.close()
   })
 
-  it('lists organisations in the chooser and goes on to the requested console page', async () => {
+  it('goes on to the requested console page when there is one organisation, else lists them', async () => {
     const { page, context } = await openPage(browser, 'desktop', server.url)
-    await signUp(page, 'Chooser')
+    const email = uniqueEmail()
+    await signUp(page, 'Chooser', '', email)
     await page.waitForURL(/\/console$/)
+    // One organisation and a destination: nothing to choose.
+    await page.goto('/console/choose-org?redirectTo=settings/apps')
+    await page.waitForURL(/\/console\/organization\/[^/]+\/settings\/apps$/)
+    // Opened without one ("Switch organisation"), the list is shown.
+    await page.goto('/console/choose-org')
+    expect(await page.getByTestId('org-list').locator('a').count()).toBe(1)
+    // Invited to a second organisation: the destination waits for a choice, and each entry
+    // leads there.
+    const inviter = await openPage(browser, 'desktop', server.url)
+    await signUp(inviter.page, 'Inviter')
+    await inviter.page.waitForURL(/\/console$/)
+    const orgId = await inviter.page.evaluate(async () => {
+      const answer = await fetch('/service/panel/organization/v1.0/all')
+      return ((await answer.json()) as { _id: string }[])[0]?._id ?? ''
+    })
+    await inviter.page.goto(`/console/organization/${orgId}/settings/members`)
+    await settled(inviter.page)
+    await inviter.page.getByTestId('invite-email').fill(email)
+    await inviter.page.getByTestId('invite-send').click()
+    const acceptUrl = (await inviter.page.getByTestId('invitation-url').textContent()) ?? ''
+    await inviter.context.close()
+    await page.goto(acceptUrl)
+    await settled(page)
+    await page.getByTestId('invitation-join').click()
+    await page.getByTestId('invitation-joined').waitFor()
     await page.goto('/console/choose-org?redirectTo=settings/apps')
     const items = page.getByTestId('org-list').locator('a')
-    expect(await items.count()).toBe(1)
-    expect(await items.first().getAttribute('href')).toMatch(
-      /^\/console\/organization\/[^/]+\/settings\/apps$/,
-    )
+    expect(await items.count()).toBe(2)
+    for (const href of await items.evaluateAll((links) =>
+      links.map((a) => a.getAttribute('href')),
+    )) {
+      expect(href).toMatch(/^\/console\/organization\/[^/]+\/settings\/apps$/)
+    }
     await context.close()
   })
 })

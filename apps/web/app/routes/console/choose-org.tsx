@@ -1,8 +1,9 @@
-import { useLocation } from 'react-router'
+import { redirect, useLocation } from 'react-router'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { serverApi } from '../../lib/api.server.ts'
 import { useConfig } from '../../lib/app-context.tsx'
 import { afterChoosingOrg, readAuthFlow } from '../../lib/auth-redirect.ts'
-import { rememberOrg } from '../../lib/console-org.ts'
+import { orgCookie, rememberOrg } from '../../lib/console-org.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/choose-org.ts'
 import { requireConsoleUser } from './console.server.ts'
@@ -12,6 +13,17 @@ export const meta: Route.MetaFunction = (args) =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { organizations } = await requireConsoleUser(request, context)
+  // With one organisation and a page to go on to (pricing's plans, the playground, the apps
+  // settings link), there is nothing to choose: go straight on. Opened without a destination
+  // ("Switch organisation"), the chooser still shows the list.
+  const flow = readAuthFlow(new URL(request.url).search)
+  const only = organizations.length === 1 ? organizations[0] : undefined
+  if (only !== undefined && (flow.redirectUrl !== undefined || flow.redirectTo !== undefined)) {
+    const { consoleUrl } = serverApi(request, context).config
+    throw redirect(afterChoosingOrg(flow, only._id, { consoleBase: consoleUrl }), {
+      headers: { 'Set-Cookie': orgCookie(only._id) },
+    })
+  }
   return { organizations }
 }
 
