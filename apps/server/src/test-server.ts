@@ -124,6 +124,38 @@ export async function storeTestFile(
   lookups.forgetFile(organisationId, path)
 }
 
+/**
+ * A new organisation `cloudName` that requires signed URLs, holding the demo's
+ * `samples/horse.png` as `horse.png` (the same stored bytes, no upload call), and a signing key
+ * of it to sign with.
+ */
+export async function createSignedUrlOrganisation(
+  server: Pick<TestServer, 'services'>,
+  cloudName: string,
+) {
+  const { repo } = server.services.context
+  const demo = await repo.findOrganisationByCloudName('demo')
+  const horse = await repo.findFile(demo?.id as string, 'samples/horse.png')
+  if (horse === undefined) throw new Error('The demo organisation has no samples/horse.png')
+  const organisation = await repo.createOrganisation({
+    cloudName,
+    name: 'Secure',
+    requireSignedUrls: true,
+  })
+  const { storageKey, hash, size, format, contentType } = horse
+  await repo.upsertFile(organisation.id, {
+    path: 'horse.png',
+    name: 'horse.png',
+    storageKey,
+    hash,
+    size,
+    format,
+    contentType,
+  })
+  const key = await repo.createSigningKey(organisation.id)
+  return { organisation, key }
+}
+
 /** Two servers — two processes, as far as caches go — on one new PostgreSQL database. */
 export interface ServerPair {
   first: TestServer

@@ -132,6 +132,9 @@ export const files = pgTable(
   },
   (table) => [
     uniqueIndex('files_organisation_path_key').on(table.organisationId, table.path),
+    // The console's recent files (`listRecentFiles`): an organisation's rows in `updated_at desc,
+    // id desc` order. Ascending columns, read backwards, give exactly that order (desc nulls first).
+    index('files_organisation_updated_idx').on(table.organisationId, table.updatedAt, table.id),
     check('files_hash_check', sql`${table.hash} ~ '^[0-9a-f]{64}$'`),
     check('files_version_check', sql`${table.version} >= 1`),
     check('files_size_check', sql`${table.size} >= 0`),

@@ -16,6 +16,26 @@ export interface OrganisationUsage {
   credits: number
 }
 
+/**
+ * The page `listRecentFiles` reads: an organisation's files, the most recently uploaded or
+ * changed first. Exported so a test can ask the planner how it runs it.
+ */
+export function recentFilesQuery(
+  db: Db,
+  organisationId: string,
+  { limit, offset }: { limit: number; offset: number },
+) {
+  checkWholeNumber('limit', limit)
+  checkWholeNumber('offset', offset)
+  return db
+    .select()
+    .from(files)
+    .where(eq(files.organisationId, organisationId))
+    .orderBy(desc(files.updatedAt), desc(files.id))
+    .limit(limit)
+    .offset(offset)
+}
+
 export function createUsageQueries(db: Db) {
   /** The usage of an organisation, or undefined when it does not exist. */
   async function organisationUsage(organisationId: string): Promise<OrganisationUsage | undefined> {
@@ -48,20 +68,11 @@ export function createUsageQueries(db: Db) {
   /** The organisation's files in every folder, the most recently uploaded or changed first. */
   async function listRecentFiles(
     organisationId: string,
-    { limit, offset }: { limit: number; offset: number },
+    page: { limit: number; offset: number },
   ): Promise<{ items: StoredFile[]; total: number }> {
-    checkWholeNumber('limit', limit)
-    checkWholeNumber('offset', offset)
-    const where = eq(files.organisationId, organisationId)
     const [items, [counted]] = await Promise.all([
-      db
-        .select()
-        .from(files)
-        .where(where)
-        .orderBy(desc(files.updatedAt), desc(files.id))
-        .limit(limit)
-        .offset(offset),
-      db.select({ value: count() }).from(files).where(where),
+      recentFilesQuery(db, organisationId, page),
+      db.select({ value: count() }).from(files).where(eq(files.organisationId, organisationId)),
     ])
     return { items, total: counted?.value ?? 0 }
   }

@@ -6,7 +6,12 @@ import { signUrl } from '@tessera/url'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SAMPLES_DIR } from '../demo/seed.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  createSignedUrlOrganisation,
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+} from '../test-server.ts'
 
 async function imageOf(response: Response) {
   const data = Buffer.from(await response.arrayBuffer())
@@ -291,25 +296,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('delivery on %s', (kind)
     })
 
     it('requires a valid signature when the organisation asks for signed URLs', async () => {
-      const { repo } = server.services.context
-      const demo = await repo.findOrganisationByCloudName('demo')
-      const horse = await repo.findFile(demo?.id as string, 'samples/horse.png')
-      const secure = await repo.createOrganisation({
-        cloudName: `secure-${kind}`,
-        name: 'Secure',
-        requireSignedUrls: true,
-      })
-      const { storageKey, hash, size, format, contentType } = horse as NonNullable<typeof horse>
-      await repo.upsertFile(secure.id, {
-        path: 'horse.png',
-        name: 'horse.png',
-        storageKey,
-        hash,
-        size,
-        format,
-        contentType,
-      })
-      const key = await repo.createSigningKey(secure.id)
+      const { key } = await createSignedUrlOrganisation(server, `secure-${kind}`)
       const url = `${server.url}/v2/secure-${kind}/t.resize(w:16)/horse.png`
       expect((await fetch(url)).status).toBe(401)
       const signed = await signUrl(url, {

@@ -10,6 +10,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createByteCache } from '../platform/cache.ts'
 import {
+  createSignedUrlOrganisation,
   type ServerPair,
   startServerPair,
   startTestServer,
@@ -243,24 +244,10 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the delivery fast lane 
 
   it('refuses a bad or revoked signature; a valid one is answered until its key goes', async () => {
     const { repo, lookups } = server.services.context
-    const demo = await repo.findOrganisationByCloudName('demo')
-    const horse = await repo.findFile(demo?.id as string, 'samples/horse.png')
-    const secure = await repo.createOrganisation({
-      cloudName: `fast-secure-${kind}`,
-      name: 'Secure',
-      requireSignedUrls: true,
-    })
-    const { storageKey, hash, size, format, contentType } = horse as NonNullable<typeof horse>
-    await repo.upsertFile(secure.id, {
-      path: 'horse.png',
-      name: 'horse.png',
-      storageKey,
-      hash,
-      size,
-      format,
-      contentType,
-    })
-    const key = await repo.createSigningKey(secure.id)
+    const { organisation: secure, key } = await createSignedUrlOrganisation(
+      server,
+      `fast-secure-${kind}`,
+    )
     const url = `${server.url}/v2/fast-secure-${kind}/t.resize(w:16)/horse.png`
     const signed = new URL(
       await signUrl(url, { accessKey: key.accessKey, token: key.secret, expirySeconds: 60 }),
@@ -343,12 +330,13 @@ describe('the fast lane’s bounds', () => {
     row: { id: key, cacheKey: key },
   })
 
-  function laneOver(maxBytes: number, maxEntries: number) {
+  /** A lane over a hot cache of its own (`bytes`); `keep` puts an answer in both. */
+  function laneOver(limits: { maxBytes?: number; maxEntries?: number } = {}) {
     const bytes = createByteCache({ maxBytes: 1_000_000 })
     const lane = createFastLane({
       ttlMs: 60_000,
-      maxBytes,
-      maxEntries,
+      maxBytes: limits.maxBytes ?? 1_000_000,
+      ...(limits.maxEntries === undefined ? {} : { maxEntries: limits.maxEntries }),
       bytes,
       touch: () => undefined,
       countCache: () => undefined,
@@ -357,11 +345,11 @@ describe('the fast lane’s bounds', () => {
       bytes.set(item.storageKey, item.data)
       lane.keep(item, lane.generation)
     }
-    return { lane, keep }
+    return { lane, bytes, keep }
   }
 
   it('keeps at most its entries and bytes, the least recently kept going first', () => {
-    const { lane, keep } = laneOver(1000, 3)
+    const { lane, keep } = laneOver({ maxBytes: 1000, maxEntries: 3 })
     for (let i = 0; i < 5; i++) keep(answer(`url-${i}`, Buffer.alloc(100)))
     expect([lane.entries, lane.bytes]).toEqual([3, 300])
     for (let i = 5; i < 9; i++) keep(answer(`url-${i}`, Buffer.alloc(400)))
@@ -371,7 +359,7 @@ describe('the fast lane’s bounds', () => {
   })
 
   it(`keeps at most ${MAX_VARIANTS_PER_URL} variants of one URL`, () => {
-    const { lane, keep } = laneOver(1_000_000, 10)
+    const { lane, keep } = laneOver({ maxEntries: 10 })
     for (let i = 0; i < MAX_VARIANTS_PER_URL + 5; i++) {
       keep({ ...answer('one', Buffer.alloc(10), `accept-${i}\n`), storageKey: `one-${i}` })
     }
@@ -379,14 +367,7 @@ describe('the fast lane’s bounds', () => {
   })
 
   it('does not keep an answer begun before a change, nor bytes the hot cache does not hold', () => {
-    const bytes = createByteCache({ maxBytes: 1_000_000 })
-    const lane = createFastLane({
-      ttlMs: 60_000,
-      maxBytes: 1_000_000,
-      bytes,
-      touch: () => undefined,
-      countCache: () => undefined,
-    })
+    const { lane, bytes } = laneOver()
     const item = answer('late', Buffer.alloc(10))
     bytes.set(item.storageKey, item.data)
     const seen = lane.generation
@@ -400,14 +381,7 @@ describe('the fast lane’s bounds', () => {
   })
 
   it('remembers when a request it left to the normal path arrived, for that path to keep by', () => {
-    const bytes = createByteCache({ maxBytes: 1_000_000 })
-    const lane = createFastLane({
-      ttlMs: 60_000,
-      maxBytes: 1_000_000,
-      bytes,
-      touch: () => undefined,
-      countCache: () => undefined,
-    })
+    const { lane, bytes } = laneOver()
     const incoming = new IncomingMessage(new Socket())
     incoming.method = 'GET'
     incoming.url = '/v2/demo/t.flip()/a.png'

@@ -26,8 +26,30 @@ describe('createTtlCache', () => {
 
   it('keeps nothing when its time is zero', () => {
     const cache = createTtlCache<string, number>({ ttlMs: 0, maxEntries: 10 })
-    cache.set('a', 1)
+    expect(cache.set('a', 1)).toBe(false)
     expect(cache.get('a')).toBeUndefined()
+  })
+
+  it('tells onRemove of every entry that leaves, however it leaves', () => {
+    vi.useFakeTimers()
+    const removed: string[] = []
+    const cache = createTtlCache<string, number>({
+      ttlMs: 1000,
+      maxEntries: 2,
+      onRemove: (key, value) => removed.push(`${key}=${value}`),
+    })
+    expect(cache.set('a', 1)).toBe(true)
+    cache.set('a', 2) // replaced
+    cache.set('b', 3)
+    cache.set('c', 4) // pushes out a
+    cache.delete('b')
+    cache.delete('b') // already gone: nothing to tell
+    vi.advanceTimersByTime(1001)
+    expect(cache.get('c')).toBeUndefined() // expired
+    cache.set('d', 5)
+    cache.set('e', 6)
+    cache.clear()
+    expect(removed).toEqual(['a=1', 'a=2', 'b=3', 'c=4', 'd=5', 'e=6'])
   })
 })
 

@@ -5,7 +5,8 @@
 /** Remembers values for `ttlMs`, at most `maxEntries` of them (least recently used go first). */
 export interface TtlCache<K, V> {
   get(key: K): V | undefined
-  set(key: K, value: V): void
+  /** Keeps `value`; answers false when nothing is kept (a zero time or size). */
+  set(key: K, value: V): boolean
   delete(key: K): void
   clear(): void
 }
@@ -13,14 +14,26 @@ export interface TtlCache<K, V> {
 export function createTtlCache<K, V>(options: {
   ttlMs: number
   maxEntries: number
+  /**
+   * Called with every entry that leaves: deleted, cleared, replaced, expired or pushed out. Lets
+   * a caller keep an index of the entries that is never larger than the cache.
+   */
+  onRemove?: (key: K, value: V) => void
 }): TtlCache<K, V> {
   const entries = new Map<K, { value: V; until: number }>()
+  const { onRemove } = options
+  function remove(key: K): void {
+    const entry = entries.get(key)
+    if (entry === undefined) return
+    entries.delete(key)
+    onRemove?.(key, entry.value)
+  }
   return {
     get(key) {
       const entry = entries.get(key)
       if (entry === undefined) return undefined
       if (entry.until <= Date.now()) {
-        entries.delete(key)
+        remove(key)
         return undefined
       }
       entries.delete(key)
@@ -28,20 +41,22 @@ export function createTtlCache<K, V>(options: {
       return entry.value
     },
     set(key, value) {
-      if (options.ttlMs <= 0 || options.maxEntries <= 0) return
-      entries.delete(key)
+      if (options.ttlMs <= 0 || options.maxEntries <= 0) return false
+      remove(key)
       entries.set(key, { value, until: Date.now() + options.ttlMs })
       while (entries.size > options.maxEntries) {
         const oldest = entries.keys().next()
         if (oldest.done === true) break
-        entries.delete(oldest.value)
+        remove(oldest.value)
       }
+      return true
     },
     delete(key) {
-      entries.delete(key)
+      remove(key)
     },
     clear() {
-      entries.clear()
+      if (onRemove === undefined) entries.clear()
+      else for (const key of [...entries.keys()]) remove(key)
     },
   }
 }
