@@ -289,6 +289,10 @@ describe('the daily limits', () => {
       /^This address has used its 1 new AI transformations for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,
     )
     await expect(limit.getByRole('link', { name: 'Sign up' }).count()).resolves.toBe(1)
+    // Said once, where the result would have been.
+    const result = page.getByTestId('tool-result')
+    await expect(result.getByTestId('daily-limit').count()).resolves.toBe(1)
+    await expect(page.getByText(/used its 1 new AI transformations/).count()).resolves.toBe(1)
     await chooseFile(page, 'horse.png')
     await poll(() => page.getByTestId('upload-error').innerText()).toContain(
       'used its 1 uploads for today',
