@@ -9,18 +9,21 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  chooseSample,
+  dataLayerEvents,
   launchBrowser,
   openPage,
+  overflows,
+  pollWithin,
+  settled,
+  signUp,
   startWebServer,
-  uniqueEmail,
   type ViewportName,
   type WebServer,
+  watchUnexpectedErrors,
 } from './harness.ts'
 
-/** `expect.poll` with room for a busy machine (its default gives up after 1 s). */
-function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
-  return expect.poll(read, { timeout: 15_000, ...options })
-}
+const poll = pollWithin(15_000)
 
 let server: WebServer
 let browser: Browser
@@ -61,39 +64,19 @@ afterAll(async () => {
   if (contentDir !== undefined) await rm(contentDir, { recursive: true, force: true })
 })
 
-function watchConsole(page: Page): string[] {
-  const errors: string[] = []
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return
-    const text = message.text()
-    // The logged-out session check is logged on purpose (SPEC §8). Visitor uploads are tested
-    // in visitor.test.ts.
-    if (/\/users\/v1\.0\/session|status of 401|status of 404/.test(text)) return
-    errors.push(text)
-  })
-  page.on('pageerror', (error) => errors.push(error.message))
-  return errors
-}
+// Visitor uploads (the 404s of a server without them) are tested in visitor.test.ts.
+const watchConsole = (page: Page) => watchUnexpectedErrors(page, [/status of 404/])
 
 const cards = (page: Page) => page.getByTestId('app-card')
 const cardTitles = (page: Page) => cards(page).locator('h3').allInnerTexts()
-const events = (page: Page) =>
-  page.evaluate(() =>
-    ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).map(
-      (entry) => entry.event,
-    ),
-  )
 
 async function open(viewport: ViewportName, path: string) {
   const opened = await openPage(browser, viewport, server.url)
   const errors = watchConsole(opened.page)
   await opened.page.goto(path)
-  await opened.page.waitForLoadState('networkidle')
+  await settled(opened.page)
   return { ...opened, errors }
 }
-
-const sampleFile = (name: string) =>
-  readFile(fileURLToPath(new URL(`../../server/demo/samples/${name}`, import.meta.url)))
 
 for (const viewport of ['desktop', 'mobile'] as const) {
   describe(`the AI tools list at ${viewport}`, () => {
@@ -170,11 +153,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
         /^600 × 600 px · png · [\d.]+ KB$/,
       )
       await expect(page.getByTestId('before-size').innerText()).resolves.toMatch(/^\d+ × \d+ px · /)
-      await expect(
-        page.evaluate(
-          () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
-        ),
-      ).resolves.toBe(false)
+      await expect(overflows(page)).resolves.toBe(false)
       // The slider is a real range input: keys move the divide.
       const slider = page.getByRole('slider', { name: 'Before and after divide' })
       await slider.focus()
@@ -195,7 +174,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       const plain = `${server.url}/v2/demo/ic.crop(w:600,h:600,g:object)/samples/${file}`
       expect(runUrl.startsWith(`${plain}?`)).toBe(true)
       expect(runUrl.slice(plain.length)).toMatch(/^\?pbs=[0-9a-f]{64}&pbe=\d+&pbt=[0-9a-f]+$/)
-      const seen = await events(page)
+      const seen = await dataLayerEvents(page)
       for (const name of ['transformation triggered', 'polling succeeded', 'success']) {
         expect(seen).toContain(name)
       }
@@ -243,21 +222,10 @@ describe('an AI tool signed in', () => {
   it('runs in the organisation: uploads there, shows the credits and spends one', async () => {
     const { page, context } = await openPage(browser, 'desktop', server.url)
     const errors = watchConsole(page)
-    await page.goto('/console/auth/signup')
-    await page.waitForLoadState('networkidle')
-    await page.fill('#firstName', 'Ada')
-    await page.fill('#lastName', 'Lovelace')
-    await page.fill('#email', uniqueEmail())
-    await page.fill('#password', 'a long enough password')
-    await page.getByRole('button', { name: 'Create account' }).click()
-    await page.waitForURL(/\/console$/)
+    await signUp(page)
     await page.goto('/ai-tools/smart-crop')
     await poll(() => page.getByTestId('tool-credits').innerText()).toContain('50 credits left')
-    await page.locator('input[type=file]').setInputFiles({
-      name: 'coffee.png',
-      mimeType: 'image/png',
-      buffer: await sampleFile('coffee.png'),
-    })
+    await chooseSample(page, 'coffee.png')
     await page.getByTestId('compare').waitFor({ timeout: 60_000 })
     const runUrl = await page.getByTestId('run-url').innerText()
     expect(runUrl).toMatch(

@@ -4,6 +4,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  horizontalOverflow,
   launchBrowser,
   openPage,
   settled,
@@ -39,9 +40,6 @@ async function loadedImage(page: Page, selector: string): Promise<{ width: numbe
     ok: (element as HTMLImageElement).naturalWidth > 0,
   }))
 }
-
-const horizontalOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 
 describe.each(['desktop', 'mobile'] as const)('documentation at %s width', (viewport) => {
   it('takes a use-case "Learn how" link to its documentation page (SPEC §2.7)', async () => {

@@ -1,11 +1,15 @@
 // Browser-test support: a real Tessera server (PGlite in memory, its own data folder) on a free
-// port, and Debian's Chromium driven by playwright-core. A missing browser fails the suite.
+// port, and Debian's Chromium driven by playwright-core. A missing browser fails the suite. Also
+// what the test files share once a page is open: waiting for it, signing up, the demo's samples,
+// the page's errors and analytics events, and its width.
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { expect } from 'vitest'
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 export const CHROME_ARGS = [
@@ -192,4 +196,99 @@ let counter = 0
 export function uniqueEmail(): string {
   counter += 1
   return `web-${Date.now().toString(36)}-${counter}@example.com`
+}
+
+/** Signs a new user up in the browser (a new organisation with them): lands on the console. */
+export async function signUp(
+  page: Page,
+  name: { firstName: string; lastName: string } = { firstName: 'Ada', lastName: 'Lovelace' },
+): Promise<void> {
+  await page.goto('/console/auth/signup')
+  await settled(page)
+  await submitSignUp(page, name)
+  await page.waitForURL(/\/console$/)
+}
+
+/** Fills the sign-up form the page shows (a unique email) and sends it. */
+export async function submitSignUp(
+  page: Page,
+  name: { firstName: string; lastName: string } = { firstName: 'Ada', lastName: 'Lovelace' },
+): Promise<void> {
+  await page.fill('#firstName', name.firstName)
+  await page.fill('#lastName', name.lastName)
+  await page.fill('#email', uniqueEmail())
+  await page.fill('#password', 'a long enough password')
+  await page.getByRole('button', { name: 'Create account' }).click()
+}
+
+/** The signed-in user's first organisation (after a sign-up, their own). */
+export async function firstOrganisation(page: Page): Promise<{ _id: string; cloudName: string }> {
+  const orgs = await page.evaluate(async () => {
+    const response = await fetch('/service/panel/organization/v1.0/all')
+    return (await response.json()) as { _id: string; cloudName: string }[]
+  })
+  const org = orgs[0]
+  if (org === undefined) throw new Error('no organisation after sign-up')
+  return org
+}
+
+/** `expect.poll` waiting up to `timeout` ms unless told otherwise (its own 1 s is too short here). */
+export function pollWithin(timeout: number) {
+  return <T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) =>
+    expect.poll(read, { timeout, ...options })
+}
+
+/**
+ * Console errors and page errors, without the logged-out session check that every anonymous page
+ * makes (SPEC §8 logs each failed call) and the `allowed` ones a test provokes on purpose.
+ */
+export function watchUnexpectedErrors(page: Page, allowed: RegExp[] = []): string[] {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return
+    const text = message.text()
+    if (/\/users\/v1\.0\/session|status of 401/.test(text)) return
+    if (allowed.some((pattern) => pattern.test(text))) return
+    errors.push(text)
+  })
+  page.on('pageerror', (error) => errors.push(error.message))
+  return errors
+}
+
+/** The names of the analytics events the page has pushed to its data layer, in order. */
+export function dataLayerEvents(page: Page): Promise<(string | undefined)[]> {
+  return page.evaluate(() =>
+    ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).map(
+      (entry) => entry.event,
+    ),
+  )
+}
+
+/** How many pixels the page is wider than the window (0 when nothing sticks out). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+}
+
+/** Whether anything is wider than the window. */
+export async function overflows(page: Page): Promise<boolean> {
+  return (await horizontalOverflow(page)) > 0
+}
+
+/** The path of one of the demo's sample images (apps/server/demo/samples). */
+export function samplePath(name: string): string {
+  return fileURLToPath(new URL(`../../server/demo/samples/${name}`, import.meta.url))
+}
+
+/** The bytes of one of the demo's sample images. */
+export function sampleFile(name: string): Promise<Buffer> {
+  return readFile(samplePath(name))
+}
+
+/** Chooses a sample image (as a png) in the page's file input, as a visitor picking a file. */
+export async function chooseSample(page: Page, name: string): Promise<void> {
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name, mimeType: 'image/png', buffer: await sampleFile(name) })
 }

@@ -1,24 +1,25 @@
 // The playground in Chromium against a real server, at 1440 and 390 px (SPEC §2.8, §3, §4, §5,
 // §7.2, §8, §9): every chain transition, the cap messages, ?url= sharing, a real slow operation
 // answering 202, the png retry, uploads, and the member's playground with presets and files.
-import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { signRequest } from '@tessera/url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  chooseSample,
+  dataLayerEvents,
+  firstOrganisation,
   launchBrowser,
   openPage,
+  overflows,
+  pollWithin,
+  signUp,
   startWebServer,
-  uniqueEmail,
   type ViewportName,
   type WebServer,
+  watchUnexpectedErrors,
 } from './harness.ts'
 
-/** `expect.poll` with room for a busy machine (its default gives up after 1 s). */
-function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
-  return expect.poll(read, { timeout: 15_000, ...options })
-}
+const poll = pollWithin(15_000)
 
 let server: WebServer
 let browser: Browser
@@ -33,23 +34,6 @@ afterAll(async () => {
   await server?.stop()
 })
 
-/**
- * Console errors of a page, without the two the site makes on purpose: the logged-out session
- * check (SPEC §8 logs every failed call) and the visitor calls the server does not have yet.
- */
-function watchConsole(page: Page): string[] {
-  const errors: string[] = []
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return
-    const text = message.text()
-    if (/\/users\/v1\.0\/session/.test(text)) return
-    if (/status of 401/.test(text)) return
-    errors.push(text)
-  })
-  page.on('pageerror', (error) => errors.push(error.message))
-  return errors
-}
-
 /** Console errors that remain once the not-yet-built visitor calls (404) are set aside. */
 function unexpected(errors: string[]): string[] {
   return errors.filter(
@@ -59,25 +43,15 @@ function unexpected(errors: string[]): string[] {
   )
 }
 
-/** Whether anything is wider than the window. */
-const overflows = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)
-
 const sample = (pattern: string, file = 'astronaut.png') =>
   `${server.url}/v2/demo/${pattern}/samples/${file}`
 const withUrl = (url: string, path = '/playground') => `${path}?url=${encodeURIComponent(url)}`
 const chain = (page: Page) => page.getByRole('list', { name: 'Transformations' })
 const snippetText = (page: Page) => page.getByTestId('url-snippet').innerText()
-const dataLayerEvents = (page: Page) =>
-  page.evaluate(() =>
-    ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).map(
-      (entry) => entry.event,
-    ),
-  )
 
 async function openPlayground(viewport: ViewportName, path = '/playground') {
   const opened = await openPage(browser, viewport, server.url)
-  const errors = watchConsole(opened.page)
+  const errors = watchUnexpectedErrors(opened.page)
   await opened.page.goto(path)
   await opened.page.getByTestId('playground').waitFor()
   return { ...opened, errors }
@@ -310,25 +284,6 @@ describe('the playground on the narrowest phone', () => {
   })
 })
 
-/** Signs up in the browser; answers the new organisation's id and cloud name. */
-async function signUp(page: Page) {
-  await page.goto('/console/auth/signup')
-  await page.waitForLoadState('networkidle')
-  await page.fill('#firstName', 'Ada')
-  await page.fill('#lastName', 'Lovelace')
-  await page.fill('#email', uniqueEmail())
-  await page.fill('#password', 'a long enough password')
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await page.waitForURL(/\/console$/)
-  const orgs = await page.evaluate(async () => {
-    const response = await fetch('/service/panel/organization/v1.0/all')
-    return (await response.json()) as { _id: string; cloudName: string }[]
-  })
-  const org = orgs[0]
-  if (org === undefined) throw new Error('no organisation after sign-up')
-  return org
-}
-
 /** A signed panel call with the page's session (changes need the x-ebg-* signature). */
 async function panelPost(page: Page, path: string, body: unknown) {
   const key = await page.evaluate(
@@ -351,8 +306,9 @@ for (const viewport of ['desktop', 'mobile'] as const) {
   describe(`the organisation's playground at ${viewport}`, () => {
     it('uses presets (counted per operation, archived hidden), tries and keeps or drops one, uploads', async () => {
       const { page, context } = await openPage(browser, viewport, server.url)
-      const errors = watchConsole(page)
-      const org = await signUp(page)
+      const errors = watchUnexpectedErrors(page)
+      await signUp(page)
+      const org = await firstOrganisation(page)
       const presets = `/service/panel/assets/v1.0/org/${org._id}/presets`
       await panelPost(page, presets, {
         presetName: 'three',
@@ -376,12 +332,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       // Upload an image into the organisation through the playground.
       await page.goto(`/console/organization/${org._id}/playground`)
       await page.getByTestId('playground').waitFor()
-      const file = await readFile(
-        fileURLToPath(new URL('../../server/demo/samples/astronaut.png', import.meta.url)),
-      )
-      await page
-        .locator('input[type=file]')
-        .setInputFiles({ name: 'astronaut.png', mimeType: 'image/png', buffer: file })
+      await chooseSample(page, 'astronaut.png')
       await poll(() => snippetText(page), { timeout: 20_000 }).toBe(
         `${server.url}/v2/${org.cloudName}/original/playground/astronaut.png`,
       )

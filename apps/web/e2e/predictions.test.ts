@@ -1,19 +1,20 @@
 // Predictions in Chromium against a real server (SPEC §2.8, §3, §4, §7.2): the public list, the
 // form generated from a prediction's schema, a visitor sent to sign up and back, and a member
 // who uploads an image, runs ic_crop as a job and sees it queued, polled and done.
-import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   launchBrowser,
   openPage,
+  samplePath,
   settled,
+  signUp,
   startWebServer,
-  uniqueEmail,
+  submitSignUp,
   type WebServer,
 } from './harness.ts'
 
-const SAMPLE = fileURLToPath(new URL('../../server/demo/samples/chelsea.png', import.meta.url))
+const SAMPLE = samplePath('chelsea.png')
 
 let server: WebServer
 let browser: Browser
@@ -71,11 +72,7 @@ describe.each(['desktop', 'mobile'] as const)('predictions at %s width', (viewpo
     await signup.click()
     await page.waitForURL(/\/console\/auth\/signup\?/)
     await settled(page)
-    await page.fill('#firstName', 'Grace')
-    await page.fill('#lastName', 'Tester')
-    await page.fill('#email', uniqueEmail())
-    await page.fill('#password', 'a long enough password')
-    await page.getByRole('button', { name: 'Create account' }).click()
+    await submitSignUp(page, { firstName: 'Grace', lastName: 'Tester' })
     await page.waitForURL(`${server.url}/predictions/ic_crop`)
     await page.getByTestId('run-prediction').waitFor()
     await context.close()
@@ -85,14 +82,7 @@ describe.each(['desktop', 'mobile'] as const)('predictions at %s width', (viewpo
 describe('a member runs a prediction', () => {
   it('uploads an image, runs ic_crop, and sees it queued, polled and done with its output', async () => {
     const { page, context, errors } = await openPage(browser, 'desktop', server.url)
-    await page.goto('/console/auth/signup')
-    await settled(page)
-    await page.fill('#firstName', 'Ada')
-    await page.fill('#lastName', 'Tester')
-    await page.fill('#email', uniqueEmail())
-    await page.fill('#password', 'a long enough password')
-    await page.getByRole('button', { name: 'Create account' }).click()
-    await page.waitForURL(/\/console$/)
+    await signUp(page, { firstName: 'Ada', lastName: 'Tester' })
 
     const polls: string[] = []
     page.on('request', (request) => {
@@ -133,14 +123,7 @@ describe('a member runs a prediction', () => {
 
   it('hears 501 model_unavailable for a model this server does not have', async () => {
     const { page, context } = await openPage(browser, 'mobile', server.url)
-    await page.goto('/console/auth/signup')
-    await settled(page)
-    await page.fill('#firstName', 'Alan')
-    await page.fill('#lastName', 'Tester')
-    await page.fill('#email', uniqueEmail())
-    await page.fill('#password', 'a long enough password')
-    await page.getByRole('button', { name: 'Create account' }).click()
-    await page.waitForURL(/\/console$/)
+    await signUp(page, { firstName: 'Alan', lastName: 'Tester' })
     await page.goto('/predictions/generate_bg')
     await settled(page)
     expect(await page.getByTestId('model-unavailable').textContent()).toContain(

@@ -5,25 +5,26 @@
 // integrations.test.ts stands in for Google and the tag manager), and a member without credits
 // told about the 402 with a link to top up.
 
-import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  chooseSample,
+  dataLayerEvents,
   launchBrowser,
   openPage,
+  overflows,
+  pollWithin,
+  settled,
   startWebServer,
-  uniqueEmail,
+  submitSignUp,
   type ViewportName,
   type WebServer,
+  watchUnexpectedErrors,
 } from './harness.ts'
 
-/** `expect.poll` with room for a busy machine (its default gives up after 1 s). */
-function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
-  return expect.poll(read, { timeout: 20_000, ...options })
-}
+const poll = pollWithin(20_000)
 
 const TOOL = '/ai-tools/smart-crop'
 const SITE_KEY = 'test-site-key'
@@ -126,30 +127,6 @@ afterAll(async () => {
   await stand?.close()
 })
 
-/** Console errors and page errors, without the failed calls a test provokes on purpose. */
-function watchConsole(page: Page, allowed: RegExp[] = []): string[] {
-  const errors: string[] = []
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return
-    const text = message.text()
-    if (/\/users\/v1\.0\/session|status of 401/.test(text)) return
-    if (allowed.some((pattern) => pattern.test(text))) return
-    errors.push(text)
-  })
-  page.on('pageerror', (error) => errors.push(error.message))
-  return errors
-}
-
-const events = (page: Page) =>
-  page.evaluate(() =>
-    ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).map(
-      (entry) => entry.event,
-    ),
-  )
-
-const sampleFile = (name: string) =>
-  readFile(fileURLToPath(new URL(`../../server/demo/samples/${name}`, import.meta.url)))
-
 async function visit(
   server: WebServer,
   viewport: ViewportName,
@@ -157,7 +134,7 @@ async function visit(
   options: { allowed?: RegExp[]; captchaToken?: string } = {},
 ) {
   const opened = await openPage(browser, viewport, server.url)
-  const errors = watchConsole(opened.page, options.allowed)
+  const errors = watchUnexpectedErrors(opened.page, options.allowed)
   if (options.captchaToken !== undefined) {
     const token = options.captchaToken
     await opened.page.addInitScript((value) => {
@@ -173,14 +150,8 @@ async function visit(
     }).observe(document, { subtree: true, childList: true, attributes: true })
   })
   await opened.page.goto(path)
-  await opened.page.waitForLoadState('networkidle')
+  await settled(opened.page)
   return { ...opened, errors }
-}
-
-async function chooseFile(page: Page, name: string) {
-  await page
-    .locator('input[type=file]')
-    .setInputFiles({ name, mimeType: 'image/png', buffer: await sampleFile(name) })
 }
 
 /** Slows the page's uploads so the progress bar has time to move. */
@@ -200,7 +171,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
     it('uploads an image with progress and runs an AI tool on it end to end', async () => {
       const { page, context, errors } = await visit(open, viewport, TOOL)
       await throttleUploads(page)
-      await chooseFile(page, 'coffee.png')
+      await chooseSample(page, 'coffee.png')
       await page.getByTestId('compare').waitFor({ timeout: 90_000 })
       const progress = await page.evaluate(
         () => (window as unknown as { __progress: number[] }).__progress,
@@ -216,7 +187,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
           `^${open.url.replace(/[.]/g, '\\.')}/v2/demo/ic\\.crop\\(w:600,h:600,g:object\\)/visitor-uploads/[0-9a-f-]{36}/coffee\\.png\\?pbs=[0-9a-f]{64}&pbe=\\d+&pbt=[0-9a-f]+$`,
         ),
       )
-      const seen = await events(page)
+      const seen = await dataLayerEvents(page)
       for (const name of [
         'file upload',
         'upload success',
@@ -227,25 +198,21 @@ for (const viewport of ['desktop', 'mobile'] as const) {
         expect(seen).toContain(name)
       }
       expect(await page.getByTestId('captcha').count()).toBe(0)
-      expect(
-        await page.evaluate(
-          () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
-        ),
-      ).toBe(false)
+      expect(await overflows(page)).toBe(false)
       expect(errors).toEqual([])
       await context.close()
     })
 
     it('uploads in the playground: the upload becomes the image to transform', async () => {
       const { page, context, errors } = await visit(open, viewport, '/playground')
-      await chooseFile(page, 'horse.png')
+      await chooseSample(page, 'horse.png')
       await poll(() =>
         page.getByRole('status').filter({ hasText: 'Uploaded' }).innerText(),
       ).toMatch(/Uploaded; kept until .+\. \d+ uploads left today\./)
       await poll(() => page.getByTestId('url-snippet').innerText()).toMatch(
         /\/v2\/demo\/original\/visitor-uploads\/[0-9a-f-]{36}\/horse\.png$/,
       )
-      const seen = await events(page)
+      const seen = await dataLayerEvents(page)
       expect(seen).toContain('file upload')
       expect(seen).toContain('upload success')
       expect(errors).toEqual([])
@@ -261,9 +228,9 @@ describe('the daily limits', () => {
     const { page, context, errors } = await visit(strict, 'desktop', TOOL, {
       allowed: [/status of 429/],
     })
-    await chooseFile(page, 'coffee.png')
+    await chooseSample(page, 'coffee.png')
     await page.getByTestId('compare').waitFor({ timeout: 90_000 })
-    await chooseFile(page, 'horse.png')
+    await chooseSample(page, 'horse.png')
     const message = page.getByTestId('upload-error')
     await poll(() => message.innerText()).toMatch(
       /^This address has used its 1 uploads for today; try again in \d+ h\. Sign up to keep going with your own files\.$/,
@@ -271,7 +238,7 @@ describe('the daily limits', () => {
     await expect(
       message.getByRole('link', { name: 'Sign up' }).getAttribute('href'),
     ).resolves.toContain('signup')
-    const seen = await events(page)
+    const seen = await dataLayerEvents(page)
     expect(seen).toContain('upload failed')
     expect(seen).toContain('daily limit exceeded')
     expect(errors).toEqual([])
@@ -289,11 +256,15 @@ describe('the daily limits', () => {
       /^This address has used its 1 new AI transformations for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,
     )
     await expect(limit.getByRole('link', { name: 'Sign up' }).count()).resolves.toBe(1)
-    await chooseFile(page, 'horse.png')
+    // Said once, where the result would have been.
+    const result = page.getByTestId('tool-result')
+    await expect(result.getByTestId('daily-limit').count()).resolves.toBe(1)
+    await expect(page.getByText(/used its 1 new AI transformations/).count()).resolves.toBe(1)
+    await chooseSample(page, 'horse.png')
     await poll(() => page.getByTestId('upload-error').innerText()).toContain(
       'used its 1 uploads for today',
     )
-    expect(await events(page)).toContain('daily limit exceeded')
+    expect(await dataLayerEvents(page)).toContain('daily limit exceeded')
     expect(errors).toEqual([])
     await context.close()
   })
@@ -312,7 +283,7 @@ describe('the daily limits', () => {
         /^This address has used its 1 new AI transformations for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,
       )
       await expect(limit.getByRole('link', { name: 'Sign up' }).count()).resolves.toBe(1)
-      const seen = await events(page)
+      const seen = await dataLayerEvents(page)
       expect(seen).toContain('daily limit exceeded')
       expect(seen).toContain('failed')
       expect(errors).toEqual([])
@@ -332,7 +303,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
           () => (window as unknown as { __turnstile: { sitekey: string } }).__turnstile.sitekey,
         ),
       ).toBe(SITE_KEY)
-      await chooseFile(page, 'coffee.png')
+      await chooseSample(page, 'coffee.png')
       await page.getByTestId('compare').waitFor({ timeout: 90_000 })
       // Two checks with two different one-use tokens: the upload's and the run's signing.
       const checks = stand.verified.slice(before)
@@ -349,11 +320,11 @@ for (const viewport of ['desktop', 'mobile'] as const) {
         allowed: [/status of 403/],
       })
       await page.getByTestId('captcha').getByText('Captcha stand-in').waitFor()
-      await chooseFile(page, 'coffee.png')
+      await chooseSample(page, 'coffee.png')
       await poll(() => page.getByTestId('upload-error').innerText()).toBe(
         'The captcha was not passed; try it again',
       )
-      const seen = await events(page)
+      const seen = await dataLayerEvents(page)
       expect(seen).toContain('captcha failed')
       expect(seen).toContain('upload failed')
       expect(errors).toEqual([])
@@ -379,15 +350,11 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       const { page, context, errors } = await visit(open, viewport, '/console/auth/signup', {
         allowed: [/status of 402/, /HTTP 402/],
       })
-      await page.fill('#firstName', 'Ada')
-      await page.fill('#lastName', 'Lovelace')
-      await page.fill('#email', uniqueEmail())
-      await page.fill('#password', 'a long enough password')
-      await page.getByRole('button', { name: 'Create account' }).click()
+      await submitSignUp(page)
       await page.waitForURL(/\/console$/)
       await page.goto(TOOL)
       await poll(() => page.getByTestId('tool-credits').innerText()).toContain('0 credits left')
-      await chooseFile(page, 'horse.png')
+      await chooseSample(page, 'horse.png')
       const problem = page.getByTestId('run-error')
       await poll(() => problem.innerText(), { timeout: 60_000 }).toContain(
         'Your organisation has no credits left for this AI operation',
@@ -396,7 +363,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       await expect(topUp.getAttribute('href')).resolves.toMatch(
         /\/console\/organization\/[0-9a-f-]+\/.*billing.*topup|topup/,
       )
-      expect(await events(page)).toContain('failed')
+      expect(await dataLayerEvents(page)).toContain('failed')
       expect(errors).toEqual([])
       await context.close()
     })

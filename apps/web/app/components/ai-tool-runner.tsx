@@ -60,7 +60,6 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
   const [workspace, setWorkspace] = useState<Workspace>({ cloudName: DEMO_CLOUD_NAME })
   const [filePath, setFilePath] = useState<string | null>(null)
   const [upload, setUpload] = useState<Upload>({ status: 'idle' })
-  const [limit, setLimit] = useState<string | null>(null)
   const [dragging, setDragging] = useState(false)
   const inputId = useId()
   const captcha = useCaptcha(app.slug)
@@ -119,7 +118,6 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
         if (failure.status === 404) return url // the server does not sign visitor runs
         if (failure.code === DAILY_LIMIT_CODE) {
           trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
-          setLimit(failure.message)
         }
         if (failure.code.startsWith('captcha')) {
           trackAppEvent(APP_EVENTS.captchaFailed, { tool: app.slug })
@@ -144,7 +142,6 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
       // Delivery refuses a visitor's new AI render past the daily allowance.
       if (failure.code === DAILY_LIMIT_CODE) {
         trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
-        setLimit(failure.message)
       }
     },
   })
@@ -295,19 +292,11 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
           {workspace.orgId === undefined ? captcha.widget : null}
         </div>
 
-        {limit === null ? null : (
-          <p className="tool-alert" role="alert" data-testid="daily-limit">
-            {limit}{' '}
-            <a href={signupUrl(config.consoleUrl, page)} onClick={trackSignup}>
-              Sign up
-            </a>{' '}
-            to keep going with your own credits.
-          </p>
-        )}
-
         {filePath === null ? null : (
           <ToolResult
             slug={app.slug}
+            signup={signupUrl(config.consoleUrl, page)}
+            onSignup={trackSignup}
             before={before}
             after={after}
             runUrl={runUrl ?? ''}
@@ -327,12 +316,16 @@ type Fetched = ReturnType<typeof useFetchedImage>
 
 function ToolResult({
   slug,
+  signup,
+  onSignup,
   before,
   after,
   runUrl,
   topUp,
 }: {
   slug: string
+  signup: string
+  onSignup: () => void
   before: Fetched
   after: Fetched
   runUrl: string
@@ -375,7 +368,14 @@ function ToolResult({
               )}
             </p>
           ) : state.code === DAILY_LIMIT_CODE ? (
-            <p>{state.message}</p>
+            // Said here only, where the result would have been: the run is what was refused.
+            <p data-testid="daily-limit">
+              {state.message}{' '}
+              <a href={signup} onClick={onSignup}>
+                Sign up
+              </a>{' '}
+              to keep going with your own credits.
+            </p>
           ) : (
             <p>
               The tool could not run: {state.message}

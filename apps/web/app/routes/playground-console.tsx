@@ -2,13 +2,25 @@
 // the same component as /playground, on the organisation's files and presets, and a way to save
 // the chain as a preset (the presets page opens its form with it).
 import { urlToObj } from '@tessera/url'
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { data, useNavigate } from 'react-router'
-import { Playground } from '../components/playground.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/playground-console.ts'
 import { requireConsoleUser } from './console/console.server.ts'
+// The page's layout (`.console-wide`) is styled from the server's first HTML, not once the
+// playground's code (which imports the same stylesheet) has arrived.
+import '../components/playground.css'
+
+/**
+ * The playground's code is a chunk of its own, loaded the way /playground loads it: a static
+ * import here would make that page's dynamic import ineffective (the build warns) and put the
+ * whole playground into this route's first scripts. In the browser it is fetched as soon as this
+ * module runs, as a static import's would be, not only once the page has mounted.
+ */
+const loadPlayground = () => import('../components/playground.tsx')
+if (typeof document !== 'undefined') loadPlayground().catch(() => undefined)
+const Playground = lazy(() => loadPlayground().then((module) => ({ default: module.Playground })))
 
 export const meta: Route.MetaFunction = (args) =>
   metaFor(args, { title: 'Playground', noIndex: true })
@@ -68,7 +80,9 @@ export default function ConsolePlayground({ loaderData }: Route.ComponentProps) 
         </p>
       )}
       {mounted ? (
-        <Playground org={loaderData.org} />
+        <Suspense fallback={<div className="playground-loading" aria-busy="true" />}>
+          <Playground org={loaderData.org} />
+        </Suspense>
       ) : (
         <div className="playground-loading" aria-busy="true" />
       )}
