@@ -242,6 +242,29 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     return row ?? returned(await findDerived(input.cacheKey))
   }
 
+  /**
+   * Records several rendered images in one statement, with `recordDerived`'s rule for a cache
+   * key recorded before. All or none: on an error the caller may record them one by one.
+   */
+  async function recordDerivedMany(inputs: readonly DerivedInput[]): Promise<void> {
+    if (inputs.length === 0) return
+    await db
+      .insert(derivedImages)
+      .values(
+        inputs.map((input) => ({
+          ...input,
+          width: input.width ?? null,
+          height: input.height ?? null,
+          context: input.context ?? null,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: derivedImages.cacheKey,
+        set: { context: excluded(derivedImages.context) },
+        setWhere: isNull(derivedImages.context),
+      })
+  }
+
   async function touchDerived(id: string): Promise<void> {
     await db.update(derivedImages).set({ lastAccessedAt: now() }).where(eq(derivedImages.id, id))
   }
@@ -278,6 +301,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     deleteFile,
     findDerived,
     recordDerived,
+    recordDerivedMany,
     touchDerived,
     deleteDerivedForFile,
   }

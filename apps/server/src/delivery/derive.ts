@@ -5,6 +5,7 @@ import type { StepReport } from '@tessera/engine'
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import type { DerivedBudget } from './budget.ts'
+import { createDerivedIndexWriter } from './derived-index.ts'
 import type { FileRow, Resolved } from './resolve.ts'
 
 /** A derived image as computed, before (and while) it is stored. */
@@ -36,6 +37,7 @@ export function createDeriver(
   const { repo, lookups, storage, engine, metrics, config, logger } = app
   const { budget, findMergeFile } = parts
   const inFlight = new Map<string, Promise<Derived>>()
+  const index = createDerivedIndexWriter(repo)
 
   async function derive(
     resolved: Omit<Resolved, 'pattern'>,
@@ -83,11 +85,12 @@ export function createDeriver(
       return { ...computed, persisted: Promise.resolve() }
     }
     lookups.bytes.set(storageKey, result.data)
-    // Storing (write, fsync, rename) and indexing happen after the answer is on its way; until
-    // they finish, identical requests are answered from the in-flight entry.
+    // Storing (write, fsync, rename) and indexing (with the rows of other images made in the same
+    // few milliseconds, derived-index.ts) happen after the answer is on its way; until they
+    // finish, identical requests are answered from the in-flight entry.
     const persisted = (async () => {
       await storage.put(storageKey, result.data, { contentType: result.contentType })
-      await repo.recordDerived({
+      await index.record({
         organisationId: resolved.organisationId,
         fileId: file.id,
         fileVersion: file.version,
