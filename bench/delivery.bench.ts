@@ -5,8 +5,9 @@
 // (or `npm run bench`, which runs the URL benchmark first). BENCH_SECONDS sets the measured
 // seconds of each run (default 10, 1–60); each run has a 3 s warm-up first. BENCH_ONLY=warm runs
 // only the warm variant and its bare peer, BENCH_TURNS times in turns (default 3 then, else 1),
-// so a busy machine's drift falls on both alike. Warm and bare rows also give the CPU time of
-// the server's main thread per answer, which other processes' load does not inflate.
+// so a busy machine's drift falls on both alike; BENCH_COLD_TURNS does the same for ours cold and
+// ipx (default 1). Warm and bare rows also give the CPU time of the server's main thread per
+// answer, which other processes' load does not inflate.
 //
 // Everything runs on this machine: the servers in this process, the load generator (autocannon)
 // in a worker thread of it. Client and servers therefore share the same CPUs.
@@ -44,6 +45,8 @@ const SECONDS = readSeconds(process.env.BENCH_SECONDS)
 const ONLY_WARM = process.env.BENCH_ONLY === 'warm'
 /** Turns of warm then bare, per workload. */
 const TURNS = readTurns(process.env.BENCH_TURNS, ONLY_WARM ? 3 : 1)
+// Turns of ours cold and ipx (each measured BENCH_SECONDS), alternating; their means are reported.
+const COLD_TURNS = readTurns(process.env.BENCH_COLD_TURNS, 1)
 const WARMUP_SECONDS = 3
 
 const SOURCE_WIDTH = 2725
@@ -761,19 +764,27 @@ async function main(): Promise<void> {
           await step('engine', () => measureInProcess(() => engineCall(workload, engine, source))),
         )
 
-        const before = await cacheCounts(ours)
-        const cold = await step('oursCold', () =>
-          measureHttp(ours.url, deliveryPath(workload.pattern)),
-        )
-        rows.push(cold)
-        const after = await cacheCounts(ours)
-        if (after.hit !== before.hit || after.miss - before.miss < cold.count) {
-          throw new Error(`cold run was not all misses: ${JSON.stringify({ before, after })}`)
+        // Ours cold and ipx in turns (BENCH_COLD_TURNS), so drift of the machine falls on both.
+        const coldTurns: Row[] = []
+        const ipxTurns: Row[] = []
+        const ipxDefaultTurns: Row[] = []
+        for (let turn = 0; turn < COLD_TURNS; turn++) {
+          const before = await cacheCounts(ours)
+          const cold = await step('oursCold', () =>
+            measureHttp(ours.url, deliveryPath(workload.pattern)),
+          )
+          const after = await cacheCounts(ours)
+          if (after.hit !== before.hit || after.miss - before.miss < cold.count) {
+            throw new Error(`cold run was not all misses: ${JSON.stringify({ before, after })}`)
+          }
+          console.log(`    (${after.miss - before.miss} cache misses, 0 hits, warm-up included)`)
+          coldTurns.push(cold)
+          ipxTurns.push(await step('ipx', () => measureHttp(ipx.origin, workload.ipx)))
+          ipxDefaultTurns.push(
+            await step('ipxDefault', () => measureHttp(ipxDefault.origin, workload.ipx)),
+          )
         }
-        console.log(`    (${after.miss - before.miss} cache misses, 0 hits, warm-up included)`)
-
-        rows.push(await step('ipx', () => measureHttp(ipx.origin, workload.ipx)))
-        rows.push(await step('ipxDefault', () => measureHttp(ipxDefault.origin, workload.ipx)))
+        rows.push(pooled(coldTurns), pooled(ipxTurns), pooled(ipxDefaultTurns))
       }
 
       // Warm and bare in turns: drift of the machine's load falls on both alike.
