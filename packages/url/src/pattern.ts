@@ -132,19 +132,7 @@ export function parseTransformations(pattern: string): Transformation[] {
 export function buildPattern(
   transformations: ReadonlyArray<TransformationInput> | null | undefined,
 ): string {
-  if (transformations === null || transformations === undefined) return ''
-  if (!Array.isArray(transformations)) {
-    throw new IllegalArgumentError(
-      MESSAGES.arrayExpected('transformations', describeType(transformations)),
-    )
-  }
-  let pattern = ''
-  for (let i = 0; i < transformations.length; i++) {
-    // After the first operation, each is written with its `~` in front.
-    const text = writeOperation(transformations[i] as TransformationInput, pattern !== '')
-    if (text !== undefined) pattern = pattern === '' ? text : pattern + text
-  }
-  return pattern
+  return writePattern(transformations, '') ?? ''
 }
 
 /**
@@ -157,7 +145,15 @@ export function buildPattern(
 export function buildPatternSegment(
   transformations: ReadonlyArray<TransformationInput> | null | undefined,
 ): string {
-  if (transformations === null || transformations === undefined) return ORIGINAL_SEGMENT
+  return writePattern(transformations, '/') ?? ORIGINAL_SEGMENT
+}
+
+// The operations joined by `~`, `end` joined to the last one; undefined when none is written.
+function writePattern(
+  transformations: ReadonlyArray<TransformationInput> | null | undefined,
+  end: string,
+): string | undefined {
+  if (transformations === null || transformations === undefined) return undefined
   if (!Array.isArray(transformations)) {
     throw new IllegalArgumentError(
       MESSAGES.arrayExpected('transformations', describeType(transformations)),
@@ -166,13 +162,14 @@ export function buildPatternSegment(
   let pattern = ''
   let last: string | undefined
   for (let i = 0; i < transformations.length; i++) {
+    // After the first operation, each is written with its `~` in front.
     const text = writeOperation(transformations[i] as TransformationInput, last !== undefined)
     if (text === undefined) continue
     if (last !== undefined) pattern = pattern === '' ? last : pattern + last
     last = text
   }
-  if (last === undefined) return ORIGINAL_SEGMENT
-  const tail = `${last}/`
+  if (last === undefined) return undefined
+  const tail = end === '' ? last : last + end
   return pattern === '' ? tail : pattern + tail
 }
 

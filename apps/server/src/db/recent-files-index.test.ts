@@ -10,9 +10,9 @@ import { join } from 'node:path'
 import { count, sql } from 'drizzle-orm'
 import { pgSchema, serial, text } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDatabase, type Database, MIGRATIONS_FOLDER } from './database.ts'
+import { type Database, MIGRATIONS_FOLDER } from './database.ts'
 import { createRepository } from './repository.ts'
-import { createThrowawayDatabase } from './test-database.ts'
+import { openTestDatabase, type TestDatabase } from './test-database.ts'
 import { recentFilesQuery } from './usage-queries.ts'
 
 const ENGINES = ['pglite', 'postgres'] as const
@@ -41,17 +41,13 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 describe.each(ENGINES)('the recent-files index (%s)', (engine) => {
+  let opened: TestDatabase | undefined
   let database: Database
-  let drop: (() => Promise<void>) | undefined
   let organisationId: string
 
   beforeAll(async () => {
-    if (engine === 'pglite') database = await createDatabase({ dataDir: 'memory://' })
-    else {
-      const target = await createThrowawayDatabase()
-      drop = () => target.drop()
-      database = await createDatabase({ url: target.url })
-    }
+    opened = await openTestDatabase(engine)
+    database = opened.database
     const repo = createRepository(database.db)
     const ids: string[] = []
     for (let n = 0; n < ORGANISATIONS; n++) {
@@ -69,8 +65,7 @@ describe.each(ENGINES)('the recent-files index (%s)', (engine) => {
   }, 120_000)
 
   afterAll(async () => {
-    await database?.close()
-    await drop?.()
+    await opened?.close()
   })
 
   it('applies every migration, 0008 included', async () => {

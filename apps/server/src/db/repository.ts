@@ -224,21 +224,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
    * wins and is returned: compare `storageKey` to know whether your object is redundant.
    */
   async function recordDerived(input: DerivedInput): Promise<DerivedImage> {
-    const [row] = await db
-      .insert(derivedImages)
-      .values({
-        ...input,
-        width: input.width ?? null,
-        height: input.height ?? null,
-        context: input.context ?? null,
-      })
-      // A row stored before contexts were kept gets the context when the image is made again.
-      .onConflictDoUpdate({
-        target: derivedImages.cacheKey,
-        set: { context: excluded(derivedImages.context) },
-        setWhere: isNull(derivedImages.context),
-      })
-      .returning()
+    const [row] = await insertDerived([input]).returning()
     return row ?? returned(await findDerived(input.cacheKey))
   }
 
@@ -247,8 +233,13 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
    * key recorded before. All or none: on an error the caller may record them one by one.
    */
   async function recordDerivedMany(inputs: readonly DerivedInput[]): Promise<void> {
-    if (inputs.length === 0) return
-    await db
+    if (inputs.length > 0) await insertDerived(inputs)
+  }
+
+  // The first row of a cache key wins; a row stored before contexts were kept gets the context
+  // when the image is made again.
+  function insertDerived(inputs: readonly DerivedInput[]) {
+    return db
       .insert(derivedImages)
       .values(
         inputs.map((input) => ({

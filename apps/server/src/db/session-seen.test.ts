@@ -4,32 +4,27 @@
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDatabase, type Database } from './database.ts'
+import type { Database } from './database.ts'
 import { SESSION_SEEN_RESOLUTION_MS } from './identity-queries.ts'
 import { createRepository, type Repository } from './repository.ts'
 import { sessions } from './schema.ts'
-import { createThrowawayDatabase } from './test-database.ts'
+import { openTestDatabase, type TestDatabase } from './test-database.ts'
 
 const ENGINES = ['pglite', 'postgres'] as const
 
 describe.each(ENGINES)('session reads (%s)', (engine) => {
+  let opened: TestDatabase | undefined
   let database: Database
   let repo: Repository
-  let drop: (() => Promise<void>) | undefined
 
   beforeAll(async () => {
-    if (engine === 'pglite') database = await createDatabase({ dataDir: 'memory://' })
-    else {
-      const target = await createThrowawayDatabase()
-      drop = () => target.drop()
-      database = await createDatabase({ url: target.url })
-    }
+    opened = await openTestDatabase(engine)
+    database = opened.database
     repo = createRepository(database.db)
   }, 60_000)
 
   afterAll(async () => {
-    await database?.close()
-    await drop?.()
+    await opened?.close()
   })
 
   const seenAt = async (id: string) => {

@@ -1,6 +1,7 @@
 // Test support: throwaway PostgreSQL databases, so suites never share or keep state.
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { createDatabase, type Database } from './database.ts'
 
 /** Admin connection used to create and drop test databases (env `TEST_DATABASE_URL`). */
 export const ADMIN_URL =
@@ -53,5 +54,33 @@ export async function createThrowawayDatabase(): Promise<ThrowawayDatabase> {
         client.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`),
       )
     },
+  }
+}
+
+/** A migrated database of either engine: embedded PGlite in memory, or a throwaway PostgreSQL one. */
+export interface TestDatabase {
+  database: Database
+  /** Closes it and, on PostgreSQL, drops it. */
+  close(): Promise<void>
+}
+
+export async function openTestDatabase(engine: 'pglite' | 'postgres'): Promise<TestDatabase> {
+  if (engine === 'pglite') {
+    const database = await createDatabase({ dataDir: 'memory://' })
+    return { database, close: () => database.close() }
+  }
+  const target = await createThrowawayDatabase()
+  try {
+    const database = await createDatabase({ url: target.url })
+    return {
+      database,
+      close: async () => {
+        await database.close()
+        await target.drop()
+      },
+    }
+  } catch (error) {
+    await target.drop()
+    throw error
   }
 }

@@ -3,31 +3,23 @@
 // deleted meanwhile) does not cost the others theirs. Both engines.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDatabase, type Database } from '../db/database.ts'
 import { createRepository, type DerivedInput, type Repository } from '../db/repository.ts'
-import { createThrowawayDatabase } from '../db/test-database.ts'
+import { openTestDatabase, type TestDatabase } from '../db/test-database.ts'
 import { createDerivedIndexWriter } from './derived-index.ts'
 
 const ENGINES = ['pglite', 'postgres'] as const
 
 describe.each(ENGINES)('the derived-image index writer (%s)', (engine) => {
-  let database: Database
+  let opened: TestDatabase | undefined
   let repo: Repository
-  let drop: (() => Promise<void>) | undefined
 
   beforeAll(async () => {
-    if (engine === 'pglite') database = await createDatabase({ dataDir: 'memory://' })
-    else {
-      const target = await createThrowawayDatabase()
-      drop = () => target.drop()
-      database = await createDatabase({ url: target.url })
-    }
-    repo = createRepository(database.db)
+    opened = await openTestDatabase(engine)
+    repo = createRepository(opened.database.db)
   }, 60_000)
 
   afterAll(async () => {
-    await database?.close()
-    await drop?.()
+    await opened?.close()
   })
 
   /** A file of a new organisation, and a maker of index rows for it. */

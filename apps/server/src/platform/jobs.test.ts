@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createDatabase, createRepository } from '../db/index.ts'
-import { createThrowawayDatabase } from '../db/test-database.ts'
+import { openTestDatabase } from '../db/test-database.ts'
 import { startTestServer } from '../test-server.ts'
 import { createJobRunner } from './jobs.ts'
 import { createLogger } from './logger.ts'
@@ -132,10 +132,7 @@ describe.each(['pglite', 'postgres'] as const)(
     const HEARTBEAT_MS = 100
 
     async function setUp() {
-      const throwaway = kind === 'postgres' ? await createThrowawayDatabase() : undefined
-      const database = await createDatabase(
-        throwaway === undefined ? { dataDir: 'memory://' } : { url: throwaway.url },
-      )
+      const { database, close } = await openTestDatabase(kind)
       const repo = createRepository(database.db, { staleJobAfterMs: STALE_MS })
       const logger = createLogger({ logLevel: 'silent' })
       const started: string[] = []
@@ -159,10 +156,6 @@ describe.each(['pglite', 'postgres'] as const)(
           },
           { pollMs: 20, heartbeatMs: HEARTBEAT_MS },
         )
-      const close = async () => {
-        await database.close()
-        await throwaway?.drop()
-      }
       return { repo, runner, started, release: () => release(), close }
     }
 

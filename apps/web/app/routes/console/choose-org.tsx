@@ -1,6 +1,6 @@
 import { redirect, useLocation } from 'react-router'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
-import { serverApi } from '../../lib/api.server.ts'
+import { runtimeConfig } from '../../lib/api.server.ts'
 import { useConfig } from '../../lib/app-context.tsx'
 import { afterChoosingOrg, readAuthFlow } from '../../lib/auth-redirect.ts'
 import { orgCookie, rememberOrg } from '../../lib/console-org.ts'
@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const flow = readAuthFlow(new URL(request.url).search)
   const only = organizations.length === 1 ? organizations[0] : undefined
   if (only !== undefined && (flow.redirectUrl !== undefined || flow.redirectTo !== undefined)) {
-    const { consoleUrl } = serverApi(request, context).config
+    const { consoleUrl } = runtimeConfig(context)
     throw redirect(afterChoosingOrg(flow, only._id, { consoleBase: consoleUrl }), {
       headers: { 'Set-Cookie': orgCookie(only._id) },
     })
