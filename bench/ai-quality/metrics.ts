@@ -107,3 +107,81 @@ export function printRows(rows: readonly Record<string, string | number>[]): voi
   console.log(`| ${columns.map(() => '---').join(' | ')} |`)
   for (const row of rows) console.log(`| ${columns.map((c) => cell(row[c])).join(' | ')} |`)
 }
+
+/** Luma (BT.601) of 8-bit pixels with `channels` channels (the first three are RGB; one or two
+ * channels are grey already). */
+export function luma(data: Uint8Array, channels: number): Float64Array {
+  const out = new Float64Array(Math.floor(data.length / channels))
+  for (let i = 0; i < out.length; i += 1) {
+    const at = i * channels
+    out[i] =
+      channels < 3
+        ? (data[at] ?? 0)
+        : 0.299 * (data[at] ?? 0) + 0.587 * (data[at + 1] ?? 0) + 0.114 * (data[at + 2] ?? 0)
+  }
+  return out
+}
+
+/** Structural similarity of two 8-bit images of the same size, on luma, with a 7×7 uniform
+ * window (as scikit-image's default) stepped one pixel; 1 when equal. */
+export function ssim(
+  a: Uint8Array,
+  b: Uint8Array,
+  width: number,
+  height: number,
+  channels: number,
+): number {
+  if (a.length !== b.length) throw new Error('ssim: buffers differ in size')
+  const x = luma(a, channels)
+  const y = luma(b, channels)
+  const win = 7
+  const n = win * win
+  const c1 = (0.01 * 255) ** 2
+  const c2 = (0.03 * 255) ** 2
+  // Summed-area tables of x, y, x², y² and xy make each window O(1).
+  const stride = width + 1
+  const tables = [0, 1, 2, 3, 4].map(() => new Float64Array(stride * (height + 1)))
+  const [sx, sy, sxx, syy, sxy] = tables as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ]
+  for (let row = 0; row < height; row += 1) {
+    for (let col = 0; col < width; col += 1) {
+      const i = row * width + col
+      const vx = x[i] ?? 0
+      const vy = y[i] ?? 0
+      const t = (row + 1) * stride + col + 1
+      const values = [vx, vy, vx * vx, vy * vy, vx * vy]
+      tables.forEach((table, k) => {
+        table[t] =
+          (values[k] ?? 0) +
+          (table[t - 1] ?? 0) +
+          (table[t - stride] ?? 0) -
+          (table[t - stride - 1] ?? 0)
+      })
+    }
+  }
+  const sum = (table: Float64Array, row: number, col: number) =>
+    (table[(row + win) * stride + col + win] ?? 0) -
+    (table[row * stride + col + win] ?? 0) -
+    (table[(row + win) * stride + col] ?? 0) +
+    (table[row * stride + col] ?? 0)
+  let total = 0
+  let count = 0
+  for (let row = 0; row + win <= height; row += 1) {
+    for (let col = 0; col + win <= width; col += 1) {
+      const mx = sum(sx, row, col) / n
+      const my = sum(sy, row, col) / n
+      // Sample (co)variances, as scikit-image computes them.
+      const vx = ((sum(sxx, row, col) / n - mx * mx) * n) / (n - 1)
+      const vy = ((sum(syy, row, col) / n - my * my) * n) / (n - 1)
+      const cxy = ((sum(sxy, row, col) / n - mx * my) * n) / (n - 1)
+      total += ((2 * mx * my + c1) * (2 * cxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2))
+      count += 1
+    }
+  }
+  return count === 0 ? Number.NaN : total / count
+}
