@@ -5,8 +5,9 @@ import { contactShadow, cutOut, subjectMask } from './erase.ts'
 import { AI_MESSAGES, AiError } from './errors.ts'
 import type { AiImage, Box } from './image.ts'
 import type { EsrganScale } from './models/esrgan.ts'
-import type { NsfwScores } from './models/nsfw.ts'
+import { isUnsafe, type NsfwScores } from './models/nsfw.ts'
 import type { QrCode } from './models/qr.ts'
+import { decodeQrInput } from './models/qr-text.ts'
 import type { AiParams } from './params.ts'
 import { alphaOf, open, resizeMask, rgb, subjectBounds, toImage, withAlpha } from './pixels.ts'
 import { ModelPools } from './pool.ts'
@@ -192,10 +193,9 @@ export function createAi(settings: Partial<AiSettings> = {}): Ai {
           key,
         )
         const threshold = key === 'nsfw.detect' ? params.number('m') : params.integer('c') / 100
-        const unsafe = (scores.Porn ?? 0) + (scores.Hentai ?? 0) + (scores.Sexy ?? 0)
         const top = Object.entries(scores).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'Neutral'
         return {
-          nsfw: unsafe >= threshold,
+          nsfw: isUnsafe(scores, threshold),
           label: top,
           scores: Object.fromEntries(Object.entries(scores).map(([name, p]) => [name, round(p)])),
         }
@@ -350,7 +350,7 @@ export function createAi(settings: Partial<AiSettings> = {}): Ai {
     const height = params.integer('h')
     if (width < 21 || height < 21 || width > 4000 || height > 4000)
       fail(key, 'w, h', 'from 21 to 4000')
-    const text = decodeText(params.string('i'))
+    const text = decodeQrInput(params.string('i'))
     if (text === '') fail(key, 'i', 'the text to encode (base64 or plain)')
     const level = params.string('qe')
     if (!['L', 'M', 'Q', 'H'].includes(level)) fail(key, 'qe', 'one of L, M, Q, H')
@@ -409,16 +409,6 @@ function round(value: number): number {
 
 async function rgbaOf(image: AiImage): Promise<AiImage> {
   return await toImage(open(image).toColourspace('srgb').ensureAlpha(1))
-}
-
-// Pixelbin passes free text in URLs as base64; plain text is accepted too.
-function decodeText(value: string): string {
-  if (/^[A-Za-z0-9_-]+={0,2}$/.test(value) && value.length % 4 !== 1) {
-    const decoded = Buffer.from(value, 'base64url').toString('utf8')
-    const again = Buffer.from(decoded, 'utf8').toString('base64url')
-    if (again === value.replace(/=+$/, '') && !decoded.includes('\ufffd')) return decoded
-  }
-  return value
 }
 
 // Plain: the background varies little; clean: it varies, but smoothly; busy: it has detail.

@@ -55,7 +55,10 @@ export async function runAiStep(step: Step): Promise<void> {
       maxOutputDimension: step.maxOutputDimension,
       loadImage: async (fileId) => toAiImage(await step.loadImage(fileId, '')),
     })
-    if (result.data !== undefined) step.report(result.data)
+    // The models see one frame: the context says so, and the chain goes on with a still.
+    const frames = Math.max(raw.pages, step.sourceFrames)
+    const data = frames > 1 ? { ...result.data, firstFrameOnly: true, frames } : result.data
+    if (data !== undefined) step.report(data)
     if (result.image.data !== raw.data) {
       step.checkSize(result.image.width, result.image.height)
       step.image.replace(toRawImage(result.image))

@@ -167,6 +167,8 @@ interface ChainContext {
   ai: () => Ai
   /** The request's own chain reports its steps here; merged chains report nothing. */
   reports: StepReport[] | undefined
+  /** Frames of the chain's source. */
+  frames?: number
 }
 
 // Formats the bytes start with that sharp cannot read, to tell "unsupported" from "not an image".
@@ -335,6 +337,7 @@ function createStep(
     ai: context.ai,
     maxOutputDimension: context.options.maxOutputDimension,
     report,
+    sourceFrames: context.frames ?? 1,
   }
 }
 
@@ -566,6 +569,7 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
         loadFile: request.loadFile,
         ai,
         reports: [],
+        frames: source.pages,
       }
       const pipeline = openSource(input, source, animated, context)
       const output: OutputSettings = { format }

@@ -47,4 +47,6 @@ export interface Step {
   readonly maxOutputDimension: number
   /** Records what the step found (a detection's result) for the transformation context. */
   report(data: Record<string, unknown>): void
+  /** Frames of the source (1 for a still): an AI step sees only the first and says so. */
+  readonly sourceFrames: number
 }

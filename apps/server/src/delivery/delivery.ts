@@ -47,6 +47,7 @@ export interface TransformationContext {
 }
 
 const isSlow = (operation: ParsedOperation) => operation.spec?.slow === true
+const ANIMATABLE = new Set(['gif', 'webp'])
 
 export type Delivery = ReturnType<typeof createDelivery>
 
@@ -204,6 +205,9 @@ export function createDelivery(app: AppContext) {
     const cacheKey = derivedCacheKey({ file, operations, format, dpr, merged })
     const etag = `"${cacheKey}"`
     const headers = cacheHeaders(etag, varyOf(options), config.cacheMaxAge)
+    // AI models see the first frame of an animation (the step's context says `firstFrameOnly`);
+    // formats that can animate say so on every answer, cached or not.
+    if (ANIMATABLE.has(file.format) && operations.some(isSlow)) headers['x-ai-frames'] = 'first'
     const target: Target = { cacheKey, dpr, accept, format }
     return { target, etag, headers }
   }

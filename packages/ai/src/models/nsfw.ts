@@ -11,6 +11,15 @@ interface Classifier {
   classify(input: unknown, top?: number): Promise<{ className: string; probability: number }[]>
 }
 
+/** Classes that make an image unsafe. "Sexy" is not one: nsfwjs gives it to clothed people
+ * in party and beach photos (a clothed party photo was flagged); it stays in the scores. */
+export const UNSAFE_CLASSES = ['Porn', 'Hentai'] as const
+
+/** Whether the unsafe classes together reach `threshold` (0–1). */
+export function isUnsafe(scores: NsfwScores, threshold: number): boolean {
+  return UNSAFE_CLASSES.reduce((sum, name) => sum + (scores[name] ?? 0), 0) >= threshold
+}
+
 let loaded: Promise<Classifier> | undefined
 
 function classifier(threads: number): Promise<Classifier> {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type QRCodeModule from 'qrcode'
 import type { AiImage } from '../image.ts'
+import { readableText } from './qr-text.ts'
 
 const require = createRequire(import.meta.url)
 // Both are CommonJS modules whose declarations describe an ES default export.
@@ -9,7 +10,10 @@ const QRCode = require('qrcode') as typeof QRCodeModule
 
 /** A QR code found in an image. */
 export interface QrCode {
+  /** The text, percent-decoded unless it is a URL (`hello%20world` reads `hello world`). */
   text: string
+  /** The text exactly as the code holds it. */
+  raw: string
   /** Corners in pixels. */
   corners: { x: number; y: number }[]
 }
@@ -22,7 +26,8 @@ export function scanQr(image: AiImage): QrCode | undefined {
   if (found === null) return undefined
   const { topLeftCorner, topRightCorner, bottomRightCorner, bottomLeftCorner } = found.location
   return {
-    text: found.data,
+    text: readableText(found.data),
+    raw: found.data,
     corners: [topLeftCorner, topRightCorner, bottomRightCorner, bottomLeftCorner].map(
       ({ x, y }) => ({ x, y }),
     ),
