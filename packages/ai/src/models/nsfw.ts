@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import path from 'node:path'
 import type { AiImage } from '../image.ts'
+import { packageDir } from './paths.ts'
 import { tensorflow } from './tf.ts'
 
 const require = createRequire(import.meta.url)
@@ -22,12 +25,44 @@ export function isUnsafe(scores: NsfwScores, threshold: number): boolean {
 
 let loaded: Promise<Classifier> | undefined
 
+interface ModelJson {
+  modelTopology: unknown
+  weightsManifest: { paths: string[]; weights: unknown[] }[]
+}
+
+// nsfwjs ships MobileNetV2's weights as a 3.5 MB JavaScript module holding one base64 string.
+// Its own loader evaluates that module and decodes it through a binary string: 640 MB of heap
+// at the peak and ~390 MB resident afterwards. The string is read from the file as text here
+// and decoded once (the model itself, the small `model.min.js`, is still required).
+async function artifacts() {
+  const dir = path.join(packageDir('nsfwjs'), 'dist', 'models', 'mobilenet_v2')
+  const json = require(path.join(dir, 'model.min.js')) as ModelJson
+  const shards = await Promise.all(
+    json.weightsManifest.flatMap((group) =>
+      group.paths.map(async (name) => {
+        const text = await readFile(path.join(dir, `${name}.min.js`), 'utf8')
+        const base64 = /"([A-Za-z0-9+/=]{1000,})"/.exec(text)?.[1]
+        if (base64 === undefined) throw new Error(`no weights in nsfwjs's ${name}.min.js`)
+        return Buffer.from(base64, 'base64')
+      }),
+    ),
+  )
+  const weights = Buffer.concat(shards)
+  return {
+    modelTopology: json.modelTopology as object,
+    weightSpecs: json.weightsManifest.flatMap((group) => group.weights) as never,
+    weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
+  }
+}
+
 function classifier(threads: number): Promise<Classifier> {
   loaded ??= (async () => {
     await tensorflow(threads)
-    // MobileNetV2: its weights are bundled in the package's JavaScript (3.5 MB).
     const nsfwjs = require('nsfwjs') as typeof import('nsfwjs')
-    return (await nsfwjs.load('MobileNetV2')) as unknown as Classifier
+    const model = await artifacts()
+    // MobileNetV2 (224² input), as `nsfwjs.load('MobileNetV2')` would load it.
+    const handler = { load: async () => model }
+    return (await nsfwjs.load(handler as never, { size: 224 })) as unknown as Classifier
   })()
   loaded.catch(() => {
     loaded = undefined
