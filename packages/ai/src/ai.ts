@@ -132,7 +132,8 @@ export function createAi(settings: Partial<AiSettings> = {}): Ai {
     const scale = SCALES[params.string('t')] ?? fail(key, 't', 'one of 2x, 4x, 8x')
     const model = params.string('model')
     if (model !== 'Picasso' && model !== 'Flash') fail(key, 'model', 'Picasso or Flash')
-    const variant = model === 'Flash' && !params.boolean('enhance_quality') ? 'slim' : 'medium'
+    const fast = model === 'Flash' && !params.boolean('enhance_quality')
+    const variant = fast ? 'slim' : scale === 4 ? 'slim-twice' : 'medium'
     const width = image.width * scale
     const height = image.height * scale
     const max = request.maxOutputDimension ?? Number.POSITIVE_INFINITY

@@ -112,3 +112,58 @@ export function backProject(
   }
   return enlarged
 }
+
+/** An RGB image of bytes, as the models return it. */
+interface Pixels {
+  data: Uint8Array
+  width: number
+  height: number
+}
+
+/**
+ * Back-projects a whole enlargement (`scale` times `small`) tile by tile, each tile with a margin
+ * of real neighbours that is cut off afterwards, so memory stays flat and no seam shows.
+ */
+export function backProjectTiled(
+  enlarged: Pixels,
+  small: Pixels,
+  scale: number,
+  rounds: number,
+  tile = 128,
+  margin = 16,
+): Uint8Array {
+  const out = new Uint8Array(enlarged.data.length)
+  const { width, height } = small
+  const bigWidth = width * scale
+  for (let top = 0; top < height; top += tile) {
+    for (let left = 0; left < width; left += tile) {
+      const tileWidth = Math.min(tile, width - left)
+      const tileHeight = Math.min(tile, height - top)
+      const x0 = Math.max(0, left - margin)
+      const y0 = Math.max(0, top - margin)
+      const w = Math.min(width, left + tileWidth + margin) - x0
+      const h = Math.min(height, top + tileHeight + margin) - y0
+      const lr = new Float32Array(w * h * 3)
+      for (let row = 0; row < h; row++) {
+        const from = ((y0 + row) * width + x0) * 3
+        lr.set(small.data.subarray(from, from + w * 3), row * w * 3)
+      }
+      const hr = new Float32Array(w * scale * h * scale * 3)
+      for (let row = 0; row < h * scale; row++) {
+        const from = ((y0 * scale + row) * bigWidth + x0 * scale) * 3
+        hr.set(enlarged.data.subarray(from, from + w * scale * 3), row * w * scale * 3)
+      }
+      backProject(hr, lr, w, h, scale, rounds)
+      const rowBytes = tileWidth * scale * 3
+      for (let row = 0; row < tileHeight * scale; row++) {
+        const target = ((top * scale + row) * bigWidth + left * scale) * 3
+        const from = (((top - y0) * scale + row) * w * scale + (left - x0) * scale) * 3
+        for (let i = 0; i < rowBytes; i++) {
+          const value = Math.round(hr[from + i] as number)
+          out[target + i] = value < 0 ? 0 : value > 255 ? 255 : value
+        }
+      }
+    }
+  }
+  return out
+}

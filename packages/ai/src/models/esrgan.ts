@@ -1,12 +1,17 @@
 import path from 'node:path'
 import type { LayersModel } from '@tensorflow/tfjs'
 import type { AiImage } from '../image.ts'
-import { backProject } from './back-projection.ts'
+import { backProject, backProjectTiled } from './back-projection.ts'
 import { packageDir } from './paths.ts'
 import { readArtifacts, tensorflow } from './tf.ts'
 
-/** ESRGAN variants: `slim` (fast, the catalogue's `Flash`) and `medium` (`Picasso`). */
-export type EsrganVariant = 'slim' | 'medium'
+/**
+ * ESRGAN variants: `slim` (fast, the catalogue's `Flash`), `medium` (`Picasso`), and
+ * `slim-twice`, ×4 as two ×2 passes of `slim` (Picasso's ×4: +1.0–1.1 dB PSNR over lanczos3
+ * on the benchmark's photos against +0.7–0.95 for one ×4 pass, at about the cost `medium` ×4
+ * had).
+ */
+export type EsrganVariant = 'slim' | 'medium' | 'slim-twice'
 export type EsrganScale = 2 | 4 | 8
 
 // Tiles of this many input pixels per side are upscaled one at a time, each with a margin of
@@ -48,6 +53,13 @@ export async function esrganUpscale(
   threads: number,
 ): Promise<AiImage> {
   if (image.channels !== 3) throw new Error('ESRGAN takes RGB pixels')
+  if (variant === 'slim-twice') {
+    if (scale !== 4) throw new Error('slim-twice enlarges ×4 only')
+    const half = await esrganUpscale(image, 'slim', 2, threads)
+    const full = await esrganUpscale(half, 'slim', 2, threads)
+    // Each pass agrees with its own input; this makes the result agree with the original.
+    return { ...full, data: backProjectTiled(full, image, 4, ROUNDS) }
+  }
   const tf = await tensorflow(threads)
   const network = await model(variant, scale, threads)
   const { width, height } = image
