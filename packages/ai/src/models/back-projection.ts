@@ -12,7 +12,8 @@ function cubic(x: number): number {
 }
 
 interface Taps {
-  first: Int32Array
+  /** Source index of each tap, border repeated. */
+  index: Int32Array
   count: number
   weights: Float32Array
 }
@@ -23,22 +24,22 @@ function taps(inSize: number, outSize: number): Taps {
   const scale = outSize / inSize
   const stretch = scale < 1 ? 1 / scale : 1
   const count = Math.ceil(4 * stretch) + 1
-  const first = new Int32Array(outSize)
+  const index = new Int32Array(outSize * count)
   const weights = new Float32Array(outSize * count)
   for (let o = 0; o < outSize; o++) {
     const centre = (o + 0.5) / scale - 0.5
     const start = Math.floor(centre - 2 * stretch)
-    first[o] = start
     let sum = 0
     for (let k = 0; k < count; k++) {
       const w = cubic((start + k - centre) / stretch)
+      index[o * count + k] = Math.min(inSize - 1, Math.max(0, start + k))
       weights[o * count + k] = w
       sum += w
     }
     for (let k = 0; k < count; k++)
       weights[o * count + k] = (weights[o * count + k] as number) / sum
   }
-  return { first, count, weights }
+  return { index, count, weights }
 }
 
 /** Resamples RGB floats to `outWidth`×`outHeight` with the cubic kernel, one axis at a time. */
@@ -56,11 +57,10 @@ export function resampleCubic(
       let r = 0
       let g = 0
       let b = 0
-      const start = across.first[o] as number
-      for (let k = 0; k < across.count; k++) {
-        const x = Math.min(width - 1, Math.max(0, start + k))
-        const w = across.weights[o * across.count + k] as number
-        const at = (y * width + x) * 3
+      const row = y * width
+      for (let t = o * across.count; t < (o + 1) * across.count; t++) {
+        const w = across.weights[t] as number
+        const at = (row + (across.index[t] as number)) * 3
         r += w * (source[at] as number)
         g += w * (source[at + 1] as number)
         b += w * (source[at + 2] as number)
@@ -74,11 +74,10 @@ export function resampleCubic(
   const down = taps(height, outHeight)
   const out = new Float32Array(outWidth * outHeight * 3)
   for (let o = 0; o < outHeight; o++) {
-    const start = down.first[o] as number
-    for (let k = 0; k < down.count; k++) {
-      const y = Math.min(height - 1, Math.max(0, start + k))
-      const w = down.weights[o * down.count + k] as number
-      const from = y * outWidth * 3
+    for (let t = o * down.count; t < (o + 1) * down.count; t++) {
+      const w = down.weights[t] as number
+      if (w === 0) continue
+      const from = (down.index[t] as number) * outWidth * 3
       const to = o * outWidth * 3
       for (let i = 0; i < outWidth * 3; i++) {
         out[to + i] = (out[to + i] as number) + w * (rows[from + i] as number)
