@@ -6,7 +6,7 @@
 // `od.detect()`, `awsRek.detectLabels(l:5,c:55)` (the docs' example) and
 // `googleVis.detectLabels(l:5)`.
 import { type AiImage, createAi } from '@tessera/ai'
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
 import { paramsOf } from '../../packages/ai/src/test-support.ts'
 import { printRows } from './metrics.ts'
 
@@ -80,7 +80,7 @@ const CASES: Case[] = [
   },
 ]
 
-async function raw(pipeline: sharp.Sharp): Promise<AiImage> {
+async function raw(pipeline: Sharp): Promise<AiImage> {
   const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height, channels: info.channels }
 }

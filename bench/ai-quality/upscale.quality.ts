@@ -6,7 +6,7 @@
 // A larger input is then timed per output megapixel.
 // `UPSCALE_MODELS=Flash,Picasso` picks models; `UPSCALE_SIDE` the crop side (default 192).
 import { type AiImage, createAi } from '@tessera/ai'
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
 import { backProject } from '../../packages/ai/src/models/back-projection.ts'
 import { paramsOf } from '../../packages/ai/src/test-support.ts'
 import { printRows, psnr, ssim } from './metrics.ts'
@@ -20,12 +20,12 @@ const SHRINKS = ['cubic', 'lanczos3'] as const
 
 type Kernel = 'cubic' | 'lanczos3'
 
-async function raw(pipeline: sharp.Sharp): Promise<AiImage> {
+async function raw(pipeline: Sharp): Promise<AiImage> {
   const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height, channels: info.channels }
 }
 
-function open(image: AiImage): sharp.Sharp {
+function open(image: AiImage): Sharp {
   const { width, height, channels } = image
   return sharp(image.data, { raw: { width, height, channels } })
 }
