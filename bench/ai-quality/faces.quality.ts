@@ -202,6 +202,8 @@ async function render(
     const name = scene.name.replace(/[^a-z0-9]+/gi, '-')
     await sharp(data, { raw: info }).jpeg().toFile(`${save}/faces-${name}.jpg`)
   }
+  // No pure black in the scene: black after im.mask(m:fill_black) is then the mask alone.
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) data[i] = 1
   return {
     image: { data, width: info.width, height: info.height, channels: 3 },
     faces: heads.map((h) => h.box),
@@ -214,6 +216,9 @@ async function portrait(name: keyof typeof PORTRAITS): Promise<{ image: AiImage;
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true })
+  // No pure black in the scene: black after im.mask(m:fill_black) is then the mask alone.
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) data[i] = 1
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) data[i] = 1
   return {
     image: { data, width: info.width, height: info.height, channels: 3 },
     faces: [PORTRAITS[name] as Box],

@@ -215,6 +215,8 @@ async function render(scene: Scene): Promise<AiImage> {
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
+  // No pure black in the scene: black after im.mask(m:fill_black) is then the mask alone.
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) data[i] = 1
   return { data, width: info.width, height: info.height, channels: 3 }
 }
 

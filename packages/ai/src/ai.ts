@@ -1,5 +1,14 @@
 import { AI_OPERATIONS, DETECTIONS, isAiOperation, UNAVAILABLE } from './catalogue.ts'
-import { clampBox, findFaces, findObjects, findText, polygonBox, unionBox } from './detect.ts'
+import {
+  clampBox,
+  faceRegions,
+  findFaces,
+  findObjects,
+  findText,
+  polygonBox,
+  textRegions,
+  unionBox,
+} from './detect.ts'
 import { markMask, maskImage, shadowScene } from './edit.ts'
 import { contactShadow, cutOut, subjectMask } from './erase.ts'
 import { AI_MESSAGES, AiError } from './errors.ts'
@@ -310,9 +319,11 @@ export function createAi(settings: Partial<AiSettings> = {}): Ai {
           )
         }
         let regions: Box[]
-        if (kind === 'face') regions = (await findFaces(pools, image, key)).map((face) => face.box)
+        const { width, height } = image
+        if (kind === 'face')
+          regions = faceRegions(await findFaces(pools, image, key), width, height)
         else if (kind === 'text')
-          regions = (await findText(pools, image, key)).map((line) => polygonBox(line.polygon))
+          regions = textRegions(await findText(pools, image, key), width, height)
         else fail(key, 'd', 'face, text or number_plate')
         const fileId = params.string('i')
         const replacement =
