@@ -3,7 +3,8 @@
 // wm.remove with the options a user would pick. Measured against the clean photo: PSNR on the
 // mark (where its alpha is not zero) before and after, and PSNR away from the mark (outside it
 // grown by 4 px: before removal that area is the clean photo itself, so it may only drop).
-// A refusal (an AiError) is reported as such.
+// A refusal (an AiError) is reported as such. `AI_QUALITY_SAVE=dir` writes the input, the
+// output and the error away from the mark (×4) there.
 import { type AiImage, createAi, isAiError } from '@tessera/ai'
 import sharp from 'sharp'
 import { paramsOf } from '../../packages/ai/src/test-support.ts'
@@ -169,6 +170,26 @@ try {
           row['PSNR mark after'] = psnr(image.data, clean.data, 3, mark)
           row['PSNR away after'] = psnr(image.data, clean.data, 3, away)
           row.gain = (row['PSNR mark after'] as number) - before
+          const save = process.env.AI_QUALITY_SAVE
+          if (save !== undefined) {
+            const name = `${save}/wm-${photo.name}-${kind}-${run.label}`.replace(/[ ,]+/g, '-')
+            await sharp(marked.data, { raw: marked }).png().toFile(`${name}-in.png`)
+            await sharp(image.data, { raw: image }).png().toFile(`${name}-out.png`)
+            const diff = Buffer.alloc(image.width * image.height)
+            for (let i = 0; i < diff.length; i++) {
+              let most = 0
+              for (let c = 0; c < 3; c++) {
+                most = Math.max(
+                  most,
+                  Math.abs((image.data[3 * i + c] as number) - (clean.data[3 * i + c] as number)),
+                )
+              }
+              diff[i] = away[i] === 0 ? 0 : Math.min(255, most * 4)
+            }
+            await sharp(diff, { raw: { width: image.width, height: image.height, channels: 1 } })
+              .png()
+              .toFile(`${name}-away-error.png`)
+          }
         } catch (error) {
           if (!isAiError(error)) throw error
           row['PSNR mark after'] = `refused (${error.code})`
