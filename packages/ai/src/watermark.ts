@@ -65,7 +65,8 @@ export async function removeMarks(
   const boxes = request.boxes.filter((box) => box.width > 0 && box.height > 0)
   const whole = boxes.length === 0 || boxes.some((box) => box.width * box.height >= WHOLE * area)
   const holes = new Uint8Array(area)
-  const regions = new Uint8Array(area)
+  // Each region is judged on its own (a caption is opaque, a tiled mark beside it is not).
+  const regions: Int32Array[] = []
   const lines = request.lines ?? []
   const heights = lines.map(lineHeight)
   for (const box of whole ? [{ left: 0, top: 0, width, height }] : boxes) {
@@ -76,9 +77,11 @@ export async function removeMarks(
     // Without a box, a logo is looked for beside the text only (a © next to its words), or, with
     // no text, anywhere; in a box, it is whatever differs from the box filled from its
     // surroundings (logoHoles).
-    if (request.logo && whole && request.lines === undefined) fill(regions, width, box)
+    if (request.logo && whole && request.lines === undefined) regions.push(boxPixels(box, width))
     lines.forEach((line, index) => {
-      fillQuad(regions, width, height, lineRegion(line, heights[index] as number), box)
+      const quad = lineRegion(line, heights[index] as number)
+      const pixels = quadPixels(width, height, quad, box)
+      if (pixels.length > 0) regions.push(pixels)
     })
   }
   const grey = (await toImage(open(image).greyscale().toColourspace('b-w'))).data
@@ -86,38 +89,37 @@ export async function removeMarks(
   const window = Math.min(51, Math.max(MEDIAN, Math.round((tallest * 2) / 3)) | 1)
   const background = (await toImage(open(image).greyscale().median(window).toColourspace('b-w')))
     .data
-  const found = strokes(grey, background, regions)
-  const core = await shrink(found.strokes, width, height)
+  const found = regions.map((pixels) => strokes(grey, background, pixels))
+  const all = new Uint8Array(area)
+  for (const { pixels } of found) for (const i of pixels) all[i] = 255
+  const core = await shrink(all, width, height)
   // A logo looked for across the whole image has no text to tell its strokes from the photo's
   // own light or dark detail: it is taken as opaque, so the repaint limit applies to it.
   const logoOnly = request.logo && whole && request.lines === undefined
-  const opacity = logoOnly
-    ? Number(found.count > 0)
-    : estimateOpacity(grey, background, found.strokes, found.sign)
   const out = Uint8Array.from(image.data)
+  const done = new Uint8Array(area)
+  const opaque = new Uint8Array(area)
   let reversed = 0
-  if (opacity > 0 && opacity < OPAQUE) {
-    reversed = reverse(image, out, background, grey, found, core, opacity)
-  } else if (opacity >= OPAQUE) {
+  let opacity = 0
+  for (const region of found) {
+    const own = logoOnly
+      ? Number(region.pixels.length > 0)
+      : estimateOpacity(grey, background, region.pixels, region.sign)
+    opacity = Math.max(opacity, own)
+    if (own >= OPAQUE) for (const i of region.pixels) opaque[i] = 255
+    else if (own > 0) {
+      reversed += reverse(image, out, background, grey, { ...region, done }, core, own)
+    }
+  }
+  if (opacity >= OPAQUE) {
     // Opaque strokes and their soft edges are repainted.
-    const grown = await grow(found.strokes, width, height, 3)
+    const grown = await grow(opaque, width, height, 3)
     for (let i = 0; i < area; i++) if ((grown[i] as number) > 0) holes[i] = 255
   }
   if (request.logo && !whole) {
     for (const box of boxes) await logoHoles(image, box, holes, repaint)
   }
   let repainted = 0
-  if (process.env.WM_DEBUG)
-    console.error(
-      'WM ' +
-        JSON.stringify({
-          opacity,
-          sign: found.sign,
-          strokes: found.count,
-          reversed,
-          lines: lines.length,
-        }),
-    )
   for (let i = 0; i < area; i++) if ((holes[i] as number) > 0) repainted++
   if (whole && repainted > MAX_REPAINT_SHARE * area) {
     const percent = (100 * repainted) / area
@@ -169,14 +171,15 @@ function lineRegion(polygon: Quad, height: number): Quad {
   ]
 }
 
-/** Sets the pixels of a convex quadrilateral (clockwise, in image y-down terms) within `box`. */
-function fillQuad(mask: Uint8Array, width: number, height: number, quad: Quad, box: Box): void {
+/** The pixels of a convex quadrilateral (clockwise, in image y-down terms) within `box`. */
+function quadPixels(width: number, height: number, quad: Quad, box: Box): Int32Array {
   const xs = quad.map(([x]) => x)
   const ys = quad.map(([, y]) => y)
   const left = Math.max(box.left, Math.floor(Math.min(...xs)), 0)
   const right = Math.min(box.left + box.width, Math.ceil(Math.max(...xs)), width)
   const top = Math.max(box.top, Math.floor(Math.min(...ys)), 0)
   const bottom = Math.min(box.top + box.height, Math.ceil(Math.max(...ys)), height)
+  const pixels: number[] = []
   for (let y = top; y < bottom; y++) {
     for (let x = left; x < right; x++) {
       let inside = true
@@ -185,36 +188,40 @@ function fillQuad(mask: Uint8Array, width: number, height: number, quad: Quad, b
         const [x1, y1] = quad[(k + 1) % quad.length] as readonly [number, number]
         inside = (x1 - x0) * (y + 0.5 - y0) - (y1 - y0) * (x + 0.5 - x0) >= 0
       }
-      if (inside) mask[y * width + x] = 255
+      if (inside) pixels.push(y * width + x)
     }
   }
+  return Int32Array.from(pixels)
+}
+
+function boxPixels(box: Box, width: number): Int32Array {
+  const pixels = new Int32Array(box.width * box.height)
+  let at = 0
+  for (let y = box.top; y < box.top + box.height; y++) {
+    for (let x = box.left; x < box.left + box.width; x++) pixels[at++] = y * width + x
+  }
+  return pixels
 }
 
 /**
- * The pixels of `regions` that stand out from the median background: lighter (a white mark)
- * or darker, whichever the regions hold more of, so the photo's own detail of the other sign
+ * The pixels of a region that stand out from the median background: lighter (a white mark) or
+ * darker, whichever the region holds more of, so the photo's own detail of the other sign
  * stays.
  */
-function strokes(grey: Uint8Array, background: Uint8Array, regions: Uint8Array) {
+function strokes(grey: Uint8Array, background: Uint8Array, region: Int32Array) {
   let lighter = 0
   let darker = 0
-  for (let i = 0; i < grey.length; i++) {
-    if (regions[i] === 0) continue
+  for (const i of region) {
     const difference = (grey[i] as number) - (background[i] as number)
     if (difference >= CONTRAST) lighter++
     else if (difference <= -CONTRAST) darker++
   }
   const sign = lighter >= darker ? 1 : -1
-  const out = new Uint8Array(grey.length)
-  let count = 0
-  for (let i = 0; i < grey.length; i++) {
-    if (regions[i] === 0) continue
-    if (sign * ((grey[i] as number) - (background[i] as number)) >= CONTRAST) {
-      out[i] = 255
-      count++
-    }
+  const pixels: number[] = []
+  for (const i of region) {
+    if (sign * ((grey[i] as number) - (background[i] as number)) >= CONTRAST) pixels.push(i)
   }
-  return { strokes: out, sign, count }
+  return { pixels, sign }
 }
 
 /**
@@ -226,13 +233,12 @@ function strokes(grey: Uint8Array, background: Uint8Array, regions: Uint8Array) 
 function estimateOpacity(
   grey: Uint8Array,
   background: Uint8Array,
-  strokes: Uint8Array,
+  strokes: readonly number[],
   sign: number,
 ): number {
   const shares: number[] = []
   const target = sign > 0 ? 255 : 0
-  for (let i = 0; i < grey.length; i++) {
-    if (strokes[i] === 0) continue
+  for (const i of strokes) {
     const way = target - (background[i] as number)
     if (Math.abs(way) < 48) continue
     shares.push(((grey[i] as number) - (background[i] as number)) / way)
@@ -253,14 +259,15 @@ function reverse(
   out: Uint8Array,
   background: Uint8Array,
   grey: Uint8Array,
-  found: { strokes: Uint8Array; sign: number },
+  found: { pixels: readonly number[]; sign: number; done: Uint8Array },
   core: Uint8Array,
   opacity: number,
 ): number {
   const colour = found.sign > 0 ? 255 : 0
   let changed = 0
-  for (let i = 0; i < grey.length; i++) {
-    if (found.strokes[i] === 0) continue
+  for (const i of found.pixels) {
+    // Regions overlap where lines are close: a pixel is reversed once.
+    if (found.done[i] === 1) continue
     let alpha = opacity
     if (core[i] === 0) {
       const way = colour - (background[i] as number)
@@ -279,6 +286,7 @@ function reverse(
     for (let c = 0; c < 3; c++) {
       out[3 * i + c] = Math.max(0, Math.min(255, Math.round(values[c] as number)))
     }
+    found.done[i] = 1
     changed++
   }
   return changed
