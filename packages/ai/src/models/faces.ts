@@ -81,12 +81,14 @@ export function mergeFaces(faces: readonly Face[]): Face[] {
       kept.push({ score: face.score, box: { ...face.box } })
       continue
     }
-    // A partial box never grows a face by more than a little: beyond that it is a neighbour.
+    // A face cut by a tile's edge lies inside the whole face's box: the union is about the
+    // larger box; a much larger union is two faces, and is not made.
     const left = Math.min(same.box.left, face.box.left)
     const top = Math.min(same.box.top, face.box.top)
     const right = Math.max(same.box.left + same.box.width, face.box.left + face.box.width)
     const bottom = Math.max(same.box.top + same.box.height, face.box.top + face.box.height)
-    if ((right - left) * (bottom - top) <= 1.5 * same.box.width * same.box.height) {
+    const larger = Math.max(same.box.width * same.box.height, face.box.width * face.box.height)
+    if ((right - left) * (bottom - top) <= 1.25 * larger) {
       same.box = { left, top, width: right - left, height: bottom - top }
     }
   }
