@@ -7,7 +7,7 @@ import type { AiImage, Box } from './image.ts'
 import { open, toImage } from './pixels.ts'
 
 /** Without a box, `wm.remove` repaints at most this share of the image... */
-export const MAX_REPAINT_SHARE = 0.05
+export const MAX_REPAINT_SHARE = 0.1
 /** ...and changes at most this share (a semi-transparent mark's pixels are changed, not
  * repainted: the blend is reversed). */
 export const MAX_CHANGE_SHARE = 0.3
