@@ -5,7 +5,7 @@
 // themselves. Measured: recall and precision of the boxes of im.mask(d:face)'s detector (a
 // match at IoU ≥ 0.3: annotations and detectors draw face boxes differently), the share of each
 // face that im.mask(d:face) covers, and whether ic.crop(g:face) at 1:1 keeps every face whole
-// when all faces fit in the crop. `AI_QUALITY_SAVE=dir` writes the scenes there to look at.
+// when all faces fit in the crop; and false positives on three photos with no face. `AI_QUALITY_SAVE=dir` writes the scenes there to look at.
 import { type AiImage, createAi } from '@tessera/ai'
 import sharp from 'sharp'
 import { findFaces } from '../../packages/ai/src/detect.ts'
@@ -271,6 +271,17 @@ try {
     { name: 'camera.png (hand)', ...(await portrait('camera.png')) },
   ]
   for (const scene of SCENES) cases.push({ name: scene.name, ...(await render(scene)) })
+  // Photos with no face at all: anything found there is a false positive.
+  for (const name of ['chelsea.png', 'coffee.png', 'rocket.jpg']) {
+    const { data, info } = await sharp(new URL(name, SAMPLES).pathname)
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    for (let i = 0; i < data.length; i++) if (data[i] === 0) data[i] = 1
+    const image = { data, width: info.width, height: info.height, channels: 3 as const }
+    cases.push({ name: `${name} (no face)`, image, faces: [] })
+  }
   for (const { name, image, faces } of cases) {
     const started = performance.now()
     const masked = await ai.run({
@@ -290,6 +301,21 @@ try {
     }))
     const match = matchBoxes(faces, detected, 0.3)
     const covers = faces.map((face) => boxCoverage(black, image.width, face))
+    if (faces.length === 0) {
+      foundTotal += detected.length
+      rows.push({
+        case: name,
+        faces: 0,
+        found: detected.length,
+        recall: '—',
+        precision: detected.length === 0 ? 1 : 0,
+        'mask cover (mean)': '—',
+        'mask cover (min)': '—',
+        'crop 1:1 keeps': '—',
+        's (im.mask)': seconds,
+      })
+      continue
+    }
     const union = faces.reduce((u, f) => ({
       x: Math.min(u.x, f.x),
       y: Math.min(u.y, f.y),
