@@ -10,7 +10,7 @@ import { open, toImage } from './pixels.ts'
 export const MAX_REPAINT_SHARE = 0.1
 /** ...and changes at most this share (a semi-transparent mark's pixels are changed, not
  * repainted: the blend is reversed). */
-export const MAX_CHANGE_SHARE = 0.3
+export const MAX_CHANGE_SHARE = 0.5
 // A box covering this much of the image is no box: the catalogue's default is 0_0_100_100.
 const WHOLE = 0.9
 // A stroke pixel stands out this much (grey levels) from its neighbourhood's median.
