@@ -6,7 +6,7 @@
 // A refusal (an AiError) is reported as such. `AI_QUALITY_SAVE=dir` writes the input, the
 // output and the error away from the mark (×4) there.
 import { type AiImage, createAi, isAiError } from '@tessera/ai'
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
 import { paramsOf } from '../../packages/ai/src/test-support.ts'
 import { printRows, psnr } from './metrics.ts'
 
@@ -56,7 +56,7 @@ function markSvg(kind: MarkKind, width: number, height: number): Buffer {
   )
 }
 
-async function raw(pipeline: sharp.Sharp): Promise<AiImage> {
+async function raw(pipeline: Sharp): Promise<AiImage> {
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height, channels: info.channels as 3 }
 }
