@@ -185,3 +185,17 @@ export function ssim(
   }
   return count === 0 ? Number.NaN : total / count
 }
+
+/** The share (0–1) of a box's pixels where `mask` (one byte per pixel, `width` wide) is set. */
+export function boxCoverage(mask: Uint8Array, width: number, box: Box, threshold = 128): number {
+  let covered = 0
+  let count = 0
+  const height = mask.length / width
+  for (let y = Math.max(0, box.y); y < Math.min(height, box.y + box.height); y++) {
+    for (let x = Math.max(0, box.x); x < Math.min(width, box.x + box.width); x++) {
+      count++
+      if ((mask[y * width + x] ?? 0) >= threshold) covered++
+    }
+  }
+  return count === 0 ? 0 : covered / count
+}

@@ -1,6 +1,15 @@
 import { AI_OPERATIONS, DETECTIONS, isAiOperation, UNAVAILABLE } from './catalogue.ts'
-import { clampBox, findFaces, findObjects, findText, polygonBox, unionBox } from './detect.ts'
-import { markMask, maskImage, shadowScene } from './edit.ts'
+import {
+  clampBox,
+  faceRegions,
+  findFaces,
+  findObjects,
+  findText,
+  polygonBox,
+  textRegions,
+  unionBox,
+} from './detect.ts'
+import { maskImage, shadowScene } from './edit.ts'
 import { contactShadow, cutOut, subjectMask } from './erase.ts'
 import { AI_MESSAGES, AiError } from './errors.ts'
 import type { AiImage, Box } from './image.ts'
@@ -12,6 +21,7 @@ import type { AiParams } from './params.ts'
 import { alphaOf, open, resizeMask, rgb, subjectBounds, toImage, withAlpha } from './pixels.ts'
 import { ModelPools } from './pool.ts'
 import { type AiSettings, resolveAiSettings } from './settings.ts'
+import { removeMarks } from './watermark.ts'
 
 /** One AI step of a chain. */
 export interface AiRequest {
@@ -284,20 +294,23 @@ export function createAi(settings: Partial<AiSettings> = {}): Ai {
         const removeText = params.boolean('rem_text')
         const lines = removeText ? await findText(pools, image, key) : []
         const colour = await rgb(image)
-        const holes = await markMask(colour, boxes, {
-          text: removeText ? lines.map((line) => polygonBox(line.polygon)) : undefined,
-          marks: params.boolean('rem_logo'),
-        })
-        const task = {
-          kind: 'inpaint',
-          image: colour,
-          mask: holes,
-          method: 'telea',
-          radius: 4,
-        } as const
-        const filled = await pools.run<AiImage>(task, key)
-        if (image.channels !== 2 && image.channels !== 4) return { image: filled }
-        return { image: withAlpha(filled, await alphaOf(image)) }
+        const repaint = (pixels: AiImage, mask: Uint8Array) =>
+          pools.run<AiImage>(
+            { kind: 'inpaint', image: pixels, mask, method: 'telea', radius: 4 },
+            key,
+          )
+        const { image: cleaned } = await removeMarks(
+          colour,
+          {
+            key,
+            boxes,
+            lines: removeText ? lines.map((line) => line.polygon) : undefined,
+            logo: params.boolean('rem_logo'),
+          },
+          repaint,
+        )
+        if (image.channels !== 2 && image.channels !== 4) return { image: cleaned }
+        return { image: withAlpha(cleaned, await alphaOf(image)) }
       }
       case 'im.mask': {
         const kind = params.string('d')
@@ -311,9 +324,11 @@ export function createAi(settings: Partial<AiSettings> = {}): Ai {
           )
         }
         let regions: Box[]
-        if (kind === 'face') regions = (await findFaces(pools, image, key)).map((face) => face.box)
+        const { width, height } = image
+        if (kind === 'face')
+          regions = faceRegions(await findFaces(pools, image, key), width, height)
         else if (kind === 'text')
-          regions = (await findText(pools, image, key)).map((line) => polygonBox(line.polygon))
+          regions = textRegions(await findText(pools, image, key), width, height)
         else fail(key, 'd', 'face, text or number_plate')
         const fileId = params.string('i')
         const replacement =

@@ -8,6 +8,8 @@ import type { ModelPools } from './pool.ts'
 // Detectors work on a copy no larger than this; boxes are scaled back to the image.
 const DETECT_SIDE = 1024
 const OCR_SIDE = 1600
+// Faces are found in tiles (models/faces.ts), so small faces of a group photo need more pixels.
+const FACE_SIDE = 2048
 
 function scaleBox(box: Box, factor: number): Box {
   return {
@@ -18,9 +20,9 @@ function scaleBox(box: Box, factor: number): Box {
   }
 }
 
-/** Faces (face-api tiny detector) in image pixels, best first. */
+/** Faces (face-api SSD MobileNet v1, tiled) in image pixels, best first. */
 export async function findFaces(pools: ModelPools, image: AiImage, label: string): Promise<Face[]> {
-  const small = await rgb(image, DETECT_SIDE)
+  const small = await rgb(image, FACE_SIDE)
   const factor = image.width / small.width
   const faces = await pools.run<Face[]>({ kind: 'faces', image: small }, label)
   return faces
@@ -51,10 +53,65 @@ export async function findText(
   const small = await rgb(image, OCR_SIDE)
   const factor = image.width / small.width
   const lines = await pools.run<TextLine[]>({ kind: 'ocr', image: small }, label)
-  return lines.map((line) => ({
-    ...line,
-    polygon: line.polygon.map(([x, y]) => [Math.round(x * factor), Math.round(y * factor)]),
-  }))
+  return (
+    lines
+      .map((line) => ({
+        ...line,
+        polygon: line.polygon.map(
+          ([x, y]) => [Math.round(x * factor), Math.round(y * factor)] as [number, number],
+        ),
+      }))
+      // A line found only in the padding the OCR model needs is clamped to nothing.
+      .filter((line) => {
+        const box = polygonBox(line.polygon)
+        return box.width > 0 && box.height > 0
+      })
+  )
+}
+
+/**
+ * The regions `im.mask(d:face)` hides: each face box grown to the whole face. The detector's box
+ * runs from the brows to the lips, and for a face in profile from the nose to the cheek only:
+ * a quarter more above (forehead), a fifth below (chin), and at least 1.2 heights wide (ears,
+ * the far side of a turned head), clamped to the image.
+ */
+export function faceRegions(faces: readonly Face[], width: number, height: number): Box[] {
+  return faces.flatMap(({ box }) => {
+    const wide = Math.max((box.width * 4) / 3, box.height * 1.2)
+    const grown = clampBox(
+      {
+        left: box.left + box.width / 2 - wide / 2,
+        top: box.top - box.height / 4,
+        width: wide,
+        height: box.height * 1.45,
+      },
+      width,
+      height,
+    )
+    return grown === undefined ? [] : [grown]
+  })
+}
+
+/**
+ * The regions `im.mask(d:text)` hides: each line's box grown by a fifth of its height on every
+ * side, so ascenders, descenders and the first and last letters' edges are covered too.
+ */
+export function textRegions(lines: readonly TextLine[], width: number, height: number): Box[] {
+  return lines.flatMap((line) => {
+    const box = polygonBox(line.polygon)
+    const pad = Math.max(2, box.height / 5)
+    const grown = clampBox(
+      {
+        left: box.left - pad,
+        top: box.top - pad,
+        width: box.width + 2 * pad,
+        height: box.height + 2 * pad,
+      },
+      width,
+      height,
+    )
+    return grown === undefined ? [] : [grown]
+  })
 }
 
 /** The bounding box of a polygon. */

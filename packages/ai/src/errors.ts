@@ -26,6 +26,8 @@ export const AI_MESSAGES = {
   failed: (key: string) => `${key}: the model failed`,
   outputTooLarge: (key: string, width: number, height: number, max: number) =>
     `${key}: the result would be ${width}×${height} pixels; the limit is ${max} pixels per side`,
+  markTooLarge: (key: string, what: 'repaint' | 'change', percent: number, limit: number) =>
+    `${key}: without a box, removing the mark would ${what} ${percent.toFixed(1)}% of the image (the limit is ${limit}%); give the mark's place as box1=x_y_w_h (percent of the image)`,
   closed: 'The AI service has been shut down',
   busy: (key: string) => `${key}: too many AI requests are waiting; try again later`,
 } as const

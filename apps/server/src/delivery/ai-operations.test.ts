@@ -212,6 +212,31 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('AI operations over HTTP
   )
 
   it(
+    'wm.remove(rem_logo:true) without a box is refused with the reason, not a smeared photo',
+    async () => {
+      // Without a box, the logo would be looked for across the whole photo: its own light
+      // detail would be repainted with it, so the request is refused and says what to give.
+      const pattern = 'wm.remove(rem_logo:true)'
+      const url = `${server.url}${urlOf(pattern, 'in/astronaut.png')}`
+      let response = await fetch(url)
+      expect(response.status).toBe(202)
+      await response.arrayBuffer()
+      for (let attempt = 0; attempt < 3000 && response.status === 202; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        response = await fetch(url)
+        if (response.status === 202) await response.arrayBuffer()
+      }
+      // A derive job that fails for a client error is not tried again; delivery answers every
+      // such failure with 422 and the job's message.
+      expect(response.status).toBe(422)
+      const body = (await response.json()) as { code: string; message: string }
+      expect(body.code).toBe('transformation_failed')
+      expect(body.message).toMatch(/without a box.*box1=x_y_w_h/)
+    },
+    SLOW,
+  )
+
+  it(
     'im.mask fills the face black and leaves the rest alone',
     async () => {
       const original = await pixelsOf(files.get('in/astronaut.png') as Buffer)

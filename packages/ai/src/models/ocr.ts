@@ -29,18 +29,34 @@ function ocr(): Promise<Ocr> {
   return loaded
 }
 
-/** Text lines in an image (PaddleOCR PP-OCRv4 detection and recognition on onnxruntime). */
+// The detector takes sides in multiples of this; the library resizes anything else to fit
+// (letterboxed, centred) and reports boxes on that resized copy.
+const BASE = 32
+
+/**
+ * Text lines in an image (PaddleOCR PP-OCRv4 detection and recognition on onnxruntime), with
+ * polygons in the image's own pixels.
+ */
 export async function readText(image: AiImage): Promise<TextLine[]> {
   const engine = await ocr()
+  // Padding the right and bottom edges (their own pixels repeated) to the next multiple of 32
+  // makes the library's resize a no-op, so its boxes are already in this image's pixels; a
+  // stretched or letterboxed copy would shift and scale every box.
+  const right = Math.ceil(image.width / BASE) * BASE - image.width
+  const bottom = Math.ceil(image.height / BASE) * BASE - image.height
   const png = await sharp(image.data, {
     raw: { width: image.width, height: image.height, channels: image.channels },
   })
+    .extend({ right, bottom, extendWith: 'copy' })
     .png({ compressionLevel: 0 })
     .toBuffer()
   const lines = await engine.detect(png)
+  const clamp = (value: number, max: number) => Math.max(0, Math.min(max, Math.round(value)))
   return lines.map((line) => ({
     text: line.text,
     score: line.mean,
-    polygon: line.box.map(([x, y]) => [x, y] as [number, number]),
+    polygon: line.box.map(
+      ([x, y]) => [clamp(x, image.width), clamp(y, image.height)] as [number, number],
+    ),
   }))
 }
