@@ -59,7 +59,7 @@ describe('sr.upscale', () => {
     )
     const tiled = backProjectTiled(big, small, 2, 4)
     const expected = Uint8Array.from(whole, (v) => Math.max(0, Math.min(255, Math.round(v))))
-    const at = (data: Uint8Array) => ({ data, width: 600, height: 400, channels: 3 })
+    const at = (data: Uint8Array) => ({ data, width: 600, height: 400, channels: 3 as const })
     expect(psnr(at(tiled), at(expected))).toBeGreaterThan(45)
   })
 
