@@ -18,6 +18,7 @@ import {
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import { expandStoredPresets } from './preset-expansion.ts'
+import { signingKeyOf } from './signing-keys.ts'
 
 /** The parts of a request delivery needs. */
 export interface DeliveryRequest {
@@ -168,10 +169,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     let signedUntil: number | undefined
     if (requireSignedUrls && how.trusted !== true) {
       const check = await verifySignedUrl(request.url, {
-        getToken: async (accessKey) => {
-          const key = await lookups.signingKey(accessKey)
-          return key !== undefined && key.organisationId === organisationId ? key.secret : undefined
-        },
+        getToken: signingKeyOf(lookups, organisationId),
       })
       if (!check.valid) {
         throw new HttpError(401, 'invalid_signature', `This URL must be signed (${check.reason})`)
