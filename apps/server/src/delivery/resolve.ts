@@ -71,6 +71,11 @@ export function decodeFilePath(raw: string): string {
   }
 }
 
+/** The 404 of a cloud name no organisation has (also what another organisation's name answers). */
+export function unknownCloudName(cloudName: string | undefined): HttpError {
+  return new HttpError(404, 'not_found', `Unknown cloud name '${cloudName}'`)
+}
+
 function checked(result: PatternResult): ParsedOperation[] {
   const first = result.issues[0]
   if (first !== undefined) {
@@ -153,9 +158,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
       requireSignedUrls = organisation.requireSignedUrls
     } else {
       const organisation = await lookups.organisationByCloudName(parts.cloudName as string)
-      if (organisation === undefined) {
-        throw new HttpError(404, 'not_found', `Unknown cloud name '${parts.cloudName}'`)
-      }
+      if (organisation === undefined) throw unknownCloudName(parts.cloudName)
       organisationId = organisation.id
       requireSignedUrls = organisation.requireSignedUrls
     }

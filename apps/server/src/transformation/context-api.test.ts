@@ -110,7 +110,14 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       const answer = await contextOf(url, { cookie: owner.cookie })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       expect((answer.body as TransformationContextAnswer).context.steps[0]?.name).toBe('flop')
-      expect((await contextOf(url, { cookie: stranger.cookie })).status).toBe(404)
+      // Issue 19 finding 12: to anyone else, exactly what a host no organisation has answers.
+      const refused = await contextOf(url, { cookie: stranger.cookie })
+      const unregistered = await contextOf(url.replace(host, `nobody-${kind}.example`), {
+        cookie: stranger.cookie,
+      })
+      expect(refused.status).toBeGreaterThanOrEqual(400)
+      expect([refused.status, refused.body]).toEqual([unregistered.status, unregistered.body])
+      expect(JSON.stringify(refused.body)).not.toContain(owner.organisation._id)
     })
 
     it('answers an original with no steps', async () => {
@@ -119,15 +126,28 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       expect((answer.body as TransformationContextAnswer).context.steps).toEqual([])
     })
 
-    it('answers 404 for another organisation’s URL, to members and tokens alike', async () => {
+    it('answers another organisation’s URL exactly as one no organisation has, to members and tokens alike', async () => {
+      const cloudName = owner.organisation.cloudName
       const url = urlOf(owner, 't.flip()')
+      const nobody = await contextOf(`/v2/nobody-${kind}/t.flip()/pets/cat.png`, {
+        cookie: stranger.cookie,
+      })
       for (const who of [
         { cookie: stranger.cookie },
         { token: await server.createToken('demo') },
       ]) {
         const answer = await contextOf(url, who)
         expect(answer.status, JSON.stringify(answer.body)).toBe(404)
-        expect((answer.body as { code: string }).code).toBe('organisation_not_found')
+        // Issue 19 finding 12: the organisation's id is not named; the answer is the unknown
+        // cloud name's, word for word.
+        expect(JSON.stringify(answer.body)).not.toContain(owner.organisation._id)
+        expect(answer.body).toEqual({
+          ...(nobody.body as object),
+          message: (nobody.body as { message: string }).message.replace(
+            `nobody-${kind}`,
+            cloudName,
+          ),
+        })
       }
     })
 

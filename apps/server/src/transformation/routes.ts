@@ -8,6 +8,7 @@ import { Hono } from 'hono'
 import { bearerToken, createAuth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Delivery, DeliveryRequest } from '../delivery/delivery.ts'
+import { unknownCloudName } from '../delivery/resolve.ts'
 import { HttpError } from '../http/errors.ts'
 import { clientAddress } from '../http/request.ts'
 import { isWellFormedText } from '../http/text.ts'
@@ -60,29 +61,43 @@ export function transformationRoutes(app: AppContext, delivery: Delivery): Hono<
       target.host === undefined || config.deliveryHosts.includes(target.host)
         ? undefined
         : await lookups.organisationByDomain(target.host)
-    const isCustomDomain = customDomain !== undefined
-    try {
-      parseDeliveryPath(target.path, { isCustomDomain })
-    } catch (error) {
-      if (isUrlError(error)) {
-        throw invalidUrl(`url is not a delivery URL: ${error.message}`)
+
+    /** The context as read through `domain` (undefined: the host is no custom domain). */
+    async function contextThrough(domain: typeof customDomain) {
+      let parts: ReturnType<typeof parseDeliveryPath>
+      try {
+        parts = parseDeliveryPath(target.path, { isCustomDomain: domain !== undefined })
+      } catch (error) {
+        if (isUrlError(error)) {
+          throw invalidUrl(`url is not a delivery URL: ${error.message}`)
+        }
+        throw error
       }
-      throw error
+      const request: DeliveryRequest = {
+        method: 'GET',
+        path: target.path,
+        search: target.search,
+        url: `${config.publicUrl}${target.path}${target.search}`,
+        // The caller's Accept is JSON: the context is of the image as served without format
+        // negotiation (or with f_auto as the URL asks).
+        headers: new Headers(),
+        clientAddress: clientAddress(c),
+        ...(domain === undefined ? {} : { customDomainOrganisationId: domain.id }),
+      }
+      try {
+        return await delivery.context(request, async (organisationId) => {
+          await auth.requireOrganisation(c, organisationId)
+        })
+      } catch (error) {
+        if (!(error instanceof HttpError && error.code === 'organisation_not_found')) throw error
+        // Another organisation's URL answers exactly as one no organisation has (issue 19
+        // finding 12): no id, and on its custom domain what an unregistered host answers.
+        if (domain !== undefined) return contextThrough(undefined)
+        throw unknownCloudName(parts.cloudName)
+      }
     }
-    const request: DeliveryRequest = {
-      method: 'GET',
-      path: target.path,
-      search: target.search,
-      url: `${config.publicUrl}${target.path}${target.search}`,
-      // The caller's Accept is JSON: the context is of the image as served without format
-      // negotiation (or with f_auto as the URL asks).
-      headers: new Headers(),
-      clientAddress: clientAddress(c),
-      ...(customDomain === undefined ? {} : { customDomainOrganisationId: customDomain.id }),
-    }
-    const answer = await delivery.context(request, async (organisationId) => {
-      await auth.requireOrganisation(c, organisationId)
-    })
+
+    const answer = await contextThrough(customDomain)
     if (answer instanceof Response) return answer
     return c.json(
       contextAnswer(answer.file, answer.steps, {
