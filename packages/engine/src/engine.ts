@@ -23,6 +23,7 @@ import { type EngineOptions, resolveOptions } from './options.ts'
 import { createParams } from './params.ts'
 import { type Clock, framesOf, Pipeline, type RawImage, runSharp, toRawImage } from './pipeline.ts'
 import type { OutputSettings, Step } from './step.ts'
+import { checkSvgElements, checkSvgPixels, mayBeSvg } from './svg-limits.ts'
 
 /** One transformation job. */
 export interface TransformRequest {
@@ -199,6 +200,9 @@ function formatName(metadata: Metadata): string {
 // Reads the header only, and refuses what the engine will not decode.
 async function inspect(input: Buffer, options: Readonly<EngineOptions>): Promise<SourceInfo> {
   let metadata: Metadata
+  // Before librsvg parses it (reading an SVG's size parses all of it): memory grows with elements.
+  const svgChecked = mayBeSvg(input)
+  if (svgChecked) checkSvgElements(input, options)
   try {
     // A header read decodes no pixels: the pixel limit is checked below, frames summed.
     metadata = await sharp(input, { failOn: FAIL_ON, limitInputPixels: false }).metadata()
@@ -223,6 +227,10 @@ async function inspect(input: Buffer, options: Readonly<EngineOptions>): Promise
   const pixels = width * height * (animation ? pages : 1)
   if (pixels > options.maxInputPixels) {
     throw new EngineError('too_many_pixels', MESSAGES.tooManyPixels(pixels, options.maxInputPixels))
+  }
+  if (format === 'svg') {
+    if (!svgChecked) checkSvgElements(input, options)
+    checkSvgPixels(width, height, options)
   }
   const info: SourceInfo = { format, width, height, pages, alpha: metadata.hasAlpha }
   if (metadata.delay !== undefined) info.delay = metadata.delay
@@ -492,6 +500,9 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   const { ai: given, aiSettings, ...limits } = options
   const resolved = resolveOptions(limits)
   sharp.concurrency(1)
+  // Process-wide, deliberately small: each pipeline decodes its own bytes, so the cache rarely
+  // hits across requests, while each cached SVG load keeps its document (issue 19 finding 2).
+  sharp.cache({ memory: resolved.cacheMemoryMb, items: resolved.cacheItems, files: 0 })
   const limiter = createLimiter(resolved.concurrency)
   let created: Ai | undefined
   const ai = (): Ai => {

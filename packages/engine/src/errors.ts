@@ -39,6 +39,10 @@ export const MESSAGES = {
   formatLimit: 'The result is too large for its format',
   tooManyPixels: (pixels: number, max: number) =>
     `The image has ${pixels} pixels (animation frames summed); the limit is ${max}`,
+  svgTooManyPixels: (pixels: number, max: number) =>
+    `The SVG would be rasterised to ${pixels} pixels; the limit for SVG is ${max}`,
+  svgTooManyElements: (max: number) =>
+    `The SVG has more than ${max} elements, the most this server renders`,
   outputTooLarge: (width: number, height: number, max: number) =>
     `The result would be ${width}×${height} pixels; the limit is ${max} pixels per side`,
   outputTooManyPixels: (pixels: number, max: number) =>

@@ -12,6 +12,10 @@ describe('resolveOptions', () => {
       timeoutMs: 30_000,
       concurrency: availableParallelism(),
       avifEffort: 2,
+      maxSvgElements: 20_000,
+      maxSvgPixels: 25_000_000,
+      cacheMemoryMb: 32,
+      cacheItems: 5,
     })
     expect(resolveOptions()).toEqual(DEFAULT_OPTIONS)
   })
