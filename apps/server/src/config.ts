@@ -133,6 +133,8 @@ const ENV = z.object({
   // SVG limits and libvips' operation cache (issue 19 finding 2; docs/security.md).
   SVG_MAX_ELEMENTS: integer(1, 10_000_000, 20_000, 'elements'),
   SVG_MAX_PIXELS: integer(1, 2 ** 40, 25_000_000, 'pixels'),
+  // Results whose format decides their size (BMP, TIFF); issue 19 finding 13.
+  OUTPUT_MAX_BYTES: integer(1, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
   SHARP_CACHE_MB: integer(0, 1_000_000, 32, 'MiB'),
   SHARP_CACHE_ITEMS: integer(0, 1_000_000, 5, 'operations'),
   JOB_POLL_MS: integer(10, 60_000, 250, 'ms'),
@@ -265,6 +267,7 @@ export interface ServerConfig {
     concurrency: number
     maxSvgElements: number
     maxSvgPixels: number
+    maxOutputBytes: number
     cacheMemoryMb: number
     cacheItems: number
     /** The AI service's settings (`AI_CONCURRENCY`, `AI_TIMEOUT_MS`, `AI_MAX_INPUT_PIXELS`, …). */
@@ -404,6 +407,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       concurrency: e.ENGINE_CONCURRENCY,
       maxSvgElements: e.SVG_MAX_ELEMENTS,
       maxSvgPixels: e.SVG_MAX_PIXELS,
+      maxOutputBytes: e.OUTPUT_MAX_BYTES,
       cacheMemoryMb: e.SHARP_CACHE_MB,
       cacheItems: e.SHARP_CACHE_ITEMS,
       aiSettings,

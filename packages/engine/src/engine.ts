@@ -20,6 +20,7 @@ import {
 import { createLimiter } from './limiter.ts'
 import { getOperation, type Operation } from './operations.ts'
 import { type EngineOptions, resolveOptions } from './options.ts'
+import { checkOutputBytes } from './output-size.ts'
 import { createParams } from './params.ts'
 import { type Clock, framesOf, Pipeline, type RawImage, runSharp, toRawImage } from './pipeline.ts'
 import type { OutputSettings, Step } from './step.ts'
@@ -444,6 +445,7 @@ async function encode(
   animation: { delay?: number[]; loop?: number } | undefined,
 ): Promise<TransformResult> {
   const format = output.format
+  checkOutputBytes(format, pipeline, options.maxOutputBytes)
   if (format === 'bmp') {
     const image = await pipeline.raw()
     const data = encodeBmp(image)

@@ -47,6 +47,8 @@ export const MESSAGES = {
     `The result would be ${width}×${height} pixels; the limit is ${max} pixels per side`,
   outputTooManyPixels: (pixels: number, max: number) =>
     `The result would have ${pixels} pixels (animation frames summed); the limit is ${max}`,
+  outputTooManyBytes: (format: string, bytes: number, max: number) =>
+    `The result would be ${bytes} bytes as ${format}; the limit is ${max} bytes (a compressed format such as webp, avif or jpeg is smaller)`,
   unsupportedFormat: (format: string) => `Images in ${format} format cannot be processed`,
   invalidImage: 'The file is not a readable image (unknown format, truncated or corrupt)',
   notBuffer: 'The input must be a Buffer',

@@ -14,6 +14,7 @@ describe('resolveOptions', () => {
       avifEffort: 2,
       maxSvgElements: 20_000,
       maxSvgPixels: 25_000_000,
+      maxOutputBytes: 32 * 1024 * 1024,
       cacheMemoryMb: 32,
       cacheItems: 5,
     })

@@ -19,6 +19,11 @@ export interface EngineOptions {
    * (measured: 200,000 elements took 1.25 GB per render), so the count bounds a render's memory.
    */
   maxSvgElements: number
+  /**
+   * Most bytes of a result whose size its format decides (BMP, TIFF), refused before rendering;
+   * at most what the derived cache stores, so every such result is rendered once.
+   */
+  maxOutputBytes: number
   /** Most pixels an SVG input is rasterised to (its declared width × height). */
   maxSvgPixels: number
   /**
@@ -39,6 +44,7 @@ export const DEFAULT_OPTIONS: Readonly<EngineOptions> = {
   concurrency: availableParallelism(),
   avifEffort: 2,
   maxSvgElements: 20_000,
+  maxOutputBytes: 32 * 1024 * 1024,
   maxSvgPixels: 25_000_000,
   cacheMemoryMb: 32,
   cacheItems: 5,
@@ -85,6 +91,7 @@ export function resolveOptions(options: Partial<EngineOptions> = {}): Readonly<E
     avifEffort,
     maxSvgElements: positiveInteger('maxSvgElements', merged.maxSvgElements),
     maxSvgPixels: positiveInteger('maxSvgPixels', merged.maxSvgPixels),
+    maxOutputBytes: positiveInteger('maxOutputBytes', merged.maxOutputBytes),
     // 0 turns the cache off.
     cacheMemoryMb: positiveInteger('cacheMemoryMb', merged.cacheMemoryMb, 1_000_000, 0),
     cacheItems: positiveInteger('cacheItems', merged.cacheItems, 1_000_000, 0),

@@ -32,6 +32,9 @@ export type { DeliveryRequest } from './resolve.ts'
 /** The ledger reason of credits spent on a slow (AI) delivery transformation. */
 const AI_REASON = 'ai_transformation'
 
+/** The most renders one image too large to store counts as (its bytes over the store limit). */
+const MAX_RENDER_COST = 100
+
 /** The derived image a request asks for: its key, and what it is rendered for. */
 interface Target {
   cacheKey: string
@@ -170,6 +173,23 @@ export function createDelivery(app: AppContext) {
     return processingResponse(job.id)
   }
 
+  /**
+   * An image too large to store is made again by every request for it: it counts against the
+   * render limit at its cost, one render per `DERIVED_STORE_MAX_BYTES` it holds (issue 19
+   * finding 13). This answer is already made and goes out; the next ones are refused.
+   */
+  async function countUnstored(request: DeliveryRequest, size: number): Promise<void> {
+    const storeMax = Math.max(1, config.derivedCache.storeMaxBytes)
+    if (size <= storeMax) return
+    const cost = Math.min(MAX_RENDER_COST, Math.ceil(size / storeMax))
+    try {
+      // The render itself was counted before it ran.
+      for (let counted = 1; counted < cost; counted++) await countRender(request)
+    } catch (error) {
+      if (!(error instanceof HttpError && error.status === 429)) throw error
+    }
+  }
+
   /** Derives the image now, or joins the identical derivation running in this process. */
   async function deriveNow(
     request: DeliveryRequest,
@@ -183,6 +203,7 @@ export function createDelivery(app: AppContext) {
     try {
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
+      if (pending === undefined) await countUnstored(request, derived.size)
       return imageResponse(request.method, derived.data, derived.contentType, headers)
     } catch (error) {
       throw engineErrorToHttp(error)
@@ -279,6 +300,7 @@ export function createDelivery(app: AppContext) {
     try {
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
+      if (pending === undefined) await countUnstored(request, derived.size)
       return { file, steps: derived.steps }
     } catch (error) {
       throw engineErrorToHttp(error)
