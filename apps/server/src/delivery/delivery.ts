@@ -277,11 +277,13 @@ export function createDelivery(app: AppContext) {
    * otherwise the image is derived now, or queued like delivery queues it (then the answer is
    * the 202 `Response`). `authorise` is called with the URL's organisation before anything
    * else is read, and throws for a caller who may not see it; the caller speaks for the
-   * organisation, so neither a signature nor strict transformations are asked for.
+   * organisation, so neither a signature nor strict transformations are asked for. Without
+   * `how.mayQueue` nothing new is queued or charged.
    */
   async function context(
     request: DeliveryRequest,
     authorise: (organisationId: string) => Promise<void>,
+    how: { mayQueue: boolean } = { mayQueue: true },
   ): Promise<TransformationContext | Response> {
     const resolved = await resolver.resolve(request, { authorise, trusted: true })
     const { file, operations } = resolved
@@ -293,7 +295,18 @@ export function createDelivery(app: AppContext) {
     if (cached?.context !== undefined && cached.context !== null) {
       return { file, steps: cached.context as unknown as StepReport[] }
     }
-    if (operations.some(isSlow)) return queue(request, resolved, target, { trusted: true })
+    if (operations.some(isSlow)) {
+      // A call that may not spend (a GET with only the session cookie, which a cross-site link
+      // carries: issue 19 finding 5) follows a job already paid for, and queues nothing new.
+      if (!how.mayQueue && (await repo.findJobByDedupeKey(target.cacheKey)) === undefined) {
+        throw new HttpError(
+          400,
+          'signature_missing',
+          'This chain has not been run yet: queueing it spends credits, so the call must be signed (x-ebg-param and x-ebg-signature) or made with an API token',
+        )
+      }
+      return queue(request, resolved, target, { trusted: true })
+    }
     const pending = deriver.pending(target.cacheKey)
     // A render like a delivery miss, counted against the same per-address limit.
     if (pending === undefined) await countRender(request)

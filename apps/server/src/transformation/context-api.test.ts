@@ -193,6 +193,37 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       expect((answer.body as { message: string }).message).toMatch(/generative/)
     })
 
+    it('queues nothing and charges nothing for a GET with the session cookie alone', async () => {
+      // Issue 19 finding 5: a cross-site link carries the Lax cookie but no signature headers.
+      const text = Buffer.from('cookie only').toString('base64url')
+      const url = urlOf(owner, `qr.generate(i:${text},w:120,h:120)~qr.scan()`)
+      const before = await balanceOf(owner)
+      const cookieOnly = () =>
+        client.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, {
+          cookie: owner.cookie,
+          sign: false,
+        })
+      const refused = await cookieOnly()
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400)
+      expect((refused.body as { code: string }).code).toBe('signature_missing')
+      expect(await balanceOf(owner)).toBe(before)
+      expect(await server.services.jobs.drain()).toBe(0)
+
+      // The console signs its panel calls: that queues (and charges) once.
+      let signed = await contextOf(url, { cookie: owner.cookie })
+      expect(signed.status, JSON.stringify(signed.body)).toBe(202)
+      // Following the job already paid for, the cookie alone waits with it and then reads it.
+      let followed = await cookieOnly()
+      for (let attempt = 0; attempt < 600 && followed.status === 202; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        followed = await cookieOnly()
+      }
+      expect(followed.status, JSON.stringify(followed.body)).toBe(200)
+      signed = await contextOf(url, { cookie: owner.cookie })
+      expect(signed.status).toBe(200)
+      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+    })
+
     it('queues an AI chain (202), charges it once, then serves its context from the cache', async () => {
       const text = Buffer.from(QR_TEXT).toString('base64url')
       const url = urlOf(owner, `qr.generate(i:${text},w:200,h:200)~qr.scan()`)

@@ -2,8 +2,9 @@
 // step of the URL's chain did and found, for members (session) and API tokens of the URL's
 // organisation; any other organisation's URL answers 404 as if it did not exist. The context is
 // computed with the image's own cache: a stored image's context is read from its row, an AI
-// chain not derived yet is queued like delivery queues it (202 + Retry-After).
-import { isUrlError, parseDeliveryPath } from '@tessera/url'
+// chain not derived yet is queued like delivery queues it (202 + Retry-After) when the call is
+// signed or made with a token (with the session cookie alone, 400 signature_missing).
+import { isUrlError, parseDeliveryPath, REQUEST_SIGNATURE_HEADERS } from '@tessera/url'
 import { Hono } from 'hono'
 import { bearerToken, createAuth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
@@ -57,6 +58,12 @@ export function transformationRoutes(app: AppContext, delivery: Delivery): Hono<
     // Who is asking comes first: an anonymous caller learns nothing about the URL.
     if (bearerToken(c) === undefined) await auth.requireUser(c)
     const target = readTarget(c.req.query('url'))
+    // A GET that queues spends credits: with the session cookie alone (which any cross-site
+    // link carries) it answers only what was already run. A signed call (signature-guard.ts
+    // has checked the headers by now) or an API token may queue.
+    const mayQueue =
+      bearerToken(c) !== undefined ||
+      c.req.header(REQUEST_SIGNATURE_HEADERS.signature) !== undefined
     const customDomain =
       target.host === undefined || config.deliveryHosts.includes(target.host)
         ? undefined
@@ -85,9 +92,13 @@ export function transformationRoutes(app: AppContext, delivery: Delivery): Hono<
         ...(domain === undefined ? {} : { customDomainOrganisationId: domain.id }),
       }
       try {
-        return await delivery.context(request, async (organisationId) => {
-          await auth.requireOrganisation(c, organisationId)
-        })
+        return await delivery.context(
+          request,
+          async (organisationId) => {
+            await auth.requireOrganisation(c, organisationId)
+          },
+          { mayQueue },
+        )
       } catch (error) {
         if (!(error instanceof HttpError && error.code === 'organisation_not_found')) throw error
         // Another organisation's URL answers exactly as one no organisation has (issue 19
