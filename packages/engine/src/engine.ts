@@ -7,8 +7,10 @@ import {
   parsePattern,
 } from '@tessera/url'
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp'
+import { checkAiCost } from './ai-cost.ts'
 import { fromAiError } from './ai-step.ts'
 import { encodeBmp } from './bmp.ts'
+import { stepInputs } from './chain-geometry.ts'
 import { EngineError, MESSAGES, toEngineError } from './errors.ts'
 import {
   ANIMATED_FORMATS,
@@ -119,12 +121,19 @@ export interface Engine {
    */
   probe(input: Buffer): Promise<ProbeResult>
   /**
-   * Refuses, before anything is queued, an image too large for the chain's AI operations
-   * (`AI_MAX_INPUT_PIXELS`); does nothing for a chain without one.
+   * Refuses, before anything is queued, a chain whose AI step would take an input larger than
+   * `AI_MAX_INPUT_PIXELS` or could not finish within `AI_TIMEOUT_MS` by its cost estimate; each
+   * step's input is the image after the steps before it (from a `width` × `height` source at
+   * `dpr`). Does nothing for a chain without an AI step.
    *
    * @throws {EngineError} `too_many_pixels`
    */
-  checkAiInput(operations: readonly ParsedOperation[], width: number, height: number): void
+  checkAiInput(
+    operations: readonly ParsedOperation[],
+    width: number,
+    height: number,
+    dpr?: number,
+  ): void
   /** Ends the AI worker threads the engine started (not those of an `ai` it was given). */
   close(): Promise<void>
 }
@@ -517,12 +526,24 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     return operations.filter((operation) => isAiStep(operation)).length
   }
 
-  function checkAiInput(operations: readonly ParsedOperation[], width: number, height: number) {
+  // Each AI step's own input (after the steps before it) against AI_MAX_INPUT_PIXELS and
+  // against what it can do within AI_TIMEOUT_MS (issue 19 finding 4).
+  function checkAiInput(
+    operations: readonly ParsedOperation[],
+    width: number,
+    height: number,
+    dpr = 1,
+  ) {
     if (aiSteps(operations) === 0) return
-    try {
-      ai().checkInput(width, height)
-    } catch (error) {
-      throw fromAiError(error)
+    const service = ai()
+    for (const input of stepInputs(operations, width, height, dpr)) {
+      if (!isAiStep(input.operation)) continue
+      try {
+        service.checkInput(input.width, input.height)
+      } catch (error) {
+        throw fromAiError(error)
+      }
+      checkAiCost(input, service.settings.timeoutMs)
     }
   }
 
@@ -557,7 +578,7 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     const extraMs = aiSteps(operations) * (aiSteps(operations) > 0 ? ai().settings.timeoutMs : 0)
     return await run(async (clock) => {
       const source = await inspect(input, resolved)
-      checkAiInput(operations, source.width, source.height)
+      checkAiInput(operations, source.width, source.height, dpr)
       const format = chooseOutputFormat({
         sourceFormat: source.format,
         operations,

@@ -39,6 +39,15 @@ export const MESSAGES = {
   formatLimit: 'The result is too large for its format',
   tooManyPixels: (pixels: number, max: number) =>
     `The image has ${pixels} pixels (animation frames summed); the limit is ${max}`,
+  aiTooCostly: (
+    key: string,
+    width: number,
+    height: number,
+    ms: number,
+    limit: number,
+    side: number,
+  ) =>
+    `${key} of a ${width}×${height} image would take about ${Math.ceil(ms / 1000)} s on this server; the limit is ${Math.round(limit / 1000)} s (AI_TIMEOUT_MS): give it at most about ${side}×${side} pixels (resize first)`,
   svgTooManyPixels: (pixels: number, max: number) =>
     `The SVG would be rasterised to ${pixels} pixels; the limit for SVG is ${max}`,
   svgTooManyElements: (max: number) =>

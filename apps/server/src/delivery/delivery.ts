@@ -7,6 +7,7 @@ import type { ParsedOperation } from '@tessera/url'
 import { aiCreditsOf, chargeCredits } from '../billing/credits.ts'
 import type { AppContext } from '../context.ts'
 import type { DerivedImage } from '../db/index.ts'
+import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { createVisitorAllowance } from '../playground/allowance.ts'
@@ -14,7 +15,12 @@ import { createDerivedBudget } from './budget.ts'
 import { derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { createDeriver } from './derive.ts'
 import { createFastLane, variantOf } from './fast-lane.ts'
-import { createDeriveJobHandler, DERIVE_JOB, type DeriveJobPayload } from './job.ts'
+import {
+  createDeriveJobHandler,
+  DERIVE_JOB,
+  DERIVE_VISITOR_JOB,
+  type DeriveJobPayload,
+} from './job.ts'
 import { createRenderLimit } from './render-limit.ts'
 import { createResolver, type DeliveryRequest, type FileRow, type Resolved } from './resolve.ts'
 import {
@@ -124,9 +130,11 @@ export function createDelivery(app: AppContext) {
     // Before anything is queued or charged; images already derived are served from the cache.
     if (how.trusted !== true) await strict.assertAllowed(request, organisationId)
     // An image too large for the AI models is refused now, not after a job and a charge.
+    // Each AI step is judged on its own input (the pixels after the steps before it), by size
+    // and by what it can do within AI_TIMEOUT_MS (issue 19 finding 4).
     if (file.width !== null && file.height !== null) {
       try {
-        app.engine.checkAiInput(operations, file.width, file.height)
+        app.engine.checkAiInput(operations, file.width, file.height, target.dpr)
       } catch (error) {
         throw engineErrorToHttp(error)
       }
@@ -159,8 +167,10 @@ export function createDelivery(app: AppContext) {
       cacheKey,
       format: target.format,
     }
+    // Visitors' jobs (the demo organisation's) take turns with every organisation's.
+    const demo = await lookups.organisationByCloudName(DEMO_CLOUD_NAME)
     const job = await repo.enqueueJob({
-      kind: DERIVE_JOB,
+      kind: demo?.id === organisationId ? DERIVE_VISITOR_JOB : DERIVE_JOB,
       organisationId,
       dedupeKey: cacheKey,
       // A job that is done but whose image is not in the cache (evicted, or stored before its

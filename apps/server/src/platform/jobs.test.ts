@@ -210,3 +210,34 @@ describe.each(['pglite', 'postgres'] as const)(
     }, 60_000)
   },
 )
+
+describe.each(['pglite', 'postgres'] as const)('the lanes of the job queue on %s', (kind) => {
+  it('serves visitors’ and organisations’ jobs in turn, so a flood of one does not starve the other', async () => {
+    // Issue 19 finding 4: ten visitor jobs queued first used to run before the organisation's.
+    const { database, close } = await openTestDatabase(kind)
+    const repo = createRepository(database.db)
+    const order: string[] = []
+    const handler = {
+      run: async (payload: unknown) => {
+        order.push((payload as { name: string }).name)
+      },
+      isPermanent: () => false,
+    }
+    const runner = createJobRunner(
+      { repo, logger: createLogger({ logLevel: 'silent' }), metrics: createMetrics() },
+      { visitor: handler, member: handler },
+      { pollMs: 10, lanes: [['visitor']] },
+    )
+    try {
+      for (let i = 0; i < 10; i++)
+        await repo.enqueueJob({ kind: 'visitor', payload: { name: `v${i}` } })
+      for (let i = 0; i < 3; i++)
+        await repo.enqueueJob({ kind: 'member', payload: { name: `m${i}` } })
+      expect(await runner.drain()).toBe(13)
+      expect(order.slice(0, 6)).toEqual(['v0', 'm0', 'v1', 'm1', 'v2', 'm2'])
+      expect(order.slice(6)).toEqual(['v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'])
+    } finally {
+      await close()
+    }
+  })
+})

@@ -47,11 +47,34 @@ export function createJobRunner(
      * the job is claimed again after the repository's `staleJobAfterMs`.
      */
     heartbeatMs?: number
+    /**
+     * Kinds whose jobs take turns with the rest: each lane (and the kinds in none, the last
+     * lane) is served in turn while several have jobs waiting, so visitors' jobs and
+     * organisations' jobs each get their share and neither starves the other (issue 19
+     * finding 4). Within a lane, oldest first. Default: one lane, oldest first.
+     */
+    lanes?: readonly (readonly string[])[]
   },
 ): JobRunner {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_JOB_HEARTBEAT_MS
   const workerId = `worker-${randomUUID()}`
   const kinds = Object.keys(handlers)
+  const lanes = lanesOf(kinds, options.lanes ?? [])
+  // The lane served last: the next claim starts with the one after it.
+  let lastLane = lanes.length - 1
+
+  /** The next job, from the lanes in turn starting after the last one served. */
+  async function claimNext(): Promise<Job | undefined> {
+    for (let offset = 1; offset <= lanes.length; offset++) {
+      const lane = (lastLane + offset) % lanes.length
+      const job = await app.repo.claimJob(workerId, lanes[lane] as string[])
+      if (job !== undefined) {
+        lastLane = lane
+        return job
+      }
+    }
+    return undefined
+  }
   let timer: NodeJS.Timeout | undefined
   let running: Promise<number> | undefined
   let stopped = true
@@ -149,7 +172,7 @@ export function createJobRunner(
     let count = 0
     for (;;) {
       if (halted) return count
-      const job = await app.repo.claimJob(workerId, kinds)
+      const job = await claimNext()
       if (job === undefined) {
         await refundFailed()
         return count
@@ -236,4 +259,12 @@ export function createJobRunner(
       app.logger.warn({ err: error, jobId: job.id }, 'could not hand a job back')
     }
   }
+}
+
+/** The lanes of `kinds`: each given lane's kinds that have a handler, then every other kind. */
+function lanesOf(kinds: readonly string[], given: readonly (readonly string[])[]): string[][] {
+  const laned = new Set(given.flat())
+  const lanes = given.map((lane) => lane.filter((kind) => kinds.includes(kind)))
+  lanes.push(kinds.filter((kind) => !laned.has(kind)))
+  return lanes.filter((lane) => lane.length > 0)
 }
