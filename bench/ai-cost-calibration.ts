@@ -18,15 +18,78 @@ async function imageOf(width: number, height: number) {
 
 const ai = createAi({ timeoutMs: 600_000, maxInputPixels: 100_000_000 })
 const CASES: [string, Record<string, string | boolean | number>, [number, number][]][] = [
-  ['sr.upscale', { t: '2x', model: 'Flash' }, [[128, 128], [256, 256]]],
-  ['sr.upscale', { t: '4x', model: 'Flash' }, [[128, 128], [256, 256]]],
-  ['sr.upscale', { t: '2x', model: 'Picasso' }, [[128, 128], [256, 256]]],
-  ['erase.bg', {}, [[512, 512], [2000, 2000]]],
-  ['ocr.extract', {}, [[512, 512], [1600, 1600]]],
-  ['wm.remove', { box1: '10_10_30_30' }, [[512, 512], [2000, 2000]]],
-  ['od.detect', {}, [[512, 512], [2000, 2000]]],
-  ['im.mask', { d: 'face' }, [[512, 512], [2000, 2000]]],
-  ['nsfw.detect', {}, [[512, 512], [2000, 2000]]],
+  [
+    'sr.upscale',
+    { t: '2x', model: 'Flash' },
+    [
+      [128, 128],
+      [256, 256],
+    ],
+  ],
+  [
+    'sr.upscale',
+    { t: '4x', model: 'Flash' },
+    [
+      [128, 128],
+      [256, 256],
+    ],
+  ],
+  [
+    'sr.upscale',
+    { t: '2x', model: 'Picasso' },
+    [
+      [128, 128],
+      [256, 256],
+    ],
+  ],
+  [
+    'erase.bg',
+    {},
+    [
+      [512, 512],
+      [2000, 2000],
+    ],
+  ],
+  [
+    'ocr.extract',
+    {},
+    [
+      [512, 512],
+      [1600, 1600],
+    ],
+  ],
+  [
+    'wm.remove',
+    { box1: '10_10_30_30' },
+    [
+      [512, 512],
+      [2000, 2000],
+    ],
+  ],
+  [
+    'od.detect',
+    {},
+    [
+      [512, 512],
+      [2000, 2000],
+    ],
+  ],
+  [
+    'im.mask',
+    { d: 'face' },
+    [
+      [512, 512],
+      [2000, 2000],
+    ],
+  ],
+  [
+    'nsfw.detect',
+    {},
+    [
+      [512, 512],
+      [2000, 2000],
+    ],
+  ],
 ]
 
 for (const [key, values, sizes] of CASES) {

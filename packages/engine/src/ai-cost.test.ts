@@ -23,7 +23,9 @@ afterAll(() => ai.close())
 describe('the input of each step', () => {
   it('follows resize, extend, rotate, crop and upscale through the chain', () => {
     const inputs = stepInputs(
-      chain('t.resize(w:1200)~t.extend(t:10,b:10,l:0,r:0)~t.rotate(a:90)~sr.upscale(t:4x)~erase.bg()'),
+      chain(
+        't.resize(w:1200)~t.extend(t:10,b:10,l:0,r:0)~t.rotate(a:90)~sr.upscale(t:4x)~erase.bg()',
+      ),
       6000,
       5000,
     )
