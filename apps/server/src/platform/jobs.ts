@@ -1,6 +1,7 @@
 // The background job runner: claims jobs from the database (shared by every server process on
 // PostgreSQL), runs them, and records the outcome. Jobs survive restarts because they are rows.
 import { randomUUID } from 'node:crypto'
+import { isModelTimeout } from '@tessera/engine'
 import type { AppContext } from '../context.ts'
 import { DEFAULT_JOB_HEARTBEAT_MS, type Job } from '../db/index.ts'
 
@@ -133,7 +134,9 @@ export function createJobRunner(
       )
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      const permanent = handler?.isPermanent(error) ?? false
+      // A model that ran out of AI_TIMEOUT_MS takes as long again on the same input, whatever
+      // the job kind says (issue 19 finding 4): no retry.
+      const permanent = (handler?.isPermanent(error) ?? false) || timedOutModel(error)
       // A job failing for good is refunded before it shows as failed, so whoever sees it failed
       // also sees the refund. (`failJob` decides the same way: no retry, or no attempts left.)
       if (permanent || job.attempts >= job.maxAttempts) await refund({ ...job, status: 'failed' })
@@ -259,6 +262,16 @@ export function createJobRunner(
       app.logger.warn({ err: error, jobId: job.id }, 'could not hand a job back')
     }
   }
+}
+
+/** Whether `error`, or an error it wraps, is an AI model's own timeout. */
+function timedOutModel(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (isModelTimeout(current)) return true
+    current = current.cause
+  }
+  return false
 }
 
 /** The lanes of `kinds`: each given lane's kinds that have a handler, then every other kind. */
