@@ -1,15 +1,18 @@
 // What an AI step costs before it runs, from its actual input (the pixels after the chain's
 // earlier steps) and the model, so a step that cannot finish within AI_TIMEOUT_MS is refused at
 // once instead of running to the limit (issue 19 finding 4). `ms = fixed + perMegapixel × input
-// megapixels`, calibrated on the 2-core development machine with `bench/ai-cost-calibration.ts`
-// (warm models, AI_THREADS = 2; measured 2026-11-27, the machine shared with other work):
-//   sr.upscale Flash ×2   0.83 s at 128², 5.2 s at 256²   → ~88 s per input MP
-//   sr.upscale Flash ×4   1.2 s at 128², 4.7 s at 256²    → ~73 s per input MP
-//   sr.upscale Picasso ×2 7.7 s at 128², 19.7 s at 256²   → ~240 s per input MP
-//   ocr.extract           0.64 s at 0.26 MP, 7.9 s at 2.6 MP → ~3.1 s per MP
-//   erase.bg, od.detect, im.mask(face), nsfw: the model sees a fixed size: ~constant
-// The figures below are about 0.6× those (a busy machine measures slow), so only what clearly
-// cannot finish is refused; the time limit still stops the rest.
+// megapixels`, per model (and scale). The figures are this 2-core machine's when quiet
+// (docs/benchmarks.md, AI bench quiet runs of 2026-11-23 and 2026-11-27, load 1.2–3.2):
+//   sr.upscale Flash ×2    0.92–1.00 s for 256×170 → 21–23 s per input MP
+//   sr.upscale Picasso ×2  3.45–3.90 s for 256×170 → 79–90 s per input MP
+//   erase.bg               2.2–3.4 s whatever the size (ISNet sees 1024²)
+//   ocr.extract            0.14 s for 512×512     → ~0.55 s per MP
+//   od.detect, nsfw, faces 0.05–0.24 s (fixed-size models)
+// and the ×4/×8 ratios from `bench/ai-cost-calibration.ts` (run under load average ~15, when every
+// figure was 3–5× the quiet one: ×4 Flash ≈ 0.8× ×2 per input MP). The estimate is what a quiet
+// machine takes, so only what cannot finish even then is refused; on a busy machine the time
+// limit still stops the rest, and a model's timeout is not retried. Re-run the calibration (and
+// adjust this table) when a model changes.
 import type { AiParams } from './params.ts'
 
 /** One model's cost: fixed milliseconds plus milliseconds per input megapixel. */
@@ -21,19 +24,19 @@ export interface AiCostModel {
 /** The models by what decides their cost. */
 export const AI_COST_MODELS = {
   /** ESRGAN slim (`Flash`), by scale: tiles of the input, each up to scale² output. */
-  'esrgan-slim-2': { fixedMs: 500, msPerMegapixel: 50_000 },
-  'esrgan-slim-4': { fixedMs: 500, msPerMegapixel: 45_000 },
-  'esrgan-slim-8': { fixedMs: 500, msPerMegapixel: 60_000 },
-  /** ESRGAN medium (`Picasso`): about three times slim. */
-  'esrgan-medium-2': { fixedMs: 2000, msPerMegapixel: 150_000 },
-  'esrgan-medium-4': { fixedMs: 2000, msPerMegapixel: 150_000 },
-  'esrgan-medium-8': { fixedMs: 2000, msPerMegapixel: 180_000 },
+  'esrgan-slim-2': { fixedMs: 300, msPerMegapixel: 20_000 },
+  'esrgan-slim-4': { fixedMs: 300, msPerMegapixel: 18_000 },
+  'esrgan-slim-8': { fixedMs: 300, msPerMegapixel: 25_000 },
+  /** ESRGAN medium (`Picasso`): about three and a half times slim. */
+  'esrgan-medium-2': { fixedMs: 500, msPerMegapixel: 75_000 },
+  'esrgan-medium-4': { fixedMs: 500, msPerMegapixel: 75_000 },
+  'esrgan-medium-8': { fixedMs: 500, msPerMegapixel: 90_000 },
   /** PaddleOCR: detection over the whole image, recognition per line. */
-  ocr: { fixedMs: 300, msPerMegapixel: 2000 },
+  ocr: { fixedMs: 50, msPerMegapixel: 400 },
   /** Models that see a fixed size (ISNet, SSD/CenterNet, NSFW): resizing is the rest. */
-  fixed: { fixedMs: 500, msPerMegapixel: 50 },
+  fixed: { fixedMs: 200, msPerMegapixel: 20 },
   /** OpenCV inpainting and QR: linear in pixels, fast. */
-  pixels: { fixedMs: 50, msPerMegapixel: 100 },
+  pixels: { fixedMs: 20, msPerMegapixel: 100 },
 } as const satisfies Record<string, AiCostModel>
 
 export type AiCostModelName = keyof typeof AI_COST_MODELS

@@ -15,7 +15,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the AI input limits on 
     // Read at boot with the server's other settings (config.ts). chelsea.png is 451×300.
     server = await startTestServer(
       kind,
-      { AI_MAX_INPUT_PIXELS: '30000', AI_TIMEOUT_MS: '3000', OUTPUT_MAX_BYTES: '1000000' },
+      { AI_MAX_INPUT_PIXELS: '30000', AI_TIMEOUT_MS: '2000', OUTPUT_MAX_BYTES: '1000000' },
       { runJobs: false },
     )
   })
@@ -58,7 +58,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the AI input limits on 
     const answer = await deliver('slow-upscale', 't.resize(w:170,h:170)~sr.upscale(t:2x)')
     expect(answer.status).toBe(422)
     expect(answer.body.code).toBe('image_too_large')
-    expect(answer.body.message).toMatch(/would take about \d+ s .*limit is 3 s \(AI_TIMEOUT_MS\)/)
+    expect(answer.body.message).toMatch(/would take about \d+ s .*limit is 2 s \(AI_TIMEOUT_MS\)/)
     expect(await credits()).toBe(before)
     // The lighter model on a smaller image fits, and is queued in the visitors' lane.
     const light = await deliver('quick-upscale', 't.resize(w:60,h:60)~sr.upscale(t:2x,model:Flash)')
