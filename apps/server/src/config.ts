@@ -130,6 +130,13 @@ const ENV = z.object({
   // Two one-thread pipelines per core: one computes while another decodes, encodes or waits for
   // storage (with one per core the uncached delivery bench ran 17–27 % slower; docs/benchmarks.md).
   ENGINE_CONCURRENCY: integer(1, 1024, 2 * availableParallelism(), 'pipelines'),
+  // SVG limits and libvips' operation cache (issue 19 finding 2; docs/security.md).
+  SVG_MAX_ELEMENTS: integer(1, 10_000_000, 20_000, 'elements'),
+  SVG_MAX_PIXELS: integer(1, 2 ** 40, 25_000_000, 'pixels'),
+  // Results whose format decides their size (BMP, TIFF); issue 19 finding 13.
+  OUTPUT_MAX_BYTES: integer(1, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
+  SHARP_CACHE_MB: integer(0, 1_000_000, 32, 'MiB'),
+  SHARP_CACHE_ITEMS: integer(0, 1_000_000, 5, 'operations'),
   JOB_POLL_MS: integer(10, 60_000, 250, 'ms'),
   JOB_HEARTBEAT_MS: integer(10, 600_000, 5_000, 'ms'),
   JOB_STALE_AFTER_MS: integer(30, 3_600_000, 30_000, 'ms'),
@@ -258,6 +265,11 @@ export interface ServerConfig {
     maxInputBytes: number
     timeoutMs: number
     concurrency: number
+    maxSvgElements: number
+    maxSvgPixels: number
+    maxOutputBytes: number
+    cacheMemoryMb: number
+    cacheItems: number
     /** The AI service's settings (`AI_CONCURRENCY`, `AI_TIMEOUT_MS`, `AI_MAX_INPUT_PIXELS`, …). */
     aiSettings: AiSettings
   }
@@ -393,6 +405,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       maxInputBytes: e.MAX_INPUT_BYTES,
       timeoutMs: e.ENGINE_TIMEOUT_MS,
       concurrency: e.ENGINE_CONCURRENCY,
+      maxSvgElements: e.SVG_MAX_ELEMENTS,
+      maxSvgPixels: e.SVG_MAX_PIXELS,
+      maxOutputBytes: e.OUTPUT_MAX_BYTES,
+      cacheMemoryMb: e.SHARP_CACHE_MB,
+      cacheItems: e.SHARP_CACHE_ITEMS,
       aiSettings,
     },
     jobPollMs: e.JOB_POLL_MS,

@@ -7,7 +7,7 @@ import { loadContent } from './content/content.ts'
 import type { AppContext } from './context.ts'
 import { createDatabase, createRepository } from './db/index.ts'
 import { createDelivery, type Delivery } from './delivery/delivery.ts'
-import { DERIVE_JOB } from './delivery/job.ts'
+import { DERIVE_JOB, DERIVE_VISITOR_JOB } from './delivery/job.ts'
 import { seedDemo } from './demo/seed.ts'
 import { ensureDemoToken } from './demo/token.ts'
 import { createChangeSignal } from './platform/change-signal.ts'
@@ -131,9 +131,15 @@ export async function createServices(
       context,
       {
         [DERIVE_JOB]: delivery.deriveJob,
+        [DERIVE_VISITOR_JOB]: delivery.deriveJob,
         [PREDICTION_JOB]: createPredictionJobHandler(context),
       },
-      { pollMs: config.jobPollMs, heartbeatMs: config.jobs.heartbeatMs },
+      {
+        pollMs: config.jobPollMs,
+        heartbeatMs: config.jobs.heartbeatMs,
+        // Visitors' jobs take turns with organisations' (issue 19 finding 4).
+        lanes: [[DERIVE_VISITOR_JOB]],
+      },
     )
     await seedBilling(repo, content)
     if (config.seedDemo) {

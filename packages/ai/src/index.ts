@@ -15,6 +15,14 @@ export {
   UNAVAILABLE,
 } from './catalogue.ts'
 export {
+  AI_COST_MODELS,
+  type AiCostModel,
+  type AiCostModelName,
+  costModelsOf,
+  estimateAiMs,
+  largestSquareWithin,
+} from './cost.ts'
+export {
   AI_CLIENT_ERROR_CODES,
   AI_MESSAGES,
   AiError,

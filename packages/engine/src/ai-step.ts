@@ -13,10 +13,23 @@ const CODES: Readonly<Record<AiError['code'], EngineErrorCode>> = {
   model_failed: 'operation_failed',
 }
 
+// Timeouts of a model itself: the same input and model take as long again, so a job that met
+// one is not tried again (issue 19 finding 4), unlike the engine's own timeout on a busy machine.
+const MODEL_TIMEOUTS = new WeakSet<EngineError>()
+
 /** Turns an error of @tessera/ai into the engine's own, keeping the message. */
 export function fromAiError(error: unknown): unknown {
   if (!isAiError(error)) return error
-  return new EngineError(CODES[error.code], error.message, { cause: error.cause ?? error })
+  const converted = new EngineError(CODES[error.code], error.message, {
+    cause: error.cause ?? error,
+  })
+  if (error.code === 'timeout') MODEL_TIMEOUTS.add(converted)
+  return converted
+}
+
+/** Whether `error` is an AI model's own timeout (AI_TIMEOUT_MS), not the engine's. */
+export function isModelTimeout(error: unknown): boolean {
+  return error instanceof EngineError && MODEL_TIMEOUTS.has(error)
 }
 
 /** The pixels of a raw image as @tessera/ai takes them: the first frame of an animation. */

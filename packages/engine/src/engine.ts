@@ -1,28 +1,32 @@
-import { type Ai, type AiSettings, createAi, isAiOperation, UNAVAILABLE } from '@tessera/ai'
-import {
-  DPR_RANGE,
-  type OperationSpec,
-  type ParamValue,
-  type ParsedOperation,
-  parsePattern,
-} from '@tessera/url'
-import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp'
+import { type Ai, type AiSettings, createAi, isAiOperation } from '@tessera/ai'
+import { DPR_RANGE, type ParsedOperation } from '@tessera/url'
+import sharp, { type SharpOptions } from 'sharp'
+import { checkAiCost } from './ai-cost.ts'
 import { fromAiError } from './ai-step.ts'
-import { encodeBmp } from './bmp.ts'
+import {
+  type ChainContext,
+  implementationOf,
+  openSource,
+  runChain,
+  type StepReport,
+} from './chain.ts'
+import { stepInputs } from './chain-geometry.ts'
+import { type EncodedImage, encode } from './encode.ts'
 import { EngineError, MESSAGES, toEngineError } from './errors.ts'
 import {
   ANIMATED_FORMATS,
-  CONTENT_TYPES,
   chooseOutputFormat,
   type OutputFormat,
   type OutputFormatRequest,
 } from './formats.ts'
 import { createLimiter } from './limiter.ts'
-import { getOperation, type Operation } from './operations.ts'
+import type { Operation } from './operations.ts'
 import { type EngineOptions, resolveOptions } from './options.ts'
-import { createParams } from './params.ts'
-import { type Clock, framesOf, Pipeline, type RawImage, runSharp, toRawImage } from './pipeline.ts'
-import type { OutputSettings, Step } from './step.ts'
+import { type Clock, runSharp } from './pipeline.ts'
+import { checkBytes, FAIL_ON, frameTiming, inspect } from './source.ts'
+import type { OutputSettings } from './step.ts'
+
+export type { StepReport } from './chain.ts'
 
 /** One transformation job. */
 export interface TransformRequest {
@@ -47,35 +51,8 @@ export interface TransformRequest {
   loadFile?: (fileId: string) => Promise<Buffer | undefined>
 }
 
-/**
- * One operation of the chain as it ran, in the shape of a step of Pixelbin's transformation
- * context (`{ context: { steps: [...] } }`).
- */
-export interface StepReport {
-  /** The catalogue key, `ocr.extract`. */
-  name: string
-  /** The plugin, `ocr`. */
-  identifier: string
-  /** The method, `extract`. */
-  operation: string
-  /** The parameters as written (catalogue defaults are not filled in). */
-  params: Record<string, ParamValue>
-  /** What a detection found; null for operations that only change the image. */
-  data: Record<string, unknown> | null
-  /** The image after the step. */
-  width: number
-  height: number
-  hasAlpha: boolean
-}
-
 /** The encoded result of a transformation. */
-export interface TransformResult {
-  data: Buffer
-  format: OutputFormat
-  contentType: string
-  width: number
-  /** Height of one frame for an animation. */
-  height: number
+export interface TransformResult extends EncodedImage {
   /** Each operation of the request's chain, in order, with what it found. */
   steps: StepReport[]
 }
@@ -117,12 +94,19 @@ export interface Engine {
    */
   probe(input: Buffer): Promise<ProbeResult>
   /**
-   * Refuses, before anything is queued, an image too large for the chain's AI operations
-   * (`AI_MAX_INPUT_PIXELS`); does nothing for a chain without one.
+   * Refuses, before anything is queued, a chain whose AI step would take an input larger than
+   * `AI_MAX_INPUT_PIXELS` or could not finish within `AI_TIMEOUT_MS` by its cost estimate; each
+   * step's input is the image after the steps before it (from a `width` × `height` source at
+   * `dpr`). Does nothing for a chain without an AI step.
    *
    * @throws {EngineError} `too_many_pixels`
    */
-  checkAiInput(operations: readonly ParsedOperation[], width: number, height: number): void
+  checkAiInput(
+    operations: readonly ParsedOperation[],
+    width: number,
+    height: number,
+    dpr?: number,
+  ): void
   /** Ends the AI worker threads the engine started (not those of an `ai` it was given). */
   close(): Promise<void>
 }
@@ -139,328 +123,6 @@ export interface CreateEngineOptions extends Partial<EngineOptions> {
    * `resolveAiSettings` reads them); ignored when `ai` is given.
    */
   aiSettings?: Partial<AiSettings>
-}
-
-// Sharp's readable formats; anything else sharp may recognise is refused as unsupported.
-const READABLE = new Set(['jpeg', 'png', 'webp', 'gif', 'svg', 'tiff', 'heif'])
-const WHITE = { r: 255, g: 255, b: 255, alpha: 1 }
-// Sharp fails on any decoding error, including truncated data, but not on mere warnings
-// (which many camera files trigger).
-const FAIL_ON = 'error'
-
-interface SourceInfo {
-  format: string
-  width: number
-  height: number
-  pages: number
-  alpha: boolean
-  delay?: number[]
-  loop?: number
-}
-
-interface ChainContext {
-  options: Readonly<EngineOptions>
-  clock: Clock
-  dpr: number
-  depth: number
-  loadFile: ((fileId: string) => Promise<Buffer | undefined>) | undefined
-  ai: () => Ai
-  /** The request's own chain reports its steps here; merged chains report nothing. */
-  reports: StepReport[] | undefined
-  /** Frames of the chain's source. */
-  frames?: number
-}
-
-// Formats the bytes start with that sharp cannot read, to tell "unsupported" from "not an image".
-function sniffUnsupported(input: Buffer): string | undefined {
-  const ascii = input.subarray(0, 12).toString('latin1')
-  if (ascii.startsWith('BM')) return 'bmp'
-  if (input.readUInt32BE(0) === 0x00000100) return 'ico'
-  if (ascii.startsWith('%PDF')) return 'pdf'
-  if (ascii.slice(4, 8) === 'ftyp') return 'heic'
-  return undefined
-}
-
-function checkBytes(input: unknown, options: Readonly<EngineOptions>): Buffer {
-  if (!Buffer.isBuffer(input)) throw new EngineError('invalid_image', MESSAGES.notBuffer)
-  if (input.length > options.maxInputBytes) {
-    throw new EngineError(
-      'input_too_large',
-      MESSAGES.inputTooLarge(input.length, options.maxInputBytes),
-    )
-  }
-  if (input.length < 4) throw new EngineError('invalid_image', MESSAGES.invalidImage)
-  return input
-}
-
-function formatName(metadata: Metadata): string {
-  if (metadata.format === 'heif') return metadata.compression === 'av1' ? 'avif' : 'heic'
-  return metadata.format
-}
-
-// Reads the header only, and refuses what the engine will not decode.
-async function inspect(input: Buffer, options: Readonly<EngineOptions>): Promise<SourceInfo> {
-  let metadata: Metadata
-  try {
-    // A header read decodes no pixels: the pixel limit is checked below, frames summed.
-    metadata = await sharp(input, { failOn: FAIL_ON, limitInputPixels: false }).metadata()
-  } catch (error) {
-    const format = sniffUnsupported(input)
-    if (format !== undefined) {
-      throw new EngineError('unsupported_format', MESSAGES.unsupportedFormat(format), {
-        cause: error,
-      })
-    }
-    throw new EngineError('invalid_image', MESSAGES.invalidImage, { cause: error })
-  }
-  const format = formatName(metadata)
-  if (!READABLE.has(metadata.format) || format === 'heic') {
-    throw new EngineError('unsupported_format', MESSAGES.unsupportedFormat(format))
-  }
-  const width = metadata.autoOrient?.width ?? metadata.width
-  const height = metadata.autoOrient?.height ?? metadata.height
-  if (!(width > 0 && height > 0)) throw new EngineError('invalid_image', MESSAGES.invalidImage)
-  const animation = metadata.format === 'gif' || metadata.format === 'webp'
-  const pages = Math.max(1, metadata.pages ?? 1)
-  const pixels = width * height * (animation ? pages : 1)
-  if (pixels > options.maxInputPixels) {
-    throw new EngineError('too_many_pixels', MESSAGES.tooManyPixels(pixels, options.maxInputPixels))
-  }
-  const info: SourceInfo = { format, width, height, pages, alpha: metadata.hasAlpha }
-  if (metadata.delay !== undefined) info.delay = metadata.delay
-  if (metadata.loop !== undefined) info.loop = metadata.loop
-  return info
-}
-
-function specOf(operation: ParsedOperation): OperationSpec {
-  if (operation.spec === undefined) {
-    throw new EngineError('not_runnable', MESSAGES.noSpec(String(operation.text)))
-  }
-  return operation.spec
-}
-
-function implementationOf(operation: ParsedOperation): Operation {
-  const spec = specOf(operation)
-  const reason = UNAVAILABLE[spec.key]
-  if (reason !== undefined) {
-    throw new EngineError('model_unavailable', MESSAGES.modelUnavailable(spec.key, reason))
-  }
-  const implementation = getOperation(spec.key)
-  if (implementation === undefined) {
-    throw new EngineError('not_runnable', MESSAGES.notRunnable(spec.key))
-  }
-  return implementation
-}
-
-function checkSize(width: number, height: number, pages: number, options: Readonly<EngineOptions>) {
-  const max = options.maxOutputDimension
-  if (width > max || height > max) {
-    throw new EngineError('output_too_large', MESSAGES.outputTooLarge(width, height, max))
-  }
-  // An animation may not hold more pixels than the largest still image.
-  const pixels = width * height * pages
-  if (pixels > max * max) {
-    throw new EngineError('output_too_large', MESSAGES.outputTooManyPixels(pixels, max * max))
-  }
-}
-
-// A `tr` value is a pattern, written as is or in base64 (its parentheses and commas cannot
-// appear in a parameter value otherwise).
-function readPattern(value: string): readonly ParsedOperation[] {
-  if (value === '') return []
-  let pattern = value
-  if (!value.includes('(') && value !== 'original') {
-    pattern = Buffer.from(value, 'base64url').toString('utf8')
-    if (!pattern.includes('(')) {
-      throw new EngineError('invalid_param', MESSAGES.mergePattern('not a transformation pattern'))
-    }
-  }
-  const { value: operations, issues } = parsePattern(pattern)
-  const issue = issues[0]
-  if (issue !== undefined) {
-    throw new EngineError('invalid_param', MESSAGES.mergePattern(issue.message))
-  }
-  return operations
-}
-
-async function runChain(
-  pipeline: Pipeline,
-  operations: readonly ParsedOperation[],
-  context: ChainContext,
-  output: OutputSettings,
-): Promise<void> {
-  for (const operation of operations) {
-    const implementation = implementationOf(operation)
-    if (Date.now() > context.clock.deadline) {
-      throw new EngineError('timeout', MESSAGES.timeout(context.clock.timeoutMs))
-    }
-    let data: Record<string, unknown> | null = null
-    const step = createStep(operation, pipeline, context, output, (found) => {
-      data = found
-    })
-    await implementation.run(step)
-    const spec = specOf(operation)
-    context.reports?.push({
-      name: spec.key,
-      identifier: spec.plugin,
-      operation: spec.method,
-      params: { ...operation.params },
-      data,
-      width: pipeline.width,
-      height: pipeline.height,
-      hasAlpha: pipeline.alpha,
-    })
-  }
-}
-
-function createStep(
-  operation: ParsedOperation,
-  pipeline: Pipeline,
-  context: ChainContext,
-  output: OutputSettings,
-  report: (data: Record<string, unknown>) => void,
-): Step {
-  const spec = specOf(operation)
-  return {
-    key: spec.key,
-    params: createParams(spec, operation.params),
-    dpr: context.dpr,
-    image: pipeline,
-    output,
-    depth: context.depth,
-    checkSize: (width, height) => checkSize(width, height, pipeline.pages, context.options),
-    render: async (image: Sharp) => {
-      const { data, info } = await runSharp(image.raw({ depth: 'uchar' }), context.clock)
-      return toRawImage(data, info)
-    },
-    loadImage: (fileId, pattern) => loadImage(fileId, pattern, context),
-    ai: context.ai,
-    maxOutputDimension: context.options.maxOutputDimension,
-    report,
-    sourceFrames: context.frames ?? 1,
-  }
-}
-
-async function loadImage(
-  fileId: string,
-  pattern: string,
-  context: ChainContext,
-): Promise<RawImage> {
-  const operations = readPattern(pattern)
-  for (const operation of operations) implementationOf(operation)
-  if (context.loadFile === undefined) throw new EngineError('missing_file', MESSAGES.noFileLoader)
-  let loaded: Buffer | undefined
-  try {
-    loaded = await context.loadFile(fileId)
-  } catch (error) {
-    throw new EngineError('operation_failed', MESSAGES.loadFailed(fileId), { cause: error })
-  }
-  if (loaded === undefined) throw new EngineError('missing_file', MESSAGES.missingFile(fileId))
-  const input = checkBytes(loaded, context.options)
-  const source = await inspect(input, context.options)
-  const pipeline = openSource(input, source, false, context)
-  const output: OutputSettings = { format: 'png' }
-  const nested = { ...context, depth: context.depth + 1, reports: undefined }
-  await runChain(pipeline, operations, nested, output)
-  return await pipeline.raw()
-}
-
-function openSource(
-  input: Buffer,
-  source: SourceInfo,
-  animated: boolean,
-  context: ChainContext,
-): Pipeline {
-  const options: SharpOptions = {
-    autoOrient: true,
-    failOn: FAIL_ON,
-    limitInputPixels: context.options.maxInputPixels,
-  }
-  if (animated) options.animated = true
-  return new Pipeline(
-    { kind: 'encoded', input, options },
-    {
-      width: source.width,
-      height: source.height,
-      pages: animated ? source.pages : 1,
-      alpha: source.alpha || animated,
-    },
-    context.clock,
-  )
-}
-
-function configureOutput(
-  image: Sharp,
-  output: OutputSettings,
-  options: Readonly<EngineOptions>,
-  animation: { delay?: number[]; loop?: number } | undefined,
-): Sharp {
-  let configured = image
-  if (output.density !== undefined) {
-    // withDensity keeps the input's EXIF; an empty withExif drops it again.
-    configured = configured.withDensity(output.density).withExif({})
-  }
-  const quality = output.quality
-  const frames = animation ?? {}
-  switch (output.format) {
-    case 'jpeg':
-      return configured.jpeg({ quality: quality ?? 80, mozjpeg: false })
-    case 'png': {
-      const palette = output.paletteQuality
-      return configured.png(
-        palette !== undefined && palette < 100
-          ? { compressionLevel: 6, palette: true, quality: palette }
-          : { compressionLevel: 6 },
-      )
-    }
-    case 'webp':
-      return configured.webp({ quality: quality ?? 80, effort: 4, ...frames })
-    case 'avif':
-      return configured.avif({ quality: quality ?? 50, effort: options.avifEffort })
-    case 'heif':
-      return configured.heif({
-        compression: 'av1',
-        quality: quality ?? 50,
-        effort: options.avifEffort,
-      })
-    case 'gif':
-      return configured.gif(frames)
-    case 'tiff':
-      return configured.tiff({ compression: 'lzw' })
-    default:
-      throw new EngineError('unsupported_format', MESSAGES.unsupportedFormat(output.format))
-  }
-}
-
-async function encode(
-  pipeline: Pipeline,
-  output: OutputSettings,
-  options: Readonly<EngineOptions>,
-  animation: { delay?: number[]; loop?: number } | undefined,
-): Promise<TransformResult> {
-  const format = output.format
-  if (format === 'bmp') {
-    const image = await pipeline.raw()
-    const data = encodeBmp(image)
-    return {
-      data,
-      format,
-      contentType: CONTENT_TYPES.bmp,
-      width: image.width,
-      height: image.height,
-      steps: [],
-    }
-  }
-  if (format === 'jpeg' && pipeline.alpha) {
-    // JPEG has no alpha: show transparent areas on white rather than libvips' black.
-    const next = { width: pipeline.width, height: pipeline.height, alpha: false }
-    await pipeline.pipe('flatten', (image) => image.flatten({ background: WHITE }), next)
-  }
-  const { data, info } = await pipeline.encode((image) =>
-    configureOutput(image, output, options, animation),
-  )
-  const { height } = framesOf(info)
-  return { data, format, contentType: CONTENT_TYPES[format], width: info.width, height, steps: [] }
 }
 
 function withTimeout<T>(work: Promise<T>, clock: Clock): Promise<T> {
@@ -495,6 +157,9 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   const { ai: given, aiSettings, ...limits } = options
   const resolved = resolveOptions(limits)
   sharp.concurrency(1)
+  // Process-wide, deliberately small: each pipeline decodes its own bytes, so the cache rarely
+  // hits across requests, while each cached SVG load keeps its document (issue 19 finding 2).
+  sharp.cache({ memory: resolved.cacheMemoryMb, items: resolved.cacheItems, files: 0 })
   const limiter = createLimiter(resolved.concurrency)
   let created: Ai | undefined
   const ai = (): Ai => {
@@ -507,12 +172,24 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     return operations.filter((operation) => isAiStep(operation)).length
   }
 
-  function checkAiInput(operations: readonly ParsedOperation[], width: number, height: number) {
+  // Each AI step's own input (after the steps before it) against AI_MAX_INPUT_PIXELS and
+  // against what it can do within AI_TIMEOUT_MS (issue 19 finding 4).
+  function checkAiInput(
+    operations: readonly ParsedOperation[],
+    width: number,
+    height: number,
+    dpr = 1,
+  ) {
     if (aiSteps(operations) === 0) return
-    try {
-      ai().checkInput(width, height)
-    } catch (error) {
-      throw fromAiError(error)
+    const service = ai()
+    for (const input of stepInputs(operations, width, height, dpr)) {
+      if (!isAiStep(input.operation)) continue
+      try {
+        service.checkInput(input.width, input.height)
+      } catch (error) {
+        throw fromAiError(error)
+      }
+      checkAiCost(input, service.settings.timeoutMs)
     }
   }
 
@@ -547,7 +224,7 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     const extraMs = aiSteps(operations) * (aiSteps(operations) > 0 ? ai().settings.timeoutMs : 0)
     return await run(async (clock) => {
       const source = await inspect(input, resolved)
-      checkAiInput(operations, source.width, source.height)
+      checkAiInput(operations, source.width, source.height, dpr)
       const format = chooseOutputFormat({
         sourceFormat: source.format,
         operations,
@@ -612,14 +289,6 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   }
 
   return { options: resolved, transform, chooseOutputFormat, probe, checkAiInput, close }
-}
-
-function frameTiming(source: SourceInfo): { delay?: number[]; loop?: number } {
-  const timing: { delay?: number[]; loop?: number } = {}
-  if (source.delay !== undefined && source.delay.length === source.pages)
-    timing.delay = source.delay
-  if (source.loop !== undefined) timing.loop = source.loop
-  return timing
 }
 
 // AI operations and the crop whose gravity needs a model.

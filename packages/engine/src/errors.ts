@@ -39,10 +39,25 @@ export const MESSAGES = {
   formatLimit: 'The result is too large for its format',
   tooManyPixels: (pixels: number, max: number) =>
     `The image has ${pixels} pixels (animation frames summed); the limit is ${max}`,
+  aiTooCostly: (
+    key: string,
+    width: number,
+    height: number,
+    ms: number,
+    limit: number,
+    side: number,
+  ) =>
+    `${key} of a ${width}×${height} image would take about ${Math.ceil(ms / 1000)} s on this server; the limit is ${Math.round(limit / 1000)} s (AI_TIMEOUT_MS): give it at most about ${side}×${side} pixels (resize first)`,
+  svgTooManyPixels: (pixels: number, max: number) =>
+    `The SVG would be rasterised to ${pixels} pixels; the limit for SVG is ${max}`,
+  svgTooManyElements: (max: number) =>
+    `The SVG has more than ${max} elements, the most this server renders`,
   outputTooLarge: (width: number, height: number, max: number) =>
     `The result would be ${width}×${height} pixels; the limit is ${max} pixels per side`,
   outputTooManyPixels: (pixels: number, max: number) =>
     `The result would have ${pixels} pixels (animation frames summed); the limit is ${max}`,
+  outputTooManyBytes: (format: string, bytes: number, max: number) =>
+    `The result would be ${bytes} bytes as ${format}; the limit is ${max} bytes (a compressed format such as webp, avif or jpeg is smaller)`,
   unsupportedFormat: (format: string) => `Images in ${format} format cannot be processed`,
   invalidImage: 'The file is not a readable image (unknown format, truncated or corrupt)',
   notBuffer: 'The input must be a Buffer',

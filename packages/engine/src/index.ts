@@ -7,6 +7,7 @@ export {
   DEFAULT_AI_SETTINGS,
   resolveAiSettings,
 } from '@tessera/ai'
+export { isModelTimeout } from './ai-step.ts'
 export {
   type CreateEngineOptions,
   createEngine,

@@ -12,6 +12,11 @@ describe('resolveOptions', () => {
       timeoutMs: 30_000,
       concurrency: availableParallelism(),
       avifEffort: 2,
+      maxSvgElements: 20_000,
+      maxSvgPixels: 25_000_000,
+      maxOutputBytes: 32 * 1024 * 1024,
+      cacheMemoryMb: 32,
+      cacheItems: 5,
     })
     expect(resolveOptions()).toEqual(DEFAULT_OPTIONS)
   })

@@ -14,6 +14,25 @@ export interface EngineOptions {
   concurrency: number
   /** AVIF/HEIF encoder effort, 0 (fastest) to 9; sharp's default 4 costs ~6× the time of 2. */
   avifEffort: number
+  /**
+   * Most elements of an SVG input. librsvg keeps about 6 KB per element while it renders
+   * (measured: 200,000 elements took 1.25 GB per render), so the count bounds a render's memory.
+   */
+  maxSvgElements: number
+  /**
+   * Most bytes of a result whose size its format decides (BMP, TIFF), refused before rendering;
+   * at most what the derived cache stores, so every such result is rendered once.
+   */
+  maxOutputBytes: number
+  /** Most pixels an SVG input is rasterised to (its declared width × height). */
+  maxSvgPixels: number
+  /**
+   * libvips' operation cache (`sharp.cache`, process-wide): memory in MB and operations kept.
+   * A cached SVG load keeps librsvg's whole document alive outside the memory count, so the
+   * count is what bounds it (issue 19 finding 2; docs/security.md).
+   */
+  cacheMemoryMb: number
+  cacheItems: number
 }
 
 /** The defaults of `EngineOptions`; `concurrency` is the number of cores. */
@@ -24,11 +43,23 @@ export const DEFAULT_OPTIONS: Readonly<EngineOptions> = {
   timeoutMs: 30_000,
   concurrency: availableParallelism(),
   avifEffort: 2,
+  maxSvgElements: 20_000,
+  maxOutputBytes: 32 * 1024 * 1024,
+  maxSvgPixels: 25_000_000,
+  cacheMemoryMb: 32,
+  cacheItems: 5,
 }
 
-function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw new RangeError(`Engine option ${name} must be an integer from 1 to ${max}, got ${value}`)
+function positiveInteger(
+  name: string,
+  value: number,
+  max = Number.MAX_SAFE_INTEGER,
+  min = 1,
+): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(
+      `Engine option ${name} must be an integer from ${min} to ${max}, got ${value}`,
+    )
   }
   return value
 }
@@ -58,5 +89,11 @@ export function resolveOptions(options: Partial<EngineOptions> = {}): Readonly<E
     timeoutMs: positiveInteger('timeoutMs', merged.timeoutMs),
     concurrency: positiveInteger('concurrency', merged.concurrency, 1024),
     avifEffort,
+    maxSvgElements: positiveInteger('maxSvgElements', merged.maxSvgElements),
+    maxSvgPixels: positiveInteger('maxSvgPixels', merged.maxSvgPixels),
+    maxOutputBytes: positiveInteger('maxOutputBytes', merged.maxOutputBytes),
+    // 0 turns the cache off.
+    cacheMemoryMb: positiveInteger('cacheMemoryMb', merged.cacheMemoryMb, 1_000_000, 0),
+    cacheItems: positiveInteger('cacheItems', merged.cacheItems, 1_000_000, 0),
   })
 }

@@ -10,7 +10,7 @@ import { createEngine } from '@tessera/engine'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sniffType } from './files.ts'
-import { assertSafeSvg } from './svg-safety.ts'
+import { assertSafeSvg, SVG_SAFETY_LIMITS, UnsafeSvgError } from './svg-safety.ts'
 
 const open = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
 
@@ -131,6 +131,40 @@ describe('the SVG allow-list', () => {
 </svg>`
     expect(() => assertSafeSvg(drawing)).not.toThrow()
     expect(await sniffType(Buffer.from(drawing))).toMatchObject({ format: 'svg' })
+  })
+})
+
+describe('the SVG check’s own bounds (issue 19 finding 11)', () => {
+  const svgOpen = '<svg xmlns="http://www.w3.org/2000/svg">'
+  const nested = (depth: number) => `${svgOpen}${'<g>'.repeat(depth)}${'</g>'.repeat(depth)}</svg>`
+
+  it('refuses 10,000 nested elements as an unsafe SVG (400), not a stack overflow (500)', async () => {
+    expect(() => assertSafeSvg(nested(10_000))).toThrow(UnsafeSvgError)
+    expect(() => assertSafeSvg(nested(10_000))).toThrow(/nest more than 256 deep/)
+    const refusal = await sniffType(Buffer.from(nested(10_000))).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refusal).toMatchObject({ status: 400, code: 'unsafe_svg' })
+  })
+
+  it('walks a document at the depth limit and refuses one level more', () => {
+    expect(() => assertSafeSvg(nested(SVG_SAFETY_LIMITS.maxDepth - 1))).not.toThrow()
+    expect(() => assertSafeSvg(nested(SVG_SAFETY_LIMITS.maxDepth))).toThrow(UnsafeSvgError)
+  })
+
+  it('refuses more elements than its cap before parsing them', () => {
+    const many = `${svgOpen}${'<rect/>'.repeat(20)}</svg>`
+    expect(() => assertSafeSvg(many, { maxDepth: 10, maxElements: 21 })).not.toThrow()
+    expect(() => assertSafeSvg(many, { maxDepth: 10, maxElements: 20 })).toThrow(
+      /more than 20 elements/,
+    )
+  })
+
+  it('checks the first element first, so the refusal names it', () => {
+    expect(() => assertSafeSvg(`${svgOpen}<g><script/></g><foreignObject/></svg>`)).toThrow(
+      /<script>/,
+    )
   })
 })
 

@@ -7,6 +7,7 @@ import type { ParsedOperation } from '@tessera/url'
 import { aiCreditsOf, chargeCredits } from '../billing/credits.ts'
 import type { AppContext } from '../context.ts'
 import type { DerivedImage } from '../db/index.ts'
+import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { createVisitorAllowance } from '../playground/allowance.ts'
@@ -14,7 +15,12 @@ import { createDerivedBudget } from './budget.ts'
 import { derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { createDeriver } from './derive.ts'
 import { createFastLane, variantOf } from './fast-lane.ts'
-import { createDeriveJobHandler, DERIVE_JOB, type DeriveJobPayload } from './job.ts'
+import {
+  createDeriveJobHandler,
+  DERIVE_JOB,
+  DERIVE_VISITOR_JOB,
+  type DeriveJobPayload,
+} from './job.ts'
 import { createRenderLimit } from './render-limit.ts'
 import { createResolver, type DeliveryRequest, type FileRow, type Resolved } from './resolve.ts'
 import {
@@ -31,6 +37,9 @@ export type { DeliveryRequest } from './resolve.ts'
 
 /** The ledger reason of credits spent on a slow (AI) delivery transformation. */
 const AI_REASON = 'ai_transformation'
+
+/** The most renders one image too large to store counts as (its bytes over the store limit). */
+const MAX_RENDER_COST = 100
 
 /** The derived image a request asks for: its key, and what it is rendered for. */
 interface Target {
@@ -122,9 +131,11 @@ export function createDelivery(app: AppContext) {
     // Before anything is queued or charged; images already derived are served from the cache.
     if (how.trusted !== true) await strict.assertAllowed(request, organisationId)
     // An image too large for the AI models is refused now, not after a job and a charge.
+    // Each AI step is judged on its own input (the pixels after the steps before it), by size
+    // and by what it can do within AI_TIMEOUT_MS (issue 19 finding 4).
     if (file.width !== null && file.height !== null) {
       try {
-        app.engine.checkAiInput(operations, file.width, file.height)
+        app.engine.checkAiInput(operations, file.width, file.height, target.dpr)
       } catch (error) {
         throw engineErrorToHttp(error)
       }
@@ -157,8 +168,10 @@ export function createDelivery(app: AppContext) {
       cacheKey,
       format: target.format,
     }
+    // Visitors' jobs (the demo organisation's) take turns with every organisation's.
+    const demo = await lookups.organisationByCloudName(DEMO_CLOUD_NAME)
     const job = await repo.enqueueJob({
-      kind: DERIVE_JOB,
+      kind: demo?.id === organisationId ? DERIVE_VISITOR_JOB : DERIVE_JOB,
       organisationId,
       dedupeKey: cacheKey,
       // A job that is done but whose image is not in the cache (evicted, or stored before its
@@ -169,6 +182,23 @@ export function createDelivery(app: AppContext) {
     metrics.jobsQueued.inc()
     app.wakeJobs()
     return processingResponse(job.id)
+  }
+
+  /**
+   * An image too large to store is made again by every request for it: it counts against the
+   * render limit at its cost, one render per `DERIVED_STORE_MAX_BYTES` it holds (issue 19
+   * finding 13). This answer is already made and goes out; the next ones are refused.
+   */
+  async function countUnstored(request: DeliveryRequest, size: number): Promise<void> {
+    const storeMax = Math.max(1, config.derivedCache.storeMaxBytes)
+    if (size <= storeMax) return
+    const cost = Math.min(MAX_RENDER_COST, Math.ceil(size / storeMax))
+    try {
+      // The render itself was counted before it ran.
+      for (let counted = 1; counted < cost; counted++) await countRender(request)
+    } catch (error) {
+      if (!(error instanceof HttpError && error.status === 429)) throw error
+    }
   }
 
   /** Derives the image now, or joins the identical derivation running in this process. */
@@ -184,6 +214,7 @@ export function createDelivery(app: AppContext) {
     try {
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
+      if (pending === undefined) await countUnstored(request, derived.size)
       return imageResponse(request.method, derived.data, derived.contentType, headers)
     } catch (error) {
       throw engineErrorToHttp(error)
@@ -260,11 +291,13 @@ export function createDelivery(app: AppContext) {
    * otherwise the image is derived now, or queued like delivery queues it (then the answer is
    * the 202 `Response`). `authorise` is called with the URL's organisation before anything
    * else is read, and throws for a caller who may not see it; the caller speaks for the
-   * organisation, so neither a signature nor strict transformations are asked for.
+   * organisation, so neither a signature nor strict transformations are asked for. Without
+   * `how.mayQueue` nothing new is queued or charged.
    */
   async function context(
     request: DeliveryRequest,
     authorise: (organisationId: string) => Promise<void>,
+    how: { mayQueue: boolean } = { mayQueue: true },
   ): Promise<TransformationContext | Response> {
     const resolved = await resolver.resolve(request, { authorise, trusted: true })
     const { file, operations } = resolved
@@ -276,13 +309,25 @@ export function createDelivery(app: AppContext) {
     if (cached?.context !== undefined && cached.context !== null) {
       return { file, steps: cached.context as unknown as StepReport[] }
     }
-    if (operations.some(isSlow)) return queue(request, resolved, target, { trusted: true })
+    if (operations.some(isSlow)) {
+      // A call that may not spend (a GET with only the session cookie, which a cross-site link
+      // carries: issue 19 finding 5) follows a job already paid for, and queues nothing new.
+      if (!how.mayQueue && (await repo.findJobByDedupeKey(target.cacheKey)) === undefined) {
+        throw new HttpError(
+          400,
+          'signature_missing',
+          'This chain has not been run yet: queueing it spends credits, so the call must be signed (x-ebg-param and x-ebg-signature) or made with an API token',
+        )
+      }
+      return queue(request, resolved, target, { trusted: true })
+    }
     const pending = deriver.pending(target.cacheKey)
     // A render like a delivery miss, counted against the same per-address limit.
     if (pending === undefined) await countRender(request)
     try {
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
+      if (pending === undefined) await countUnstored(request, derived.size)
       return { file, steps: derived.steps }
     } catch (error) {
       throw engineErrorToHttp(error)

@@ -8,7 +8,7 @@ import { startTestServer, type TestDatabaseKind, type TestServer } from '../test
 // 60×60 JPEG thumbnails of the astronaut are 1.7–1.9 KB: two fit in 4000 bytes, three do not.
 const BUDGET = 4000
 const STORE_MAX = 20_000
-const RENDER_LIMIT = 6
+const RENDER_LIMIT = 7
 const small = (variant: string) =>
   `/v2/demo/t.resize(w:60,h:60,f:fill)~${variant}~t.toFormat(f:jpeg)/samples/astronaut.png`
 
@@ -94,10 +94,19 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('derived-image cache on 
     expect(big.row).toBeUndefined()
     const metrics = await (await get('/metrics')).text()
     expect(metric(metrics, 'tessera_derived_not_stored_total')).toBe(1)
+    // Issue 19 finding 13: made again by every request, it counts at its cost, one render per
+    // DERIVED_STORE_MAX_BYTES it holds (A, B, C, B again before it).
+    const cost = Math.ceil(big.body.length / STORE_MAX)
+    expect(cost).toBe(2)
+    const { count } = await server.services.context.repo.countRateEvents(
+      'render:address:127.0.0.1',
+      60_000,
+    )
+    expect(count).toBe(4 + cost)
   })
 
   it('limits cache misses per client address with 429 and Retry-After; hits are not limited', async () => {
-    // Misses so far this minute: A, B, C, B again and the big one.
+    // Misses so far this minute: A, B, C, B again and the big one (two renders' worth).
     expect((await get(small('t.resize(w:50)'))).status).toBe(200)
     const limited = await get(small('t.resize(w:40)'))
     expect(limited.status).toBe(429)

@@ -1,5 +1,6 @@
 // The derive job: a chain with a slow (AI) operation is not answered at once; delivery queues it
 // (202) and the job runner derives it, the same work as a request, stored for the next request.
+import { isModelTimeout } from '@tessera/engine'
 import { parsePattern, type UrlOptions } from '@tessera/url'
 import type { AppContext } from '../context.ts'
 import { isClientFailure } from '../http/engine-errors.ts'
@@ -9,6 +10,11 @@ import type { Deriver } from './derive.ts'
 
 /** The job kind of a queued delivery transformation. */
 export const DERIVE_JOB = 'derive'
+/**
+ * The same job for the demo organisation (visitors' AI runs): its own lane of the queue, so
+ * visitors and organisations take turns (`createJobRunner`'s `lanes`).
+ */
+export const DERIVE_VISITOR_JOB = 'derive-visitor'
 
 /** What a derive job carries: enough to derive the image the request asked for. */
 export interface DeriveJobPayload {
@@ -52,6 +58,8 @@ export function createDeriveJobHandler(
     await derived.persisted
   }
 
-  // A bad image or parameter fails at once (and is refunded); a timeout is tried again.
-  return { run, isPermanent: isClientFailure }
+  // A bad image or parameter fails at once (and is refunded), and so does a model that ran out
+  // of AI_TIMEOUT_MS: the same input and model take as long again (issue 19 finding 4). Other
+  // timeouts (the engine's budget on a busy machine) are tried again.
+  return { run, isPermanent: (error) => isClientFailure(error) || isModelTimeout(error) }
 }

@@ -18,6 +18,7 @@ import {
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import { expandStoredPresets } from './preset-expansion.ts'
+import { signingKeyOf } from './signing-keys.ts'
 
 /** The parts of a request delivery needs. */
 export interface DeliveryRequest {
@@ -68,6 +69,11 @@ export function decodeFilePath(raw: string): string {
   } catch {
     throw new HttpError(400, 'invalid_path', 'The file path has a malformed percent-escape')
   }
+}
+
+/** The 404 of a cloud name no organisation has (also what another organisation's name answers). */
+export function unknownCloudName(cloudName: string | undefined): HttpError {
+  return new HttpError(404, 'not_found', `Unknown cloud name '${cloudName}'`)
 }
 
 function checked(result: PatternResult): ParsedOperation[] {
@@ -152,9 +158,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
       requireSignedUrls = organisation.requireSignedUrls
     } else {
       const organisation = await lookups.organisationByCloudName(parts.cloudName as string)
-      if (organisation === undefined) {
-        throw new HttpError(404, 'not_found', `Unknown cloud name '${parts.cloudName}'`)
-      }
+      if (organisation === undefined) throw unknownCloudName(parts.cloudName)
       organisationId = organisation.id
       requireSignedUrls = organisation.requireSignedUrls
     }
@@ -168,10 +172,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     let signedUntil: number | undefined
     if (requireSignedUrls && how.trusted !== true) {
       const check = await verifySignedUrl(request.url, {
-        getToken: async (accessKey) => {
-          const key = await lookups.signingKey(accessKey)
-          return key !== undefined && key.organisationId === organisationId ? key.secret : undefined
-        },
+        getToken: signingKeyOf(lookups, organisationId),
       })
       if (!check.valid) {
         throw new HttpError(401, 'invalid_signature', `This URL must be signed (${check.reason})`)

@@ -12,6 +12,7 @@ import {
 } from '@tessera/url'
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
+import { signingKeyOf } from './signing-keys.ts'
 
 /**
  * The status of a refused URL. Cloudinary answers 401 for a strict-transformations refusal
@@ -70,12 +71,7 @@ export function createStrictTransformations(app: Pick<AppContext, 'lookups'>) {
   const { lookups } = app
 
   async function validSignature(url: string, organisationId: string): Promise<boolean> {
-    const check = await verifySignedUrl(url, {
-      getToken: async (accessKey) => {
-        const key = await lookups.signingKey(accessKey)
-        return key !== undefined && key.organisationId === organisationId ? key.secret : undefined
-      },
-    })
+    const check = await verifySignedUrl(url, { getToken: signingKeyOf(lookups, organisationId) })
     return check.valid
   }
 

@@ -3,6 +3,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createAi, createEngine } from '@tessera/engine'
+import { parsePattern } from '@tessera/url'
+import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createDatabase, createRepository } from '../db/index.ts'
 import { openTestDatabase } from '../db/test-database.ts'
@@ -210,3 +213,72 @@ describe.each(['pglite', 'postgres'] as const)(
     }, 60_000)
   },
 )
+
+describe.each(['pglite', 'postgres'] as const)('the lanes of the job queue on %s', (kind) => {
+  it('serves visitors’ and organisations’ jobs in turn, so a flood of one does not starve the other', async () => {
+    // Issue 19 finding 4: ten visitor jobs queued first used to run before the organisation's.
+    const { database, close } = await openTestDatabase(kind)
+    const repo = createRepository(database.db)
+    const order: string[] = []
+    const handler = {
+      run: async (payload: unknown) => {
+        order.push((payload as { name: string }).name)
+      },
+      isPermanent: () => false,
+    }
+    const runner = createJobRunner(
+      { repo, logger: createLogger({ logLevel: 'silent' }), metrics: createMetrics() },
+      { visitor: handler, member: handler },
+      { pollMs: 10, lanes: [['visitor']] },
+    )
+    try {
+      for (let i = 0; i < 10; i++)
+        await repo.enqueueJob({ kind: 'visitor', payload: { name: `v${i}` } })
+      for (let i = 0; i < 3; i++)
+        await repo.enqueueJob({ kind: 'member', payload: { name: `m${i}` } })
+      expect(await runner.drain()).toBe(13)
+      expect(order.slice(0, 6)).toEqual(['v0', 'm0', 'v1', 'm1', 'v2', 'm2'])
+      expect(order.slice(6)).toEqual(['v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'])
+    } finally {
+      await close()
+    }
+  })
+})
+
+describe('a job whose AI model ran out of time', () => {
+  it('fails at once, whatever its kind says, since the same input takes as long again', async () => {
+    // A real model timeout: a cold worker does not start within 100 ms.
+    const ai = createAi({ timeoutMs: 100 })
+    const input = await sharp({
+      create: { width: 32, height: 32, channels: 3, background: { r: 0, g: 0, b: 0 } },
+    })
+      .png()
+      .toBuffer()
+    const timeout = await createEngine({ ai })
+      .transform({ input, operations: parsePattern('qr.scan()').value })
+      .catch((error: unknown) => error)
+    await ai.close()
+    const database = await createDatabase({ dataDir: 'memory://' })
+    const repo = createRepository(database.db)
+    const runner = createJobRunner(
+      { repo, logger: createLogger({ logLevel: 'silent' }), metrics: createMetrics() },
+      {
+        // As a prediction does: the engine's error wrapped in an HTTP error (503, not permanent).
+        wrapped: {
+          run: async () => {
+            throw new Error('The transformation took too long', { cause: timeout })
+          },
+          isPermanent: () => false,
+        },
+      },
+      { pollMs: 10 },
+    )
+    try {
+      const job = await repo.enqueueJob({ kind: 'wrapped', payload: {} })
+      expect(await runner.drain()).toBe(1)
+      expect(await repo.getJob(job.id)).toMatchObject({ status: 'failed', attempts: 1 })
+    } finally {
+      await database.close()
+    }
+  }, 60_000)
+})

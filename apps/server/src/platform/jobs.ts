@@ -1,6 +1,7 @@
 // The background job runner: claims jobs from the database (shared by every server process on
 // PostgreSQL), runs them, and records the outcome. Jobs survive restarts because they are rows.
 import { randomUUID } from 'node:crypto'
+import { isModelTimeout } from '@tessera/engine'
 import type { AppContext } from '../context.ts'
 import { DEFAULT_JOB_HEARTBEAT_MS, type Job } from '../db/index.ts'
 
@@ -47,11 +48,34 @@ export function createJobRunner(
      * the job is claimed again after the repository's `staleJobAfterMs`.
      */
     heartbeatMs?: number
+    /**
+     * Kinds whose jobs take turns with the rest: each lane (and the kinds in none, the last
+     * lane) is served in turn while several have jobs waiting, so visitors' jobs and
+     * organisations' jobs each get their share and neither starves the other (issue 19
+     * finding 4). Within a lane, oldest first. Default: one lane, oldest first.
+     */
+    lanes?: readonly (readonly string[])[]
   },
 ): JobRunner {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_JOB_HEARTBEAT_MS
   const workerId = `worker-${randomUUID()}`
   const kinds = Object.keys(handlers)
+  const lanes = lanesOf(kinds, options.lanes ?? [])
+  // The lane served last: the next claim starts with the one after it.
+  let lastLane = lanes.length - 1
+
+  /** The next job, from the lanes in turn starting after the last one served. */
+  async function claimNext(): Promise<Job | undefined> {
+    for (let offset = 1; offset <= lanes.length; offset++) {
+      const lane = (lastLane + offset) % lanes.length
+      const job = await app.repo.claimJob(workerId, lanes[lane] as string[])
+      if (job !== undefined) {
+        lastLane = lane
+        return job
+      }
+    }
+    return undefined
+  }
   let timer: NodeJS.Timeout | undefined
   let running: Promise<number> | undefined
   let stopped = true
@@ -110,7 +134,9 @@ export function createJobRunner(
       )
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      const permanent = handler?.isPermanent(error) ?? false
+      // A model that ran out of AI_TIMEOUT_MS takes as long again on the same input, whatever
+      // the job kind says (issue 19 finding 4): no retry.
+      const permanent = (handler?.isPermanent(error) ?? false) || timedOutModel(error)
       // A job failing for good is refunded before it shows as failed, so whoever sees it failed
       // also sees the refund. (`failJob` decides the same way: no retry, or no attempts left.)
       if (permanent || job.attempts >= job.maxAttempts) await refund({ ...job, status: 'failed' })
@@ -149,7 +175,7 @@ export function createJobRunner(
     let count = 0
     for (;;) {
       if (halted) return count
-      const job = await app.repo.claimJob(workerId, kinds)
+      const job = await claimNext()
       if (job === undefined) {
         await refundFailed()
         return count
@@ -236,4 +262,22 @@ export function createJobRunner(
       app.logger.warn({ err: error, jobId: job.id }, 'could not hand a job back')
     }
   }
+}
+
+/** Whether `error`, or an error it wraps, is an AI model's own timeout. */
+function timedOutModel(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (isModelTimeout(current)) return true
+    current = current.cause
+  }
+  return false
+}
+
+/** The lanes of `kinds`: each given lane's kinds that have a handler, then every other kind. */
+function lanesOf(kinds: readonly string[], given: readonly (readonly string[])[]): string[][] {
+  const laned = new Set(given.flat())
+  const lanes = given.map((lane) => lane.filter((kind) => kinds.includes(kind)))
+  lanes.push(kinds.filter((kind) => !laned.has(kind)))
+  return lanes.filter((lane) => lane.length > 0)
 }

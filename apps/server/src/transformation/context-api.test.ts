@@ -110,7 +110,14 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       const answer = await contextOf(url, { cookie: owner.cookie })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       expect((answer.body as TransformationContextAnswer).context.steps[0]?.name).toBe('flop')
-      expect((await contextOf(url, { cookie: stranger.cookie })).status).toBe(404)
+      // Issue 19 finding 12: to anyone else, exactly what a host no organisation has answers.
+      const refused = await contextOf(url, { cookie: stranger.cookie })
+      const unregistered = await contextOf(url.replace(host, `nobody-${kind}.example`), {
+        cookie: stranger.cookie,
+      })
+      expect(refused.status).toBeGreaterThanOrEqual(400)
+      expect([refused.status, refused.body]).toEqual([unregistered.status, unregistered.body])
+      expect(JSON.stringify(refused.body)).not.toContain(owner.organisation._id)
     })
 
     it('answers an original with no steps', async () => {
@@ -119,15 +126,28 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       expect((answer.body as TransformationContextAnswer).context.steps).toEqual([])
     })
 
-    it('answers 404 for another organisation’s URL, to members and tokens alike', async () => {
+    it('answers another organisation’s URL exactly as one no organisation has, to members and tokens alike', async () => {
+      const cloudName = owner.organisation.cloudName
       const url = urlOf(owner, 't.flip()')
+      const nobody = await contextOf(`/v2/nobody-${kind}/t.flip()/pets/cat.png`, {
+        cookie: stranger.cookie,
+      })
       for (const who of [
         { cookie: stranger.cookie },
         { token: await server.createToken('demo') },
       ]) {
         const answer = await contextOf(url, who)
         expect(answer.status, JSON.stringify(answer.body)).toBe(404)
-        expect((answer.body as { code: string }).code).toBe('organisation_not_found')
+        // Issue 19 finding 12: the organisation's id is not named; the answer is the unknown
+        // cloud name's, word for word.
+        expect(JSON.stringify(answer.body)).not.toContain(owner.organisation._id)
+        expect(answer.body).toEqual({
+          ...(nobody.body as object),
+          message: (nobody.body as { message: string }).message.replace(
+            `nobody-${kind}`,
+            cloudName,
+          ),
+        })
       }
     })
 
@@ -171,6 +191,37 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       const answer = await contextOf(urlOf(owner, 'generate.bg()'), { cookie: owner.cookie })
       expect(answer.status).toBe(501)
       expect((answer.body as { message: string }).message).toMatch(/generative/)
+    })
+
+    it('queues nothing and charges nothing for a GET with the session cookie alone', async () => {
+      // Issue 19 finding 5: a cross-site link carries the Lax cookie but no signature headers.
+      const text = Buffer.from('cookie only').toString('base64url')
+      const url = urlOf(owner, `qr.generate(i:${text},w:120,h:120)~qr.scan()`)
+      const before = await balanceOf(owner)
+      const cookieOnly = () =>
+        client.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, {
+          cookie: owner.cookie,
+          sign: false,
+        })
+      const refused = await cookieOnly()
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400)
+      expect((refused.body as { code: string }).code).toBe('signature_missing')
+      expect(await balanceOf(owner)).toBe(before)
+      expect(await server.services.jobs.drain()).toBe(0)
+
+      // The console signs its panel calls: that queues (and charges) once.
+      let signed = await contextOf(url, { cookie: owner.cookie })
+      expect(signed.status, JSON.stringify(signed.body)).toBe(202)
+      // Following the job already paid for, the cookie alone waits with it and then reads it.
+      let followed = await cookieOnly()
+      for (let attempt = 0; attempt < 600 && followed.status === 202; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        followed = await cookieOnly()
+      }
+      expect(followed.status, JSON.stringify(followed.body)).toBe(200)
+      signed = await contextOf(url, { cookie: owner.cookie })
+      expect(signed.status).toBe(200)
+      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
     })
 
     it('queues an AI chain (202), charges it once, then serves its context from the cache', async () => {

@@ -49,7 +49,7 @@ export const TRANSFORMATION_OPENAPI: OpenApiPart = {
         summary:
           'The transformation context of a delivery URL (members and API tokens of its organisation)',
         description:
-          'Computed with the image cache: a stored image answers at once; an AI chain not derived yet is queued like delivery (202, Retry-After) and charged once.',
+          'Computed with the image cache: a stored image answers at once; an AI chain not derived yet is queued like delivery (202, Retry-After) and charged once — only by a signed call (x-ebg-param, x-ebg-signature) or an API token: with the session cookie alone the call answers what was already run and queues nothing (400 signature_missing).',
         tags: ['transformation context'],
         parameters: [
           {
@@ -67,10 +67,14 @@ export const TRANSFORMATION_OPENAPI: OpenApiPart = {
             "Each step of the chain with what it found (Pixelbin's context shape)",
           ),
           '202': failure('An AI operation is running; retry after Retry-After seconds'),
-          '400': failure('invalid_url, invalid_path, or an invalid transformation'),
+          '400': failure(
+            'invalid_url, invalid_path, an invalid transformation, or signature_missing (an AI chain not run yet, asked with the session cookie alone)',
+          ),
           '401': failure('unauthenticated (no session) or invalid_token'),
           '402': failure('insufficient_credits: the AI chain was not queued'),
-          '404': failure('Not a file of an organisation of yours'),
+          '404': failure(
+            'Not a file of an organisation of yours (answered as for a cloud name no organisation has)',
+          ),
           '422': failure('transformation_failed or image_too_large'),
           '501': failure('operation_unavailable: this server cannot run an operation of the chain'),
         },

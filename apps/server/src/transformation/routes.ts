@@ -2,12 +2,14 @@
 // step of the URL's chain did and found, for members (session) and API tokens of the URL's
 // organisation; any other organisation's URL answers 404 as if it did not exist. The context is
 // computed with the image's own cache: a stored image's context is read from its row, an AI
-// chain not derived yet is queued like delivery queues it (202 + Retry-After).
-import { isUrlError, parseDeliveryPath } from '@tessera/url'
+// chain not derived yet is queued like delivery queues it (202 + Retry-After) when the call is
+// signed or made with a token (with the session cookie alone, 400 signature_missing).
+import { isUrlError, parseDeliveryPath, REQUEST_SIGNATURE_HEADERS } from '@tessera/url'
 import { Hono } from 'hono'
 import { bearerToken, createAuth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Delivery, DeliveryRequest } from '../delivery/delivery.ts'
+import { unknownCloudName } from '../delivery/resolve.ts'
 import { HttpError } from '../http/errors.ts'
 import { clientAddress } from '../http/request.ts'
 import { isWellFormedText } from '../http/text.ts'
@@ -56,33 +58,57 @@ export function transformationRoutes(app: AppContext, delivery: Delivery): Hono<
     // Who is asking comes first: an anonymous caller learns nothing about the URL.
     if (bearerToken(c) === undefined) await auth.requireUser(c)
     const target = readTarget(c.req.query('url'))
+    // A GET that queues spends credits: with the session cookie alone (which any cross-site
+    // link carries) it answers only what was already run. A signed call (signature-guard.ts
+    // has checked the headers by now) or an API token may queue.
+    const mayQueue =
+      bearerToken(c) !== undefined ||
+      c.req.header(REQUEST_SIGNATURE_HEADERS.signature) !== undefined
     const customDomain =
       target.host === undefined || config.deliveryHosts.includes(target.host)
         ? undefined
         : await lookups.organisationByDomain(target.host)
-    const isCustomDomain = customDomain !== undefined
-    try {
-      parseDeliveryPath(target.path, { isCustomDomain })
-    } catch (error) {
-      if (isUrlError(error)) {
-        throw invalidUrl(`url is not a delivery URL: ${error.message}`)
+
+    /** The context as read through `domain` (undefined: the host is no custom domain). */
+    async function contextThrough(domain: typeof customDomain) {
+      let parts: ReturnType<typeof parseDeliveryPath>
+      try {
+        parts = parseDeliveryPath(target.path, { isCustomDomain: domain !== undefined })
+      } catch (error) {
+        if (isUrlError(error)) {
+          throw invalidUrl(`url is not a delivery URL: ${error.message}`)
+        }
+        throw error
       }
-      throw error
+      const request: DeliveryRequest = {
+        method: 'GET',
+        path: target.path,
+        search: target.search,
+        url: `${config.publicUrl}${target.path}${target.search}`,
+        // The caller's Accept is JSON: the context is of the image as served without format
+        // negotiation (or with f_auto as the URL asks).
+        headers: new Headers(),
+        clientAddress: clientAddress(c),
+        ...(domain === undefined ? {} : { customDomainOrganisationId: domain.id }),
+      }
+      try {
+        return await delivery.context(
+          request,
+          async (organisationId) => {
+            await auth.requireOrganisation(c, organisationId)
+          },
+          { mayQueue },
+        )
+      } catch (error) {
+        if (!(error instanceof HttpError && error.code === 'organisation_not_found')) throw error
+        // Another organisation's URL answers exactly as one no organisation has (issue 19
+        // finding 12): no id, and on its custom domain what an unregistered host answers.
+        if (domain !== undefined) return contextThrough(undefined)
+        throw unknownCloudName(parts.cloudName)
+      }
     }
-    const request: DeliveryRequest = {
-      method: 'GET',
-      path: target.path,
-      search: target.search,
-      url: `${config.publicUrl}${target.path}${target.search}`,
-      // The caller's Accept is JSON: the context is of the image as served without format
-      // negotiation (or with f_auto as the URL asks).
-      headers: new Headers(),
-      clientAddress: clientAddress(c),
-      ...(customDomain === undefined ? {} : { customDomainOrganisationId: customDomain.id }),
-    }
-    const answer = await delivery.context(request, async (organisationId) => {
-      await auth.requireOrganisation(c, organisationId)
-    })
+
+    const answer = await contextThrough(customDomain)
     if (answer instanceof Response) return answer
     return c.json(
       contextAnswer(answer.file, answer.steps, {
