@@ -188,6 +188,8 @@ const ENV = z.object({
   SIGNUP_LIMIT_PER_HOUR: integer(1, 1_000_000, 10, 'sign-ups per address'),
   ANON_AI_RUNS_PER_DAY: integer(1, 1_000_000, 20, 'AI runs per address'),
   ANON_UPLOADS_PER_DAY: integer(1, 1_000_000, 20, 'uploads per address'),
+  ANON_UPLOADS_MAX_BYTES: integer(1, 2 ** 50, 1024 * 1024 * 1024, 'bytes'),
+  CONTACT_LIMIT_PER_HOUR: integer(1, 1_000_000, 5, 'messages per address'),
   // Captcha (Cloudflare Turnstile's API) on visitor uploads and AI signing: on with a site key.
   CAPTCHA_SECRET: text,
   CAPTCHA_VERIFY_URL: httpUrl,
@@ -295,10 +297,17 @@ export interface ServerConfig {
   freePlan: { id: number; credits: number }
   /** Sign-ups allowed per client address per hour. */
   signupLimitPerHour: number
-  /** New AI renders (cache misses) of the demo a visitor may start per client address per day. */
+  /**
+   * Credits of new AI renders (cache misses; one per AI step) of the demo a visitor may spend per
+   * client address per day.
+   */
   anonAiRunsPerDay: number
   /** Visitor uploads per client address per day (kept 24 h). */
   anonUploadsPerDay: number
+  /** Bytes all visitor uploads of the last 24 h may take together, server-wide. */
+  anonUploadsMaxBytes: number
+  /** Contact-form messages per client address per hour. */
+  contactLimitPerHour: number
   /**
    * The captcha guarding visitor uploads and AI signing (Turnstile's siteverify API); undefined
    * when `WEB_CAPTCHA_SITE_KEY` is not set (captcha off).
@@ -419,6 +428,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
     anonAiRunsPerDay: e.ANON_AI_RUNS_PER_DAY,
     anonUploadsPerDay: e.ANON_UPLOADS_PER_DAY,
+    anonUploadsMaxBytes: e.ANON_UPLOADS_MAX_BYTES,
+    contactLimitPerHour: e.CONTACT_LIMIT_PER_HOUR,
     captcha,
     web: {
       mainUrl: e.WEB_MAIN_URL,

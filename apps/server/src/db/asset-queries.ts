@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, lt, type SQL, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
+import { rowsOf } from './query-helpers.ts'
 import { derivedImages, type Folder, files, folders, type StoredFile } from './schema.ts'
 
 /** One level of a folder: its sub-folders (by name) and files, one page of them. */
@@ -38,12 +39,6 @@ export interface MovedFile {
 // Every prefix is compared with starts_with, never LIKE, so `%` and `_` in names are plain text.
 
 /** The rows of a raw query on PGlite (`{ rows }`) and node-postgres (`QueryResult`) alike. */
-function rowsOf<T>(result: unknown): T[] {
-  const rows = (result as { rows?: unknown } | null)?.rows
-  if (!Array.isArray(rows)) throw new Error('The database answered a query without rows')
-  return rows as T[]
-}
-
 const containsText = (column: SQL, text: string | undefined): SQL | undefined =>
   text === undefined ? undefined : sql`strpos(lower(${column}), lower(${text}::text)) > 0`
 

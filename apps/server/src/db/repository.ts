@@ -13,6 +13,7 @@ import { createPaymentQueries } from './payment-queries.ts'
 import { createPlanQueries } from './plan-queries.ts'
 import { createPresetQueries } from './preset-queries.ts'
 import { checkWholeNumber, excluded, isUuid, now, returned } from './query-helpers.ts'
+import { createRateLimitQueries } from './rate-limit-queries.ts'
 import { type DerivedImage, derivedImages, files, type StoredFile } from './schema.ts'
 import { createUsageQueries } from './usage-queries.ts'
 
@@ -273,6 +274,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
 
   return {
     ...createAccountQueries(db),
+    ...createRateLimitQueries(db),
     ...createBillingQueries(db),
     ...createPaymentQueries(db),
     ...createMemberQueries(db),
