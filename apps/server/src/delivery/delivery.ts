@@ -11,7 +11,7 @@ import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { createVisitorAllowance } from '../playground/allowance.ts'
 import { createDerivedBudget } from './budget.ts'
-import { derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
+import { aiDpr, derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { createDeriver } from './derive.ts'
 import { createFastLane, variantOf } from './fast-lane.ts'
 import { createDeriveJobHandler, DERIVE_JOB, type DeriveJobPayload } from './job.ts'
@@ -206,7 +206,9 @@ export function createDelivery(app: AppContext) {
   async function targetOf(request: DeliveryRequest, resolved: Resolved) {
     const { file, operations, options } = resolved
     const accept = request.headers.get('accept') ?? undefined
-    const dpr = readDpr(options, request.headers)
+    const hinted = readDpr(options, request.headers)
+    // An AI render costs credits: a client hint picks one of a few DPR steps (finding 8).
+    const dpr = options.dpr === 'auto' && operations.some(isSlow) ? aiDpr(hinted) : hinted
     const format = engine.chooseOutputFormat({
       sourceFormat: file.format,
       operations,
