@@ -172,7 +172,8 @@ const ENV = z.object({
   GOOGLE_JWKS_URL: httpUrl,
   PAYMENT_PROVIDER: z.preprocess(
     blankToUndefined,
-    z.enum(['test', 'off'], { error: 'must be test or off' }).default('test'),
+    // No default here: unset, it follows PUBLIC_URL (`defaultPaymentProvider`).
+    z.enum(['test', 'off'], { error: 'must be test or off' }).optional(),
   ),
   FREE_PLAN_ID: z.preprocess(
     blankToUndefined,
@@ -291,7 +292,10 @@ export interface ServerConfig {
   signing: { key: string; maxAgeSeconds: number }
   /** Google one-tap sign-in; off when no client id is configured. */
   google: { clientId: string | undefined; jwksUrl: string }
-  /** `test` completes checkouts locally without money; `off` refuses them. */
+  /**
+   * `test` completes checkouts locally without money; `off` refuses them. Unset, `test` only when
+   * `PUBLIC_URL` is local (`defaultPaymentProvider`).
+   */
   paymentProvider: 'test' | 'off'
   /** The plan new organisations start on, and the credits it grants (SPEC §9). */
   freePlan: { id: number; credits: number }
@@ -322,6 +326,42 @@ export interface ServerConfig {
  *
  * @throws {ConfigError} naming every variable whose value cannot be used, and why.
  */
+/** Whether `url` names this machine only (loopback, `localhost`, `*.localhost`). */
+export function isLocalUrl(url: string): boolean {
+  let hostname: string
+  try {
+    hostname = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '')
+  } catch {
+    return false
+  }
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
+    hostname === '::1'
+  )
+}
+
+/**
+ * The payment provider when `PAYMENT_PROVIDER` is not set: the test checkout (credits without
+ * money) only on a local server; on a public URL anyone could give themselves credits, so `off`.
+ */
+export function defaultPaymentProvider(publicUrl: string): 'test' | 'off' {
+  return isLocalUrl(publicUrl) ? 'test' : 'off'
+}
+
+/** The start-up line saying which payment provider runs and why. */
+export function paymentProviderNote(
+  config: Pick<ServerConfig, 'paymentProvider' | 'publicUrl'>,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const chosen = (env.PAYMENT_PROVIDER ?? '').trim() !== ''
+  if (chosen) return `payments: ${config.paymentProvider} (PAYMENT_PROVIDER)`
+  return config.paymentProvider === 'test'
+    ? `payments: test checkout, no money moves (PAYMENT_PROVIDER unset and ${config.publicUrl} is local)`
+    : `payments: off (PAYMENT_PROVIDER unset and ${config.publicUrl} is not local; set PAYMENT_PROVIDER=test to try checkouts anyway)`
+}
+
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): ServerConfig {
   const parsed = ENV.safeParse(env)
   // The AI settings are the AI package's own (one rule for the server and the package's tests),
@@ -423,7 +463,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       maxAgeSeconds: e.SIGNATURE_MAX_AGE_S,
     },
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL ?? DEFAULT_GOOGLE_JWKS_URL },
-    paymentProvider: e.PAYMENT_PROVIDER,
+    paymentProvider:
+      e.PAYMENT_PROVIDER ?? defaultPaymentProvider(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     freePlan: { id: e.FREE_PLAN_ID, credits: e.FREE_PLAN_CREDITS },
     signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
     anonAiRunsPerDay: e.ANON_AI_RUNS_PER_DAY,
