@@ -32,6 +32,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
     let server: TestServer
     let client: ReturnType<typeof createTestClient>
     let noisyPng: Buffer
+  let attacked = ''
 
     beforeAll(async () => {
       server = await startTestServer(
@@ -91,6 +92,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
 
     it('runs at most the limit of password checks for 40 wrong passwords sent at once', async () => {
       const { email } = await client.signup()
+      attacked = email
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           client.call('POST', `${USERS}/auth/login`, {
@@ -167,6 +169,31 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
         ),
       )
       expect(statuses(answers)).toEqual({ 200: RENDER_LIMIT, 429: 30 - RENDER_LIMIT })
+    })
+
+    it('counts every address of one IPv6 /64 as one client', async () => {
+      const renders = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          fetch(`${server.url}/v2/demo/t.resize(w:${80 + i})/samples/horse.png`, {
+            headers: from(`2001:db8:19:64::${i + 1}`),
+          }).then(async (response) => {
+            await response.arrayBuffer()
+            return response
+          }),
+        ),
+      )
+      expect(statuses(renders)).toEqual({ 200: RENDER_LIMIT, 429: 12 - RENDER_LIMIT })
+      // The account of the first test: its failures so far came from another address.
+      const email = attacked
+      const logins = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          client.call('POST', `${USERS}/auth/login`, {
+            body: { email, password: `wrong password ${i}` },
+            headers: from(`2001:db8:19:65:${i + 1}::1`),
+          }),
+        ),
+      )
+      expect(statuses(logins)[401]).toBe(LOGIN_LIMITS.perAccountAndAddress)
     })
 
     it('queues at most the day’s AI credits for 12 new AI renders sent at once', async () => {
