@@ -17,7 +17,10 @@ interface Violation {
   rule: { name: string }
 }
 
-/** Runs the check in `cwd` over its `apps/server/src`; answers the rules it reports broken. */
+/**
+ * Runs the check in `cwd` over its `apps/server/src`; answers the rules it reports broken. The
+ * config reads the feature folders from `cwd`'s tree.
+ */
 function depcheck(cwd: string): Promise<Violation[]> {
   return new Promise((resolve, reject) => {
     execFile(
@@ -141,6 +144,30 @@ describe('the layout check', () => {
       { 'db/schema.ts': uses('../platform/logger.ts') },
       'db-and-storage-at-the-bottom',
       'apps/server/src/db/schema.ts',
+    ],
+    [
+      "playground/ importing another feature's routes",
+      { 'playground/sign.ts': uses('../billing/routes.ts') },
+      'not-another-features-routes',
+      'apps/server/src/playground/sign.ts',
+    ],
+    [
+      'transformation/ importing a root module besides context.ts and config.ts',
+      { 'transformation/context.ts': uses('../services.ts') },
+      'features-stay-off-the-root',
+      'apps/server/src/transformation/context.ts',
+    ],
+    [
+      "a new feature folder importing another feature's routes (checked without naming it)",
+      { 'gallery/albums.ts': uses('../billing/routes.ts') },
+      'not-another-features-routes',
+      'apps/server/src/gallery/albums.ts',
+    ],
+    [
+      'platform/ importing a feature folder it has never heard of',
+      { 'gallery/albums.ts': uses(), 'platform/jobs.ts': uses('../gallery/albums.ts') },
+      'platform-below-http',
+      'apps/server/src/platform/jobs.ts',
     ],
     [
       'a feature importing a root module besides context.ts and config.ts',

@@ -32,7 +32,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
     let server: TestServer
     let client: ReturnType<typeof createTestClient>
     let noisyPng: Buffer
-  let attacked = ''
+    let attacked = ''
 
     beforeAll(async () => {
       server = await startTestServer(
