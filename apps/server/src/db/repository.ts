@@ -1,6 +1,7 @@
 // The repository: every query the server runs, composed from one query module per area.
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { createAccountQueries } from './account-queries.ts'
+import { createAssetChangeQueries } from './asset-change-queries.ts'
 import { createAssetQueries } from './asset-queries.ts'
 import { createBillingQueries } from './billing-queries.ts'
 import type { Db } from './database.ts'
@@ -279,6 +280,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     ...createPaymentQueries(db),
     ...createMemberQueries(db),
     ...createAssetQueries(db),
+    ...createAssetChangeQueries(db),
     ...createDerivedQueries(db),
     ...createOrganisationQueries(db),
     ...createJobQueries(db, options),
