@@ -98,6 +98,25 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (ki
     await page.arrayBuffer()
   })
 
+  it('keeps memory flat under four 100 MB contact posts at once', async () => {
+    // The server runs in this process: its resident memory is ours. Sampled while the bodies
+    // are sent; the bound is far below what buffering even one of them would take.
+    const before = process.memoryUsage().rss
+    let peak = before
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss)
+    }, 10)
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 4 }, () => postChunked(`${server.url}/contactus`, 100 * 1024 * 1024)),
+      )
+      expect(statuses).toEqual([413, 413, 413, 413])
+    } finally {
+      clearInterval(sampler)
+    }
+    expect(peak - before).toBeLessThan(64 * 1024 * 1024)
+  })
+
   it('caps the body of every other page route as well', async () => {
     const answer = await fetch(`${server.url}/about-us`, {
       method: 'POST',
