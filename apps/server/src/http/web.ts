@@ -59,7 +59,13 @@ export async function capBody(request: Request, max: number): Promise<Request> {
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: Awaited<ReturnType<typeof reader.read>>
+    try {
+      chunk = await reader.read()
+    } catch {
+      throw new HttpError(400, 'invalid_body', 'The request body was cut short')
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > max) {
