@@ -42,6 +42,15 @@ describe.each(ENGINES)('atomic limits (%s)', (engine) => {
     expect((await repo.countRateEvents('test:open', HOUR)).count).toBe(1)
   })
 
+  it('says when the last of several refusing rules frees up', async () => {
+    const soon = { key: 'test:soon', limit: 1, windowMs: 60_000 }
+    const late = { key: 'test:late', limit: 1, windowMs: HOUR }
+    expect((await repo.takeRateEvents([soon, late])).ok).toBe(true)
+    const refused = await repo.takeRateEvents([soon, late])
+    expect(refused).toMatchObject({ ok: false, key: 'test:late' })
+    if (!refused.ok) expect(refused.retryAfterMs).toBeGreaterThan(60_000)
+  })
+
   it('frees the room of a released use', async () => {
     const rule = { key: 'test:release', limit: 1, windowMs: HOUR }
     const first = await repo.takeRateEvents([rule])

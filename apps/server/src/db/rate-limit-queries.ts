@@ -25,9 +25,9 @@ export type RateTake =
   | { ok: true; ids: number[]; idOf: Record<string, number> }
   | {
       ok: false
-      /** The first refusing rule's key. */
+      /** The key of the refusing rule that frees up last. */
       key: string
-      /** Milliseconds until that rule could allow this use (the window when it never could). */
+      /** Milliseconds until every rule could allow this use (the window when one never could). */
       retryAfterMs: number
     }
 
@@ -98,18 +98,19 @@ export function createRateLimitQueries(db: Db) {
         counts.set(rule.key, Number(row?.used ?? 0))
       }
       const countOf = (key: string) => counts.get(key) ?? 0
+      // Every refusing rule is asked when it frees up: the use may pass once the last one has.
+      let refusal: { key: string; retryAfterMs: number } | undefined
       for (const rule of rules) {
         const limit = typeof rule.limit === 'function' ? rule.limit(countOf) : rule.limit
         const weight = rule.weight ?? 1
         const used = countOf(rule.key)
-        if (used + weight > limit) {
-          return {
-            ok: false as const,
-            key: rule.key,
-            retryAfterMs: await waitFor(tx, rule, used, limit, weight),
-          }
+        if (used + weight <= limit) continue
+        const retryAfterMs = await waitFor(tx, rule, used, limit, weight)
+        if (refusal === undefined || retryAfterMs > refusal.retryAfterMs) {
+          refusal = { key: rule.key, retryAfterMs }
         }
       }
+      if (refusal !== undefined) return { ok: false as const, ...refusal }
       const inserted = await tx
         .insert(rateLimitEvents)
         .values(rules.map((rule) => ({ key: rule.key, weight: rule.weight ?? 1 })))
