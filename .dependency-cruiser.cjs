@@ -5,15 +5,28 @@
 //
 // Folders of apps/server/src:
 //   (root)   main, server, services, config, context, app, openapi, index, test support
+//   config/  the parts of config.ts (variables, the settings' shape, defaults), behind it
 //   http/    edge helpers: errors, bodies, queries, text rules, traversal, web mount, OpenAPI kit
 //   platform/ jobs, lookups, caches, logger, metrics, housekeeping, rate limits
 //   db/ storage/  the database and the object store
-//   feature folders: delivery/ assets/ accounts/ billing/ predictions/ content/ demo/
+//   feature folders: every other folder (delivery/ assets/ accounts/ billing/ playground/ …),
+//   read from the tree itself so a new folder is checked without an edit here
 // A feature's route modules are `routes.ts` and `*-routes.ts`; its OpenAPI parts `openapi.ts` and
 // `*-openapi.ts`.
 
+const { readdirSync } = require('node:fs')
+const { join } = require('node:path')
+
 const SRC = '^apps/server/src/'
-const FEATURES = '(delivery|assets|accounts|billing|predictions|content|demo)'
+/** The layers under the features; every other folder of the server's source is a feature. */
+const LAYERS = new Set(['config', 'http', 'platform', 'db', 'storage'])
+// From the working directory, as dependency-cruiser reads paths (the repository root, or a
+// throwaway tree of the layout test).
+const FEATURE_NAMES = readdirSync(join(process.cwd(), 'apps/server/src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !LAYERS.has(entry.name))
+  .map((entry) => entry.name)
+  .sort()
+const FEATURES = `(${FEATURE_NAMES.join('|')})`
 const TESTS = '(\\.test\\.ts$|^apps/server/src/test-(server|client)\\.ts$|/test-database\\.ts$)'
 const ROUTES = `${SRC}${FEATURES}/[a-z-]*routes\\.ts$`
 const OPENAPI_PART = `${SRC}${FEATURES}/[a-z-]*openapi\\.ts$`
@@ -94,6 +107,21 @@ module.exports = {
       comment: 'http/ holds edge helpers every feature may use: it never imports a feature.',
       from: { path: `${SRC}http/` },
       to: { path: `${SRC}${FEATURES}/` },
+    },
+    {
+      name: 'config-behind-config-ts',
+      severity: 'error',
+      comment:
+        'config/ holds the parts of config.ts: only config.ts imports them, and they import only each other (and the web settings type).',
+      from: { path: SRC, pathNot: [`${SRC}config(\\.ts$|/)`, TESTS] },
+      to: { path: `${SRC}config/` },
+    },
+    {
+      name: 'config-imports-no-server-module',
+      severity: 'error',
+      comment: 'The settings are read before anything runs: config/ imports no server module.',
+      from: { path: `${SRC}config/` },
+      to: { path: SRC, pathNot: [`${SRC}config/`, `${SRC}http/web-settings\\.ts$`] },
     },
     {
       name: 'db-and-storage-at-the-bottom',

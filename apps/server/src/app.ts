@@ -20,6 +20,7 @@ import {
 } from './billing/paths.ts'
 import { planRoutes } from './billing/plan-routes.ts'
 import { billingRoutes } from './billing/routes.ts'
+import { createContactInbox } from './content/contact.ts'
 import { ANNOUNCEMENTS, APPS, CMS, TRANSFORMATION } from './content/paths.ts'
 import {
   announcementRoutes,
@@ -205,7 +206,12 @@ export function createApp(
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app))
 
   // The website and console: every remaining page path.
-  registerWeb(hono, app, parts.pageCache ?? createWebPageCache(app, SESSION_COOKIE))
+  registerWeb(
+    hono,
+    app,
+    parts.pageCache ?? createWebPageCache(app, SESSION_COOKIE),
+    createContactInbox(app).save,
+  )
 
   hono.notFound((c) =>
     c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),

@@ -1,7 +1,8 @@
 // The layout rules of `.dependency-cruiser.cjs` (`npm run depcheck`, docs/decisions/007): the
-// real tree keeps them, and each rule refuses a small tree that breaks it on purpose.
+// real tree keeps them, and each rule refuses a small tree that breaks it on purpose. And the
+// size rule: no source file of the server over 400 lines.
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,7 +18,10 @@ interface Violation {
   rule: { name: string }
 }
 
-/** Runs the check in `cwd` over its `apps/server/src`; answers the rules it reports broken. */
+/**
+ * Runs the check in `cwd` over its `apps/server/src`; answers the rules it reports broken. The
+ * config reads the feature folders from `cwd`'s tree.
+ */
 function depcheck(cwd: string): Promise<Violation[]> {
   return new Promise((resolve, reject) => {
     execFile(
@@ -77,6 +81,26 @@ const GOOD: Record<string, string> = {
   'billing/credits.ts': uses('../http/errors.ts', '../db/index.ts'),
   'billing/openapi.ts': uses('../http/errors.ts'),
 }
+
+/** Every source file of the server below `dir` (tests and test support aside). */
+async function sourcesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((path) => !/\.test\.ts$|[/\\]test-(server|client|database)\.ts$/.test(path))
+}
+
+describe('the size rule', () => {
+  it('keeps every source file of the server within 400 lines (split by concern)', async () => {
+    const over: string[] = []
+    for (const path of await sourcesUnder(join(ROOT, 'apps/server/src'))) {
+      const lines = (await readFile(path, 'utf8')).split('\n').length - 1
+      if (lines > 400) over.push(`${path.slice(ROOT.length)}: ${lines} lines`)
+    }
+    expect(over).toEqual([])
+  })
+})
 
 describe('the layout check', () => {
   it('passes on the server as it is', async () => {
@@ -141,6 +165,42 @@ describe('the layout check', () => {
       { 'db/schema.ts': uses('../platform/logger.ts') },
       'db-and-storage-at-the-bottom',
       'apps/server/src/db/schema.ts',
+    ],
+    [
+      "playground/ importing another feature's routes",
+      { 'playground/sign.ts': uses('../billing/routes.ts') },
+      'not-another-features-routes',
+      'apps/server/src/playground/sign.ts',
+    ],
+    [
+      'transformation/ importing a root module besides context.ts and config.ts',
+      { 'transformation/context.ts': uses('../services.ts') },
+      'features-stay-off-the-root',
+      'apps/server/src/transformation/context.ts',
+    ],
+    [
+      "a new feature folder importing another feature's routes (checked without naming it)",
+      { 'gallery/albums.ts': uses('../billing/routes.ts') },
+      'not-another-features-routes',
+      'apps/server/src/gallery/albums.ts',
+    ],
+    [
+      'platform/ importing a feature folder it has never heard of',
+      { 'gallery/albums.ts': uses(), 'platform/jobs.ts': uses('../gallery/albums.ts') },
+      'platform-below-http',
+      'apps/server/src/platform/jobs.ts',
+    ],
+    [
+      "a feature importing config.ts's parts instead of config.ts",
+      { 'config/env.ts': uses(), 'billing/credits.ts': uses('../config/env.ts') },
+      'config-behind-config-ts',
+      'apps/server/src/billing/credits.ts',
+    ],
+    [
+      'config/ importing a server module',
+      { 'config/env.ts': uses('../platform/logger.ts') },
+      'config-imports-no-server-module',
+      'apps/server/src/config/env.ts',
     ],
     [
       'a feature importing a root module besides context.ts and config.ts',

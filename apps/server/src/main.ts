@@ -1,5 +1,5 @@
 // Entry point of `npm start`: validate the environment, start everything, stop cleanly on signals.
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, isLocalUrl, loadConfig, paymentProviderNote } from './config.ts'
 import { createLogger } from './platform/logger.ts'
 import { startServer } from './server.ts'
 
@@ -16,10 +16,8 @@ const logger = createLogger(config)
 try {
   const server = await startServer(config, { logger })
   logger.info({ url: server.url }, `Tessera listening on ${server.url}`)
-  if (
-    config.paymentProvider === 'test' &&
-    !/^https?:\/\/(localhost|127\.0\.0\.1)(:|\/|$)/.test(config.publicUrl)
-  ) {
+  logger.info({ paymentProvider: config.paymentProvider }, paymentProviderNote(config, process.env))
+  if (config.paymentProvider === 'test' && !isLocalUrl(config.publicUrl)) {
     logger.warn(
       'PAYMENT_PROVIDER is test: anyone can pay checkouts on the test page and get credits. Set PAYMENT_PROVIDER=off (or a real provider) on a public server.',
     )

@@ -82,7 +82,8 @@ async function startCaptchaStandIn(): Promise<Stand> {
         stand.verified.push({ response: token, secret: form.get('secret') })
         const success = form.get('secret') === SECRET && token?.startsWith('pass') === true
         response.writeHead(200, { 'content-type': 'application/json' })
-        response.end(JSON.stringify({ success }))
+        // Turnstile names the host the widget was solved on: the server checks it is its own.
+        response.end(JSON.stringify(success ? { success, hostname: '127.0.0.1' } : { success }))
       })
       return
     }
@@ -253,13 +254,13 @@ describe('the daily limits', () => {
     await page.getByRole('button', { name: 'Sample rocket.jpg' }).click()
     const limit = page.getByTestId('daily-limit')
     await poll(() => limit.innerText()).toMatch(
-      /^This address has used its 1 new AI transformations for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,
+      /^This address has used its 1 AI credits for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,
     )
     await expect(limit.getByRole('link', { name: 'Sign up' }).count()).resolves.toBe(1)
     // Said once, where the result would have been.
     const result = page.getByTestId('tool-result')
     await expect(result.getByTestId('daily-limit').count()).resolves.toBe(1)
-    await expect(page.getByText(/used its 1 new AI transformations/).count()).resolves.toBe(1)
+    await expect(page.getByText(/used its 1 AI credits/).count()).resolves.toBe(1)
     await chooseSample(page, 'horse.png')
     await poll(() => page.getByTestId('upload-error').innerText()).toContain(
       'used its 1 uploads for today',
@@ -280,7 +281,7 @@ describe('the daily limits', () => {
       )
       const limit = page.getByTestId('image-error').getByTestId('daily-limit')
       await poll(() => limit.innerText()).toMatch(
-        /^This address has used its 1 new AI transformations for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,
+        /^This address has used its 1 AI credits for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,
       )
       await expect(limit.getByRole('link', { name: 'Sign up' }).count()).resolves.toBe(1)
       const seen = await dataLayerEvents(page)

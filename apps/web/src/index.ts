@@ -13,7 +13,7 @@ import type { RuntimeConfig } from '../app/lib/runtime-config.ts'
 import { compressResponse } from './compress.ts'
 import { createStaticHandler, STATIC_PREFIX } from './static.ts'
 
-export type { ContactMessage } from '../app/lib/contact.ts'
+export type { ContactMessage, ContactSaved } from '../app/lib/contact.ts'
 export { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../app/lib/runtime-config.ts'
 export { chooseEncoding, compressResponse, type Encoding } from './compress.ts'
 export { STATIC_PREFIX } from './static.ts'

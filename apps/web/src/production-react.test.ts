@@ -13,7 +13,7 @@ const { createWebHandler, DEFAULT_RUNTIME_CONFIG } = await import(${JSON.stringi
 const handler = createWebHandler({
   config: DEFAULT_RUNTIME_CONFIG,
   localFetch: async () => new Response('{}', { status: 404 }),
-  saveContact: async () => {},
+  saveContact: async () => ({ ok: true }),
   log: () => {},
 })
 const response = await handler(new Request('http://localhost/about-us'))

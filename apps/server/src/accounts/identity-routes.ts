@@ -10,7 +10,7 @@ import { HttpError } from '../http/errors.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { clientAddress } from '../http/request.ts'
 import { labelText } from '../http/text.ts'
-import { createRateLimiter } from '../platform/rate-limit.ts'
+import { createRateLimiter, limitAddress, type RateUse } from '../platform/rate-limit.ts'
 import {
   cookieToken,
   createAuth,
@@ -75,24 +75,10 @@ export function identityRoutes(
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const { repo, config, sessions } = app
-  const byAccountAndAddress = createRateLimiter(repo, {
-    limit: LOGIN_LIMITS.perAccountAndAddress,
-    windowMs: LOGIN_LIMITS.windowMs,
-  })
-  // Under a distributed attack on one account, each address gets a single failure.
-  const byAccountAndAddressUnderAttack = createRateLimiter(repo, {
-    limit: 1,
-    windowMs: LOGIN_LIMITS.windowMs,
-  })
-  const byAccount = createRateLimiter(repo, {
-    limit: LOGIN_LIMITS.perAccount,
-    windowMs: LOGIN_LIMITS.windowMs,
-  })
-  const byAddress = createRateLimiter(repo, {
-    limit: LOGIN_LIMITS.perAddress,
-    windowMs: LOGIN_LIMITS.windowMs,
-  })
-  const signups = createRateLimiter(repo, {
+  const limits = createRateLimiter(repo)
+  const { windowMs } = LOGIN_LIMITS
+  const signupRule = (address: string) => ({
+    key: `signup:address:${limitAddress(address)}`,
     limit: config.signupLimitPerHour,
     windowMs: 60 * 60_000,
   })
@@ -143,13 +129,28 @@ export function identityRoutes(
     }
   }
 
-  /** Refuses a sign-up from an address that made too many this hour. */
-  const checkSignupRate = async (key: string) => {
-    const wait = await signups.retryAfter(key)
-    if (wait > 0) {
+  /**
+   * Takes a sign-up of this address (released unless an account is made), or refuses one past
+   * the hour's limit.
+   */
+  const takeSignup = async (c: Context<AppEnv>): Promise<RateUse> => {
+    const decision = await limits.take([signupRule(clientAddress(c))])
+    if (!decision.ok) {
       throw new HttpError(429, 'too_many_signups', 'Too many sign-ups from here: try again later', {
-        headers: { 'retry-after': String(wait) },
+        headers: { 'retry-after': String(decision.retryAfter) },
       })
+    }
+    return decision.use
+  }
+
+  /** Runs `create` under a sign-up taken from this address; a failed one gives it back. */
+  const underSignupLimit = async <T>(c: Context<AppEnv>, create: () => Promise<T>): Promise<T> => {
+    const use = await takeSignup(c)
+    try {
+      return await create()
+    } catch (error) {
+      await use.release()
+      throw error
     }
   }
 
@@ -192,17 +193,16 @@ export function identityRoutes(
       await startSession(c, user)
       return c.json({ user: userJson(user), isNewUser: false })
     }
-    const signupKey = `signup:address:${clientAddress(c)}`
-    await checkSignupRate(signupKey)
     const firstName = identity.givenName ?? identity.email.split('@')[0] ?? 'User'
-    const created = await createAccount({
-      email: identity.email,
-      passwordHash: null,
-      googleSub: identity.sub,
-      firstName: firstName.slice(0, 100),
-      lastName: (identity.familyName ?? '').slice(0, 100),
-    })
-    await signups.hit(signupKey)
+    const created = await underSignupLimit(c, () =>
+      createAccount({
+        email: identity.email,
+        passwordHash: null,
+        googleSub: identity.sub,
+        firstName: firstName.slice(0, 100),
+        lastName: (identity.familyName ?? '').slice(0, 100),
+      }),
+    )
     await startSession(c, created)
     return c.json({ user: userJson(created), isNewUser: true }, 201)
   })
@@ -211,54 +211,69 @@ export function identityRoutes(
     const input = parseBody(await readJson(c), signupBody)
     const problem = passwordProblem(input.password, input.email)
     if (problem !== undefined) throw new HttpError(400, 'weak_password', problem)
-    const signupKey = `signup:address:${clientAddress(c)}`
-    await checkSignupRate(signupKey)
-    if ((await repo.findUserByEmail(input.email)) !== undefined) {
-      throw new HttpError(409, 'email_taken', 'An account with this email exists: sign in instead')
-    }
-    const user = await createAccount({
-      email: input.email,
-      passwordHash: await hashPassword(input.password),
-      firstName: input.firstName,
-      lastName: input.lastName,
+    const user = await underSignupLimit(c, async () => {
+      if ((await repo.findUserByEmail(input.email)) !== undefined) {
+        throw new HttpError(
+          409,
+          'email_taken',
+          'An account with this email exists: sign in instead',
+        )
+      }
+      return createAccount({
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        firstName: input.firstName,
+        lastName: input.lastName,
+      })
     })
-    await signups.hit(signupKey)
     await startSession(c, user)
     return c.json({ user: userJson(user) }, 201)
   })
 
   router.post(`/auth/login`, jsonLimit, async (c) => {
     const input = parseBody(await readJson(c), loginBody)
-    const address = clientAddress(c)
+    const address = limitAddress(clientAddress(c))
     const accountKey = `login:account:${input.email}`
     const pairKey = `login:account-address:${input.email}:${address}`
-    const addressKey = `login:address:${address}`
-    const underAttack = (await byAccount.retryAfter(accountKey)) > 0
-    const wait = Math.max(
-      await (underAttack ? byAccountAndAddressUnderAttack : byAccountAndAddress).retryAfter(
-        pairKey,
-      ),
-      await byAddress.retryAfter(addressKey),
-    )
-    if (wait > 0) {
+    // The attempt is taken (counted as a failure) before the password is checked, under every
+    // limit at once: N attempts at once run at most the limit's password checks. A sign-in
+    // gives it back.
+    const decision = await limits.take([
+      { key: accountKey, limit: Number.POSITIVE_INFINITY, windowMs },
+      {
+        key: pairKey,
+        // Under a distributed attack on one account, each address gets a single failure.
+        limit: (countOf) =>
+          countOf(accountKey) >= LOGIN_LIMITS.perAccount ? 1 : LOGIN_LIMITS.perAccountAndAddress,
+        windowMs,
+      },
+      { key: `login:address:${address}`, limit: LOGIN_LIMITS.perAddress, windowMs },
+    ])
+    if (!decision.ok) {
       throw new HttpError(429, 'too_many_attempts', 'Too many failed logins: try again later', {
-        headers: { 'retry-after': String(wait) },
+        headers: { 'retry-after': String(decision.retryAfter) },
       })
     }
-    const user = await repo.findUserByEmail(input.email)
-    const ok =
-      user === undefined
-        ? await verifyNothing(input.password)
-        : await verifyPassword(input.password, user.passwordHash)
+    let user: User | undefined
+    let ok = false
+    try {
+      user = await repo.findUserByEmail(input.email)
+      ok =
+        user === undefined
+          ? await verifyNothing(input.password)
+          : await verifyPassword(input.password, user.passwordHash)
+    } catch (error) {
+      // Not an answer about the password: the attempt does not count.
+      await decision.use.release()
+      throw error
+    }
     if (user === undefined || !ok) {
-      await byAccount.hit(accountKey)
-      await byAccountAndAddress.hit(pairKey)
-      await byAddress.hit(addressKey)
       throw new HttpError(401, 'invalid_credentials', 'The email or password is wrong')
     }
+    await decision.use.release()
     // Only this address's failures on the account are forgiven: the account-wide count of a
     // distributed attack stays, so a sign-in by the owner gives the attackers no fresh budget.
-    await byAccountAndAddress.reset(pairKey)
+    await limits.reset(pairKey)
     if (user.passwordHash !== null && needsRehash(user.passwordHash)) {
       await repo.setPasswordHash(user.id, await hashPassword(input.password))
       await sessions.forgetUser(user.id)

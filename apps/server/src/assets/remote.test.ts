@@ -167,6 +167,8 @@ describe('address checks', () => {
     'fd00::1',
     '::ffff:10.0.0.1',
     '224.0.0.1',
+    '192.88.99.1',
+    '::ffff:192.88.99.200',
     'nonsense',
   ])('blocks %s', (address) => {
     expect(isBlockedAddress(address)).toBe(true)

@@ -4,8 +4,9 @@
 // them all, anyone else gets 404 as if the organisation did not exist. Every query is scoped by
 // the caller's organisation id. Presets are in `preset-routes.ts`.
 //
-// A move gives a file a new version, so its derived images are made again (db/asset-queries.ts
-// says why); a delete takes the file's row, stored original and derived images.
+// A move gives a file a new version, so its derived images are made again
+// (db/asset-change-queries.ts says why); a delete takes the file's row, stored original and
+// derived images.
 //
 // A folder exists when it was made (`POST …/folders`) or while a file or folder lies under it
 // (uploads make folders that way). Folders are addressed by their path in the query string
@@ -14,7 +15,7 @@ import { type Context, Hono } from 'hono'
 import { z } from 'zod'
 import { type Caller, createAuth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
-import type { RemovedFiles } from '../db/asset-queries.ts'
+import type { RemovedFiles } from '../db/asset-change-queries.ts'
 import { isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
 import type { Folder } from '../db/schema.ts'
 import { HttpError } from '../http/errors.ts'

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, lte, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
 import {
   type ApiToken,
@@ -21,7 +21,7 @@ export interface NewApiToken {
 }
 
 /**
- * Queries of API tokens, users, organisations, rate limits and request signatures (see
+ * Queries of API tokens, users, organisations and request signatures (see
  * createRepository). Organisation-owned rows are always reached through the organisation's id.
  */
 export function createAccountQueries(db: Db) {
@@ -123,30 +123,6 @@ export function createAccountQueries(db: Db) {
     return row
   }
 
-  // ── rate limits ───────────────────────────────────────────────────────────────────────────
-
-  /** How many events `key` has had in the last `windowMs`, and when the oldest of them was. */
-  async function countRateEvents(
-    key: string,
-    windowMs: number,
-  ): Promise<{ count: number; oldest: Date | undefined }> {
-    const since = sql`now() - (${windowMs}::double precision * interval '1 millisecond')`
-    const [row] = await db
-      .select({ count: count(), oldest: sql<string | null>`min(${rateLimitEvents.at})` })
-      .from(rateLimitEvents)
-      .where(and(eq(rateLimitEvents.key, key), gt(rateLimitEvents.at, since)))
-    const oldest = row?.oldest ?? null
-    return { count: row?.count ?? 0, oldest: oldest === null ? undefined : new Date(oldest) }
-  }
-
-  async function recordRateEvent(key: string): Promise<void> {
-    await db.insert(rateLimitEvents).values({ key })
-  }
-
-  async function clearRateEvents(key: string): Promise<void> {
-    await db.delete(rateLimitEvents).where(eq(rateLimitEvents.key, key))
-  }
-
   // ── request signatures ────────────────────────────────────────────────────────────────────
 
   /** Records a signature as used until `expiresAt`; false when it was already used (a replay). */
@@ -206,9 +182,6 @@ export function createAccountQueries(db: Db) {
     listApiTokens,
     revokeApiToken,
     useApiToken,
-    countRateEvents,
-    recordRateEvent,
-    clearRateEvents,
     useSignature,
     pruneAccountRecords,
   }

@@ -125,8 +125,9 @@ export const invitations = pgTable(
 )
 
 /**
- * Attempts counted against a limit (failed logins per account and per address, sign-ups per
- * address), shared by every server process.
+ * Uses counted against a limit (failed logins, sign-ups, renders, visitor AI credits and
+ * uploads, contact messages), shared by every server process. `weight` is what one use costs
+ * (credits of an AI chain, bytes of a visitor upload; 1 otherwise).
  */
 export const rateLimitEvents = pgTable(
   'rate_limit_events',
@@ -134,6 +135,7 @@ export const rateLimitEvents = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     key: text('key').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    weight: bigint('weight', { mode: 'number' }).notNull().default(1),
   },
   (table) => [index('rate_limit_events_key_at_idx').on(table.key, table.at)],
 )

@@ -27,6 +27,7 @@ export type { NewOrganisation, NewSigningKey, NewZone } from './organisation-que
 export type { BillingItemInput, ListBillingOptions, ListPage, PlanInput } from './plan-queries.ts'
 export type { PresetInput } from './preset-queries.ts'
 export { isUniqueViolation, isUuid } from './query-helpers.ts'
+export type { RateRule, RateTake } from './rate-limit-queries.ts'
 export {
   createRepository,
   type DeletedFile,

@@ -39,3 +39,10 @@ export function returned<T>(row: T | undefined): T {
   if (row === undefined) throw new Error('The database returned no row where one was expected')
   return row
 }
+
+/** The rows of a raw `db.execute` answer (PGlite and node-postgres both answer `{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  const rows = (result as { rows?: unknown } | null)?.rows
+  if (!Array.isArray(rows)) throw new Error('The database answered a query without rows')
+  return rows as T[]
+}

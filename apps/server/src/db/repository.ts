@@ -1,6 +1,7 @@
 // The repository: every query the server runs, composed from one query module per area.
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { createAccountQueries } from './account-queries.ts'
+import { createAssetChangeQueries } from './asset-change-queries.ts'
 import { createAssetQueries } from './asset-queries.ts'
 import { createBillingQueries } from './billing-queries.ts'
 import type { Db } from './database.ts'
@@ -13,6 +14,7 @@ import { createPaymentQueries } from './payment-queries.ts'
 import { createPlanQueries } from './plan-queries.ts'
 import { createPresetQueries } from './preset-queries.ts'
 import { checkWholeNumber, excluded, isUuid, now, returned } from './query-helpers.ts'
+import { createRateLimitQueries } from './rate-limit-queries.ts'
 import { type DerivedImage, derivedImages, files, type StoredFile } from './schema.ts'
 import { createUsageQueries } from './usage-queries.ts'
 
@@ -273,10 +275,12 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
 
   return {
     ...createAccountQueries(db),
+    ...createRateLimitQueries(db),
     ...createBillingQueries(db),
     ...createPaymentQueries(db),
     ...createMemberQueries(db),
     ...createAssetQueries(db),
+    ...createAssetChangeQueries(db),
     ...createDerivedQueries(db),
     ...createOrganisationQueries(db),
     ...createJobQueries(db, options),

@@ -24,6 +24,17 @@ export function readDpr(options: UrlOptions, headers: Headers): number {
   return Math.min(DPR_RANGE.max, Math.max(DPR_RANGE.min, Math.round(hint * 100) / 100))
 }
 
+/** The step `dpr=auto` hints are rounded up to for a chain with AI operations. */
+export const AI_DPR_STEP = 0.5
+
+/**
+ * The DPR an AI render is made at for a `dpr=auto` hint: rounded up to `AI_DPR_STEP`, so one
+ * signed URL renders (and charges) a handful of variants, not one per hint a client can send.
+ */
+export function aiDpr(dpr: number): number {
+  return Math.min(DPR_RANGE.max, Math.ceil(dpr / AI_DPR_STEP) * AI_DPR_STEP)
+}
+
 /** The request headers an answer depends on, for `Vary`. */
 export function varyOf(options: UrlOptions): string[] {
   const vary: string[] = []

@@ -12,7 +12,7 @@ import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { createVisitorAllowance } from '../playground/allowance.ts'
 import { createDerivedBudget } from './budget.ts'
-import { derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
+import { aiDpr, derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { createDeriver } from './derive.ts'
 import { createFastLane, variantOf } from './fast-lane.ts'
 import {
@@ -149,13 +149,26 @@ export function createDelivery(app: AppContext) {
         existing.error ?? 'The transformation failed',
       )
     }
-    // A job that exists was paid for when it was queued.
-    if (existing === undefined) {
-      // A new AI render of the demo counts against the visitor's daily allowance; cached
-      // images and jobs already queued do not.
-      await visitorAllowance.countAiRender(organisationId, request.clientAddress)
-      await countRender(request)
-      await chargeCredits(repo, organisationId, aiCreditsOf(operations), AI_REASON, cacheKey)
+    // A job queued or running was paid for when it was queued. A new render — none yet, or a
+    // done one whose image has left the cache — counts and is charged (by the done run it
+    // replaces, so requests racing on one eviction pay once); cached images cost nothing.
+    if (existing === undefined || existing.status === 'done') {
+      const credits = aiCreditsOf(operations)
+      const reference =
+        existing === undefined ? cacheKey : `${cacheKey}@${existing.updatedAt.toISOString()}`
+      // On the demo, the visitor's daily allowance counts the credits the render costs.
+      const allowance = await visitorAllowance.takeAiCredits(
+        organisationId,
+        request.clientAddress,
+        credits,
+      )
+      try {
+        await countRender(request)
+        await chargeCredits(repo, organisationId, credits, AI_REASON, reference)
+      } catch (error) {
+        await allowance?.release()
+        throw error
+      }
     }
     const payload: DeriveJobPayload = {
       organisationId,
@@ -225,7 +238,9 @@ export function createDelivery(app: AppContext) {
   async function targetOf(request: DeliveryRequest, resolved: Resolved) {
     const { file, operations, options } = resolved
     const accept = request.headers.get('accept') ?? undefined
-    const dpr = readDpr(options, request.headers)
+    const hinted = readDpr(options, request.headers)
+    // An AI render costs credits: a client hint picks one of a few DPR steps (finding 8).
+    const dpr = options.dpr === 'auto' && operations.some(isSlow) ? aiDpr(hinted) : hinted
     const format = engine.chooseOutputFormat({
       sourceFormat: file.format,
       operations,

@@ -3,6 +3,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import {
+  type ContactMessage,
+  type ContactSaved,
   chooseEncoding,
   compressResponse,
   createWebHandler,
@@ -14,14 +16,81 @@ import type { Hono } from 'hono'
 import type { ServerConfig } from '../config.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Logger } from '../platform/logger.ts'
+import { HttpError } from './errors.ts'
 import { createPageCache, type PageCache } from './page-cache.ts'
-import { IN_PROCESS, isHttps } from './request.ts'
+import { clientAddress, IN_PROCESS, isHttps } from './request.ts'
 
 /** Browsers that reached a page over HTTPS keep to HTTPS for a year (HSTS). */
 export const HSTS = 'max-age=31536000; includeSubDomains'
 
 /** Path prefixes that belong to the API or delivery, never to a page. */
 const NOT_PAGES = ['/service/', '/cms/', '/v1/', '/v2/']
+
+/** The largest body any page action or route may be sent: read no further, answer 413. */
+export const PAGE_BODY_MAX_BYTES = 64 * 1024
+/**
+ * Stricter caps of actions by page path (`.data` is React Router's client-side call of the same
+ * action). The contact form's fields hold at most ~5,500 characters; 32 KB leaves room for them
+ * percent-encoded in any script.
+ */
+export const ACTION_BODY_MAX_BYTES: Readonly<Record<string, number>> = {
+  '/contactus': 32 * 1024,
+}
+
+/** The body cap of a page request to `path`. */
+export function pageBodyCap(path: string): number {
+  const page = path.endsWith('.data') ? path.slice(0, -'.data'.length) : path
+  return ACTION_BODY_MAX_BYTES[page.replace(/\/+$/, '') || '/'] ?? PAGE_BODY_MAX_BYTES
+}
+
+/**
+ * `request` with its body read into memory, at most `max` bytes of it: a longer body (declared
+ * or sent) is refused before anything parses it.
+ *
+ * @throws {HttpError} 413 `too_large`.
+ */
+export async function capBody(request: Request, max: number): Promise<Request> {
+  const tooLarge = () =>
+    new HttpError(413, 'too_large', `The request body is larger than ${max} bytes`)
+  const declared = Number(request.headers.get('content-length') ?? '0')
+  if (!Number.isFinite(declared) || declared > max) throw tooLarge()
+  if (request.body === null) return request
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    let chunk: Awaited<ReturnType<typeof reader.read>>
+    try {
+      chunk = await reader.read()
+    } catch {
+      throw new HttpError(400, 'invalid_body', 'The request body was cut short')
+    }
+    const { done, value } = chunk
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel().catch(() => undefined)
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  const headers = new Headers(request.headers)
+  headers.delete('transfer-encoding')
+  headers.set('content-length', String(size))
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body: Buffer.concat(chunks),
+    signal: request.signal,
+  })
+}
+
+/** What the pages' contact form calls to keep a message (content/contact.ts). */
+export type SaveContact = (
+  message: ContactMessage,
+  captchaToken: string | undefined,
+  address: string,
+) => Promise<ContactSaved>
 
 /** The runtime configuration the pages get (SPEC §7.2), from the server's settings. */
 export function runtimeConfigFor(config: ServerConfig): RuntimeConfig {
@@ -117,33 +186,36 @@ export function createWebPageCache(
  */
 export function registerWeb(
   hono: Hono<AppEnv>,
-  app: Pick<AppContext, 'config' | 'repo' | 'logger'>,
+  app: Pick<AppContext, 'config' | 'logger'>,
   pageCache: PageCache,
+  saveContact: SaveContact,
 ): void {
   const { localFetch, asVisitor, log } = createLocalFetch(hono, app.logger)
   const runtimeConfig = runtimeConfigFor(app.config)
+  // The client address of the page request an action runs for (limits count by it).
+  const visitorAddress = new AsyncLocalStorage<string>()
   const handler = createWebHandler({
     config: runtimeConfig,
     localFetch,
     log,
-    saveContact: async (message) => {
-      await app.repo.saveContactMessage({
-        name: message.name,
-        email: message.email,
-        company: message.company,
-        topic: message.topic,
-        message: message.message,
-      })
-    },
+    saveContact: (message, captchaToken) =>
+      saveContact(message, captchaToken, visitorAddress.getStore() ?? 'unknown'),
   })
   hono.all('*', async (c, next) => {
     const path = c.req.path
     if (NOT_PAGES.some((prefix) => path.startsWith(prefix))) return next()
     c.set('route', 'web')
     const requestId = c.get('requestId')
+    // A body is read whole, within its cap, before React Router parses it.
+    const request =
+      c.req.method === 'GET' || c.req.method === 'HEAD'
+        ? c.req.raw
+        : await capBody(c.req.raw, pageBodyCap(path))
     const response = path.startsWith(STATIC_PREFIX)
-      ? await handler(c.req.raw)
-      : await pageCache.serve(c.req.raw, (request) => asVisitor(requestId, () => handler(request)))
+      ? await handler(request)
+      : await visitorAddress.run(clientAddress(c), () =>
+          pageCache.serve(request, (page) => asVisitor(requestId, () => handler(page))),
+        )
     // Only over HTTPS: a browser ignores it on plain HTTP, and a local install must stay reachable.
     if (isHttps(c, app.config.publicUrl)) {
       const headers = new Headers(response.headers)

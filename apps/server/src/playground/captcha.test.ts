@@ -13,6 +13,7 @@ import { PUBLIC_PLAYGROUND } from './paths.ts'
 
 const SECRET = 'test-captcha-secret'
 const GOOD = 'token-that-passes'
+const AI = '/v2/demo/ic.crop(w:20,h:20)/samples/astronaut.png'
 
 interface Verification {
   secret: string | null
@@ -20,10 +21,14 @@ interface Verification {
   remoteip: string | null
 }
 
-/** A stand-in of Turnstile's siteverify: passes `GOOD`, refuses anything else. */
+/**
+ * A stand-in of Turnstile's siteverify: passes `GOOD`, refuses anything else; a passed token
+ * was solved on `hostname` for `action`, as the widget told the provider.
+ */
 async function startVerifier() {
   const seen: Verification[] = []
   let broken = false
+  let solvedOn = { hostname: 'localhost', action: '' }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -40,7 +45,13 @@ async function startVerifier() {
       }
       const success = form.get('secret') === SECRET && form.get('response') === GOOD
       res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ success, 'error-codes': success ? [] : ['invalid-input-response'] }))
+      res.end(
+        JSON.stringify({
+          success,
+          'error-codes': success ? [] : ['invalid-input-response'],
+          ...(success ? solvedOn : {}),
+        }),
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -49,6 +60,9 @@ async function startVerifier() {
     seen,
     setBroken: (value: boolean) => {
       broken = value
+    },
+    solveOn: (hostname: string, action = '') => {
+      solvedOn = { hostname, action }
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   }
@@ -117,7 +131,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('captcha on %s', (kind) 
   })
 
   it('guards signing of AI chains only', async () => {
-    const ai = '/v2/demo/ic.crop(w:20,h:20)/samples/astronaut.png'
+    const ai = AI
     expectError(await sign(ai), 400, 'captcha_required')
     expectError(await sign(ai, 'forged'), 403, 'captcha_failed')
     const passed = await sign(ai, GOOD)
@@ -126,6 +140,48 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('captcha on %s', (kind) 
     // A chain without AI operations needs no captcha.
     const free = await sign('/v2/demo/t.flip()/samples/astronaut.png')
     expect(free.status).toBe(200)
+  })
+
+  it('refuses a token solved on another site, or for another form', async () => {
+    try {
+      verifier.solveOn('attacker.example')
+      expectError(await sign(AI, GOOD), 403, 'captcha_failed')
+      expect((await upload(GOOD)).status).toBe(403)
+      verifier.solveOn('localhost', 'playground')
+      expect((await sign(AI, GOOD)).status).toBe(200)
+    } finally {
+      verifier.solveOn('localhost')
+    }
+  })
+
+  it('guards the contact form: a message needs a token passed for the contact form', async () => {
+    const { repo } = server.services.context
+    const before = (await repo.listContactMessages(1000)).length
+    const post = (token?: string) =>
+      fetch(`${server.url}/contactus`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          name: 'Ada',
+          email: 'ada@example.com',
+          topic: 'sales',
+          message: 'A message long enough to be kept.',
+          ...(token === undefined ? {} : { 'cf-turnstile-response': token }),
+        }),
+      })
+    expect((await post()).status).toBe(400)
+    expect((await post('forged')).status).toBe(403)
+    try {
+      // Passed, but for the upload widget: not this form's token.
+      verifier.solveOn('localhost', 'playground')
+      expect((await post(GOOD)).status).toBe(403)
+      expect((await repo.listContactMessages(1000)).length).toBe(before)
+      verifier.solveOn('localhost', 'contact')
+      expect((await post(GOOD)).status).toBe(200)
+      expect((await repo.listContactMessages(1000)).length).toBe(before + 1)
+    } finally {
+      verifier.solveOn('localhost')
+    }
   })
 
   it('answers 503 when the provider cannot be asked, and keeps serving', async () => {

@@ -1,7 +1,10 @@
 // The captcha of the visitor calls (uploads and AI signing): on when `WEB_CAPTCHA_SITE_KEY` is
 // set. The page's widget (Cloudflare Turnstile, or anything speaking its siteverify API, such as
 // hCaptcha's compatible endpoint) gives a one-use token, sent as `x-captcha-token`; the server
-// checks it against `CAPTCHA_VERIFY_URL` with `CAPTCHA_SECRET` before doing anything else.
+// checks it against `CAPTCHA_VERIFY_URL` with `CAPTCHA_SECRET` before doing anything else. A
+// passed token counts only when it was solved on one of this server's own hosts (`hostname`),
+// and, for a guard that names one, for that action (`action`): a token solved on another site
+// with a leaked site key, or for another form, is refused.
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 
@@ -13,8 +16,27 @@ export const MAX_CAPTCHA_TOKEN_LENGTH = 4096
 
 export type CaptchaGuard = ReturnType<typeof createCaptchaGuard>
 
-export function createCaptchaGuard(app: Pick<AppContext, 'config' | 'logger'>) {
+/** The hostnames of this server's own pages, where its captcha widget may be solved. */
+export function captchaHostnames(config: AppContext['config']): Set<string> {
+  const urls = [config.publicUrl, config.web.mainUrl, config.web.consoleUrl, config.web.apiUrl]
+  const hostnames = new Set<string>()
+  for (const url of urls) {
+    if (url === undefined) continue
+    try {
+      hostnames.add(new URL(url).hostname.toLowerCase())
+    } catch {
+      // A relative URL (the console under this origin) adds no host.
+    }
+  }
+  return hostnames
+}
+
+export function createCaptchaGuard(
+  app: Pick<AppContext, 'config' | 'logger'>,
+  options: { action?: string } = {},
+) {
   const settings = app.config.captcha
+  const hostnames = captchaHostnames(app.config)
 
   /**
    * Checks the visitor's captcha token; does nothing when no site key is configured.
@@ -39,7 +61,12 @@ export function createCaptchaGuard(app: Pick<AppContext, 'config' | 'logger'>) {
       response: token,
       remoteip: clientAddress,
     })
-    let answer: { success?: unknown; 'error-codes'?: unknown }
+    let answer: {
+      success?: unknown
+      'error-codes'?: unknown
+      hostname?: unknown
+      action?: unknown
+    }
     try {
       const response = await fetch(settings.verifyUrl, {
         method: 'POST',
@@ -56,7 +83,16 @@ export function createCaptchaGuard(app: Pick<AppContext, 'config' | 'logger'>) {
         'The captcha could not be checked just now; try again in a moment',
       )
     }
-    if (answer?.success !== true) {
+    const hostname = typeof answer?.hostname === 'string' ? answer.hostname.toLowerCase() : ''
+    const solvedHere = hostnames.has(hostname)
+    const forThis = options.action === undefined || answer?.action === options.action
+    if (answer?.success !== true || !solvedHere || !forThis) {
+      if (answer?.success === true) {
+        app.logger.warn(
+          { hostname: answer.hostname, action: answer.action },
+          'a captcha token solved elsewhere or for another form was refused',
+        )
+      }
       throw new HttpError(403, 'captcha_failed', 'The captcha was not passed; try it again')
     }
   }

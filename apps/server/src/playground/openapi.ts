@@ -33,12 +33,14 @@ export const PLAYGROUND_OPENAPI: OpenApiPart = {
       expiresAt: str('When housekeeping deletes it (24 h after the upload)'),
       remaining: object({
         uploads: int('Uploads this address has left today'),
-        aiRuns: int('New AI renders this address has left today'),
+        aiRuns: int('Credits of new AI renders this address has left today (one per AI step)'),
       }),
     }),
     PlaygroundSigned: object({
       url: str('The URL signed for an hour, or as sent when its chain has no AI operation'),
-      remaining: object({ aiRuns: int('New AI renders this address has left today') }),
+      remaining: object({
+        aiRuns: int('Credits of new AI renders this address has left today (one per AI step)'),
+      }),
     }),
   },
   paths: {
@@ -77,7 +79,7 @@ export const PLAYGROUND_OPENAPI: OpenApiPart = {
         operationId: 'uploadAsVisitor',
         summary: 'Upload an image to try the tools on, kept 24 hours',
         description:
-          "Multipart with a `file` part. The image goes to a folder of its own in the demo organisation (visitor-uploads/{random}/), passes every check of uploadDirect (UPLOAD_MAX_BYTES, MAX_INPUT_PIXELS, SVG safety; images only) and is deleted with its derived images by housekeeping 24 hours later. At most ANON_UPLOADS_PER_DAY per client address per day (refusals do not count). With a captcha configured (WEB_CAPTCHA_SITE_KEY) the widget's token goes in x-captcha-token. No session.",
+          "Multipart with a `file` part. The image goes to a folder of its own in the demo organisation (visitor-uploads/{random}/), passes every check of uploadDirect (UPLOAD_MAX_BYTES, MAX_INPUT_PIXELS, SVG safety; images only) and is deleted with its derived images by housekeeping 24 hours later. At most ANON_UPLOADS_PER_DAY per client address per day, and ANON_UPLOADS_MAX_BYTES for all visitors' uploads of the last 24 h, both taken before the body is read (refusals do not count). With a captcha configured (WEB_CAPTCHA_SITE_KEY) the widget's token goes in x-captcha-token. No session.",
         tags: ['playground'],
         parameters: [
           {
@@ -117,6 +119,17 @@ export const PLAYGROUND_OPENAPI: OpenApiPart = {
             },
           },
           '503': failure('captcha_unavailable: the captcha could not be checked'),
+          '507': {
+            ...failure(
+              "visitor_storage_full: all visitors' uploads of the last 24 h fill ANON_UPLOADS_MAX_BYTES",
+            ),
+            headers: {
+              'Retry-After': {
+                description: 'Seconds until room frees up',
+                schema: { type: 'integer' },
+              },
+            },
+          },
         },
       },
     },

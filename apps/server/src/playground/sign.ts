@@ -2,8 +2,9 @@
 // images. The demo has strict transformations on (docs/decisions/005-strict-transformations.md),
 // so a chain with an AI operation needs a signed URL: this module signs such a URL with a key of
 // the demo organisation (behind the captcha when one is configured). What a visitor may spend is
-// counted where it is spent: delivery counts each new AI render (a cache miss) against the
-// address's `ANON_AI_RUNS_PER_DAY` (allowance.ts), so cached examples cost nothing.
+// counted where it is spent: delivery takes each new AI render's credits (a cache miss, or a
+// result evicted since; one per AI step) from the address's `ANON_AI_RUNS_PER_DAY`
+// (allowance.ts), so cached examples cost nothing.
 import {
   isUrlError,
   ORIGINAL_PATTERN,

@@ -2,7 +2,8 @@
 // operations on. It goes into a folder of its own in the demo organisation
 // (`visitor-uploads/{random}/{name}`, a path nobody can guess or list: the demo has no members),
 // passes every check of a direct upload (size, type, pixels, SVG safety; images only), counts
-// against `ANON_UPLOADS_PER_DAY` of the client address, and is deleted with its derived images
+// against `ANON_UPLOADS_PER_DAY` of the client address and `ANON_UPLOADS_MAX_BYTES` of all
+// visitors (both taken before the body is read), and is deleted with its derived images
 // by housekeeping once it is 24 hours old.
 import { randomUUID } from 'node:crypto'
 import type { Context } from 'hono'
@@ -11,7 +12,7 @@ import type { AppContext } from '../context.ts'
 import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { HttpError } from '../http/errors.ts'
 import { clientAddress } from '../http/request.ts'
-import { createVisitorAllowance, DAY_MS } from './allowance.ts'
+import { createVisitorAllowance, DAY_MS, VISITOR_UPLOAD_BYTES_KEY } from './allowance.ts'
 import { CAPTCHA_HEADER, createCaptchaGuard } from './captcha.ts'
 
 /** The demo folder visitor uploads go to. */
@@ -32,23 +33,39 @@ export function createVisitorUploads(app: AppContext) {
   const allowance = createVisitorAllowance(app)
   const captcha = createCaptchaGuard(app)
 
-  /** Refuses before the body is read; Node reads and drops what the client still sends. */
+  /**
+   * Takes the address's upload slot and the bytes the body may hold atomically, before the body
+   * is read (Node reads and drops what a refused client still sends); a refused upload gives
+   * both back, a stored one keeps its slot and the bytes it stored.
+   */
   async function upload(c: Context): Promise<VisitorUploadAnswer> {
     const address = clientAddress(c)
     await captcha.verify(c.req.header(CAPTCHA_HEADER), address)
-    await allowance.assertLeft('uploads', address)
     const demo = await app.lookups.organisationByCloudName(DEMO_CLOUD_NAME)
     if (demo === undefined) {
       throw new HttpError(404, 'not_available', 'This server has no demo organisation to upload to')
     }
+    // The body cannot be longer than it says (HTTP framing); without a length, the largest upload.
+    const declared = Number(c.req.header('content-length'))
+    const bytes =
+      Number.isSafeInteger(declared) && declared >= 0
+        ? Math.min(declared, app.config.uploadMaxBytes)
+        : app.config.uploadMaxBytes
+    const use = await allowance.takeUpload(address, bytes)
     const folder = `${VISITOR_UPLOADS_FOLDER}/${randomUUID()}`
-    // Images only, whatever the demo allows; the folder is chosen here, never by the visitor.
-    const record = await assets.receiveFile(c, { ...demo, allowRawFiles: false }, () => ({
-      path: folder,
-      name: undefined,
-      overwrite: false,
-    }))
-    await allowance.count('uploads', address)
+    let record: Awaited<ReturnType<typeof assets.receiveFile>>
+    try {
+      // Images only, whatever the demo allows; the folder is chosen here, never by the visitor.
+      record = await assets.receiveFile(c, { ...demo, allowRawFiles: false }, () => ({
+        path: folder,
+        name: undefined,
+        overwrite: false,
+      }))
+    } catch (error) {
+      await use.release()
+      throw error
+    }
+    await use.reweigh(VISITOR_UPLOAD_BYTES_KEY, record.size)
     return {
       file: {
         path: record.fullPath,

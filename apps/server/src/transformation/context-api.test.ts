@@ -259,8 +259,8 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       expect(await server.services.jobs.drain()).toBe(0)
       expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
 
-      // Evicted from the cache, the image (and its context) is made again by the same job,
-      // already paid for.
+      // Evicted from the cache, the image (and its context) is made again by the same job: a new
+      // render, charged again (issue 19, finding 7).
       const { repo } = server.services.context
       const cacheKey = image.headers.get('etag')?.replaceAll('"', '') ?? ''
       const rows = await repo.leastRecentlyUsedDerived(1000)
@@ -277,7 +277,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       expect((remade.body as TransformationContextAnswer).context.steps[1]?.data).toEqual(
         context.steps[1]?.data,
       )
-      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+      expect(await balanceOf(owner)).toBe((before ?? 0) - 4)
     })
   },
 )

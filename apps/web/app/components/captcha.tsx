@@ -48,6 +48,8 @@ export function useCaptcha(where: string): Captcha {
         api.current = turnstile
         widgetId.current = turnstile.render(container.current, {
           sitekey: config.captchaSiteKey,
+          // Turnstile's actions are at most 32 letters, digits, '-' or '_'.
+          ...(/^[\w-]{1,32}$/.test(where) ? { action: where } : {}),
           size: 'flexible',
           callback: (token) => {
             setProblem(null)

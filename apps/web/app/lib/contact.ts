@@ -19,7 +19,16 @@ export interface ContactMessage {
   message: string
 }
 
-export type ContactErrors = Partial<Record<keyof ContactMessage, string>>
+/** Problems with the form: a field's, or the whole message's (`form`: captcha, rate limit). */
+export type ContactErrors = Partial<Record<keyof ContactMessage | 'form', string>>
+
+/** What the server answers a message: kept, or refused with an HTTP status and why. */
+export type ContactSaved =
+  | { ok: true }
+  | { ok: false; status: number; message: string; retryAfter?: number }
+
+/** The field the captcha widget (Turnstile) adds to the form it is rendered in. */
+export const CAPTCHA_FIELD = 'cf-turnstile-response'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const field = (form: FormData, name: string) => {

@@ -1,7 +1,14 @@
-import { Form, useActionData, useLocation, useNavigation } from 'react-router'
+import { data, Form, useActionData, useLocation, useNavigation } from 'react-router'
+import { useCaptcha } from '../components/captcha.tsx'
 import { PageHero } from '../components/page-hero.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
-import { CONTACT_TOPICS, parseContact, topicFromSearch } from '../lib/contact.ts'
+import {
+  CAPTCHA_FIELD,
+  CONTACT_TOPICS,
+  type ContactErrors,
+  parseContact,
+  topicFromSearch,
+} from '../lib/contact.ts'
 import { webContext } from '../lib/context.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/contactus.ts'
@@ -12,12 +19,37 @@ export const meta: Route.MetaFunction = (args) =>
     description: 'Talk to the Tessera team about sales, a demo, support or partnerships.',
   })
 
+// A refusal's Retry-After (the address's rate limit) reaches the page's answer too.
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get('retry-after')
+  return retryAfter === null ? new Headers() : { 'retry-after': retryAfter }
+}
+
+// The server caps the body of this action before it is read (http/web.ts), so formData() never
+// holds more than a few KB.
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = parseContact(await request.formData())
+  const form = await request.formData()
+  const parsed = parseContact(form)
   if (!parsed.ok) return { ok: false as const, errors: parsed.errors }
-  await context
+  const token = form.get(CAPTCHA_FIELD)
+  const saved = await context
     .get(webContext)
-    .saveContact({ ...parsed.value, receivedAt: new Date().toISOString() })
+    .saveContact(
+      { ...parsed.value, receivedAt: new Date().toISOString() },
+      typeof token === 'string' && token !== '' ? token : undefined,
+    )
+  if (!saved.ok) {
+    const errors: ContactErrors = { form: saved.message }
+    return data(
+      { ok: false as const, errors },
+      {
+        status: saved.status,
+        ...(saved.retryAfter === undefined
+          ? {}
+          : { headers: { 'retry-after': String(saved.retryAfter) } }),
+      },
+    )
+  }
   return { ok: true as const, errors: {} }
 }
 
@@ -27,6 +59,8 @@ export default function ContactUs() {
   const location = useLocation()
   const errors: Partial<Record<string, string>> = result?.errors ?? {}
   const sending = navigation.state === 'submitting'
+  // With a captcha configured, its widget sits in the form and adds its token field to it.
+  const captcha = useCaptcha('contact')
   const describedBy = (name: string) => (errors[name] === undefined ? undefined : `${name}-error`)
   const fieldError = (name: string) =>
     errors[name] === undefined ? null : (
@@ -50,8 +84,8 @@ export default function ContactUs() {
               </div>
             ) : null}
             {result?.ok === false ? (
-              <div className="form-alert is-error" role="alert">
-                Please correct the fields marked below.
+              <div className="form-alert is-error" role="alert" data-testid="contact-problem">
+                {errors.form ?? 'Please correct the fields marked below.'}
               </div>
             ) : null}
             <Form method="post" noValidate>
@@ -109,6 +143,7 @@ export default function ContactUs() {
                 />
                 {fieldError('message')}
               </div>
+              {captcha.widget}
               <button type="submit" className="button is-primary" disabled={sending}>
                 {sending ? 'Sending…' : 'Send message'}
               </button>

@@ -9,6 +9,8 @@ export interface TurnstileApi {
     container: HTMLElement,
     options: {
       sitekey: string
+      /** Told back to the server with the token, which may require it (the contact form). */
+      action?: string
       callback: (token: string) => void
       'error-callback'?: (code?: unknown) => void
       'expired-callback'?: () => void
