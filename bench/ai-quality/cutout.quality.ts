@@ -208,7 +208,7 @@ async function formats(): Promise<void> {
       'f_auto Accept': item.autoFormat === true ? (item.accept ?? '') : '-',
       answered: result.format,
       'corner alpha': corner,
-      transparent: corner === 0 ? 'yes' : 'no',
+      transparent: corner < 8 ? 'yes' : 'no',
     })
   }
   printRows(rows)

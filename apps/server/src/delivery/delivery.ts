@@ -44,6 +44,8 @@ interface Target {
 export interface TransformationContext {
   file: FileRow
   steps: StepReport[]
+  /** The format the URL answers in (as delivery chooses it, `f_auto` included). */
+  format: string
 }
 
 const isSlow = (operation: ParsedOperation) => operation.spec?.slow === true
@@ -264,13 +266,14 @@ export function createDelivery(app: AppContext) {
   ): Promise<TransformationContext | Response> {
     const resolved = await resolver.resolve(request, { authorise, trusted: true })
     const { file, operations } = resolved
-    if (operations.length === 0) return { file, steps: [] }
+    if (operations.length === 0) return { file, steps: [], format: file.format }
     const { target } = await targetOf(request, resolved)
+    const format = target.format
     // From the database, not this process's lookups: a row read before its context was filled
     // in must not send the caller round again.
     const cached = await repo.findDerived(target.cacheKey)
     if (cached?.context !== undefined && cached.context !== null) {
-      return { file, steps: cached.context as unknown as StepReport[] }
+      return { file, steps: cached.context as unknown as StepReport[], format }
     }
     if (operations.some(isSlow)) return queue(request, resolved, target, { trusted: true })
     const pending = deriver.pending(target.cacheKey)
@@ -279,7 +282,7 @@ export function createDelivery(app: AppContext) {
     try {
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
-      return { file, steps: derived.steps }
+      return { file, steps: derived.steps, format }
     } catch (error) {
       throw engineErrorToHttp(error)
     }
