@@ -183,7 +183,8 @@ export function refineMask(image: AiImage, mask: Uint8Array): Uint8Array {
   for (let i = 0; i < n; i++) {
     const m = meanP[i] as number
     if (m <= 0.002 || m >= 0.998) {
-      out[i] = mask[i] as number
+      const value = mask[i] as number
+      out[i] = value < 8 ? 0 : value > 247 ? 255 : value
       continue
     }
     const q =
