@@ -187,7 +187,7 @@ async function formats(): Promise<void> {
     { source: 'jpeg', pattern: 'erase.bg()', accept: 'image/avif,image/webp', autoFormat: true },
     { source: 'jpeg', pattern: 'erase.bg()', accept: 'image/webp', autoFormat: true },
     { source: 'jpeg', pattern: 'erase.bg()', accept: 'image/png', autoFormat: true },
-    { source: 'jpeg', pattern: 't.resize(w:320)~erase.bg()~t.extend(t:10)' },
+    { source: 'jpeg', pattern: 't.resize(w:320)~erase.bg()~t.extend(t:10,bc:00000000)' },
     { source: 'jpeg', pattern: 'erase.bg()~t.toFormat(f:jpeg)' },
     { source: 'jpeg', pattern: 'erase.bg(shadow:true)' },
   ]

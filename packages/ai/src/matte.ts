@@ -11,7 +11,7 @@ const SEMI_HIGH = 240
 /** Guided-filter values within this of 0 or 1 become 0 or 1. */
 const STRETCH = 0.06
 /** A mask whose visible part is more than this share semi-transparent is a ghost. */
-export const GHOST_SHARE = 0.35
+export const GHOST_SHARE = 0.2
 
 /** Box mean of a plane over a (2r+1)² window (clipped at the borders), by a summed-area table. */
 export function boxMean(
