@@ -5,9 +5,12 @@ import type { IsnetSize } from './models/isnet.ts'
 import { alphaOf, maskBounds, open, resizeMask, rgb, toImage, withAlpha } from './pixels.ts'
 import type { ModelPools } from './pool.ts'
 
-// ISNet sees 1024² whatever the input: a larger copy only costs time to send and resize (and
-// the edge refinement works at this size, then the matte is enlarged).
+// ISNet sees 1024² whatever the input: a larger copy only costs time to send and resize.
 const MODEL_SIDE = 2048
+// The cut-out's matte (edge refinement, colours) is made at most this large, then enlarged: the
+// model's mask has no finer detail, and its cost grows with the pixels (about 0.7 s of CPU per
+// megapixel, docs/benchmarks.md).
+const MATTE_SIDE = 1024
 
 /**
  * The subject mask of an image at its own size (one byte per pixel, 255 = subject): the image
@@ -95,7 +98,7 @@ export async function subjectCutout(
 ): Promise<Cutout> {
   const inputAlpha = hasAlpha(image) ? await alphaOf(image) : undefined
   const seen = inputAlpha === undefined ? image : await flattenForModel(image, inputAlpha)
-  const small = await rgb(seen, MODEL_SIDE)
+  const small = await rgb(seen, MATTE_SIDE)
   const matte = await pools.run<Matte>({ kind: 'cutout', image: small, size }, label)
   const full = await rgb(image)
   const same = small.width === full.width && small.height === full.height

@@ -13,36 +13,46 @@ const STRETCH = 0.06
 /** A mask whose visible part is more than this share semi-transparent is a ghost. */
 export const GHOST_SHARE = 0.2
 
-/** Box mean of a plane over a (2r+1)² window (clipped at the borders), by a summed-area table. */
+/**
+ * Box mean of a plane over a (2r+1)² window clipped at the borders: a sliding sum along each row,
+ * then one down the columns kept as a running row of sums (both passes read memory in order).
+ */
 export function boxMean(
   src: Float32Array,
   width: number,
   height: number,
   r: number,
 ): Float32Array<ArrayBuffer> {
-  const stride = width + 1
-  const sums = new Float64Array(stride * (height + 1))
+  const rows = new Float32Array(width * height)
   for (let y = 0; y < height; y++) {
-    let row = 0
+    const at = y * width
+    let sum = 0
+    for (let x = 0; x < Math.min(r, width); x++) sum += src[at + x] as number
     for (let x = 0; x < width; x++) {
-      row += src[y * width + x] as number
-      sums[(y + 1) * stride + x + 1] = (sums[y * stride + x + 1] as number) + row
+      if (x + r < width) sum += src[at + x + r] as number
+      if (x - r - 1 >= 0) sum -= src[at + x - r - 1] as number
+      const count = Math.min(width - 1, x + r) - Math.max(0, x - r) + 1
+      rows[at + x] = sum / count
     }
   }
   const out = new Float32Array(width * height)
+  const column = new Float64Array(width)
+  for (let y = 0; y < Math.min(r, height); y++) {
+    const at = y * width
+    for (let x = 0; x < width; x++) column[x] = (column[x] as number) + (rows[at + x] as number)
+  }
   for (let y = 0; y < height; y++) {
-    const top = Math.max(0, y - r)
-    const bottom = Math.min(height, y + r + 1)
-    for (let x = 0; x < width; x++) {
-      const left = Math.max(0, x - r)
-      const right = Math.min(width, x + r + 1)
-      const sum =
-        (sums[bottom * stride + right] as number) -
-        (sums[top * stride + right] as number) -
-        (sums[bottom * stride + left] as number) +
-        (sums[top * stride + left] as number)
-      out[y * width + x] = sum / ((bottom - top) * (right - left))
+    if (y + r < height) {
+      const at = (y + r) * width
+      for (let x = 0; x < width; x++) column[x] = (column[x] as number) + (rows[at + x] as number)
     }
+    if (y - r - 1 >= 0) {
+      const at = (y - r - 1) * width
+      for (let x = 0; x < width; x++) column[x] = (column[x] as number) - (rows[at + x] as number)
+    }
+    const count = Math.min(height - 1, y + r) - Math.max(0, y - r) + 1
+    const at = y * width
+    for (let x = 0; x < width; x++) out[at + x] = (column[x] as number) / count
   }
   return out
 }
