@@ -112,7 +112,7 @@ async function masks(): Promise<void> {
       const refineSeconds = (performance.now() - refineStarted) / 1000
       const rgba = Buffer.alloc(width * height * 4)
       for (let i = 0; i < width * height; i++) {
-        matte.colour.copy(rgba, 4 * i, 3 * i, 3 * i + 3)
+        rgba.set(matte.colour.subarray(3 * i, 3 * i + 3), 4 * i)
         rgba[4 * i + 3] = matte.alpha[i] as number
       }
       const refined = measure(scene.alpha, matte.alpha, width, height, scene.foreground, {

@@ -278,8 +278,8 @@ const RADII = [1 / 4, 1 / 16, 1 / 64, 1 / 170]
 /** What `cutoutMatte` gives back: alpha and de-contaminated colours at the image's size. */
 export interface Matte {
   alpha: Uint8Array
-  /** RGB, three bytes per pixel. */
-  colour: Buffer
+  /** RGB, three bytes per pixel (a Uint8Array once it has crossed from the worker). */
+  colour: Uint8Array
   /** Whether the model's mask was a ghost and was binarised before refining. */
   ghost: boolean
 }
