@@ -199,3 +199,56 @@ export function boxCoverage(mask: Uint8Array, width: number, box: Box, threshold
   }
   return count === 0 ? 0 : covered / count
 }
+
+/**
+ * The band around a mask's edge (one byte per pixel, 1 = in the band): every pixel within
+ * `radius` pixels (a square window) of both a pixel at or above `threshold` and one below it.
+ * Errors there are what a viewer sees of a cut-out; errors inside or far outside hide them.
+ */
+export function edgeBand(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  radius: number,
+  threshold = 128,
+): Uint8Array {
+  // A summed-area table of the binary mask: each window's count in constant time.
+  const stride = width + 1
+  const sums = new Float64Array(stride * (height + 1))
+  for (let y = 0; y < height; y++) {
+    let row = 0
+    for (let x = 0; x < width; x++) {
+      row += (mask[y * width + x] ?? 0) >= threshold ? 1 : 0
+      sums[(y + 1) * stride + x + 1] = (sums[y * stride + x + 1] ?? 0) + row
+    }
+  }
+  const band = new Uint8Array(width * height)
+  for (let y = 0; y < height; y++) {
+    const top = Math.max(0, y - radius)
+    const bottom = Math.min(height, y + radius + 1)
+    for (let x = 0; x < width; x++) {
+      const left = Math.max(0, x - radius)
+      const right = Math.min(width, x + radius + 1)
+      const count =
+        (sums[bottom * stride + right] ?? 0) -
+        (sums[top * stride + right] ?? 0) -
+        (sums[bottom * stride + left] ?? 0) +
+        (sums[top * stride + left] ?? 0)
+      const area = (bottom - top) * (right - left)
+      if (count > 0 && count < area) band[y * width + x] = 1
+    }
+  }
+  return band
+}
+
+/** Mean absolute difference of two masks, 0–1, over the pixels `where` is non-zero. */
+export function meanAbsErrorWhere(a: Uint8Array, b: Uint8Array, where: Uint8Array): number {
+  let sum = 0
+  let count = 0
+  for (let i = 0; i < a.length; i += 1) {
+    if (where[i] === 0) continue
+    sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0))
+    count += 1
+  }
+  return count === 0 ? 0 : sum / count / 255
+}

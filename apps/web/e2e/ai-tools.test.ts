@@ -218,6 +218,54 @@ for (const viewport of ['desktop', 'mobile'] as const) {
   })
 }
 
+describe('the background remover', () => {
+  it('shows the cut-out of a JPEG over a checkerboard and downloads it as a transparent PNG', async () => {
+    const { page, context, errors } = await open('desktop', '/ai-tools/background-remover')
+    await page.getByRole('button', { name: 'Sample rocket.jpg' }).click()
+    await page.getByTestId('compare').waitFor({ timeout: 120_000 })
+    await poll(() => page.getByTestId('after-size').innerText()).toMatch(
+      /^640 × 427 px · png · [\d.]+ KB$/,
+    )
+    // The result is drawn over the page's checkerboard, with nothing opaque in between.
+    const styles = await page.evaluate(() => {
+      const compare = document.querySelector('[data-testid="compare"]')
+      const after = document.querySelector('[data-testid="compare"] img[alt="After"]')
+      if (compare === null || after === null) return undefined
+      return {
+        board: getComputedStyle(compare).backgroundImage,
+        after: getComputedStyle(after).backgroundColor,
+      }
+    })
+    expect(styles?.board).toContain('conic-gradient')
+    expect(styles?.after).toBe('rgba(0, 0, 0, 0)')
+    const download = page.getByRole('link', { name: 'Download' })
+    await expect(download.getAttribute('download')).resolves.toBe('background-remover-result.png')
+    // What the link downloads is the image shown (the same blob): drawn on a canvas by the page
+    // (the page's CSP lets no script fetch it), part of it is fully transparent.
+    const href = (await download.getAttribute('href')) ?? ''
+    const found = await page.evaluate((url) => {
+      const shown = document.querySelector<HTMLImageElement>(
+        '[data-testid="compare"] img[alt="After"]',
+      )
+      if (shown === null || shown.src !== url) return undefined
+      const canvas = document.createElement('canvas')
+      canvas.width = shown.naturalWidth
+      canvas.height = shown.naturalHeight
+      const context2d = canvas.getContext('2d')
+      if (context2d === null) return undefined
+      context2d.drawImage(shown, 0, 0)
+      const { data } = context2d.getImageData(0, 0, canvas.width, canvas.height)
+      let transparent = 0
+      for (let i = 3; i < data.length; i += 4) if (data[i] === 0) transparent++
+      return { transparent: transparent / (canvas.width * canvas.height) }
+    }, href)
+    expect(found).toBeDefined()
+    expect(found?.transparent).toBeGreaterThan(0.05)
+    expect(errors).toEqual([])
+    await context.close()
+  }, 300_000)
+})
+
 describe('an AI tool signed in', () => {
   it('runs in the organisation: uploads there, shows the credits and spends one', async () => {
     const { page, context } = await openPage(browser, 'desktop', server.url)

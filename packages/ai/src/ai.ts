@@ -10,10 +10,11 @@ import {
   unionBox,
 } from './detect.ts'
 import { maskImage, shadowScene } from './edit.ts'
-import { contactShadow, cutOut, subjectMask } from './erase.ts'
+import { contactShadow, cutOut, subjectCutout, subjectMask } from './erase.ts'
 import { AI_MESSAGES, AiError } from './errors.ts'
 import type { AiImage, Box } from './image.ts'
 import type { EsrganScale } from './models/esrgan.ts'
+import type { IsnetSize } from './models/isnet.ts'
 import { isUnsafe, type NsfwScores } from './models/nsfw.ts'
 import type { QrCode } from './models/qr.ts'
 import { decodeQrInput } from './models/qr-text.ts'
@@ -70,6 +71,10 @@ export interface Ai {
   /** Ends the worker threads. */
   close(): Promise<void>
 }
+
+// The ISNet size of cut-outs (erase.bg, remove.bg, shadow.gen): see packages/ai/README.md for
+// the comparison of small and medium on the background-removal benchmark.
+const CUTOUT_MODEL: IsnetSize = 'small'
 
 const SCALES: Readonly<Record<string, EsrganScale>> = { '2x': 2, '4x': 4, '8x': 8 }
 
@@ -161,12 +166,12 @@ export function createAi(settings: Partial<AiSettings> = {}): Ai {
 
   async function erase(request: AiRequest): Promise<AiResult> {
     const { key, image, params } = request
-    const subject = await mask(image, key)
+    const { alpha, colour } = await subjectCutout(pools, image, CUTOUT_MODEL, key)
     const shadow =
       key === 'erase.bg' && params.boolean('shadow')
-        ? await contactShadow(subject, image.width, image.height, 0.55)
+        ? await contactShadow(alpha, image.width, image.height, 0.55)
         : undefined
-    return { image: await cutOut(image, subject, shadow) }
+    return { image: await cutOut(colour, alpha, shadow) }
   }
 
   async function detect(request: AiRequest): Promise<Record<string, unknown>> {
@@ -338,14 +343,14 @@ export function createAi(settings: Partial<AiSettings> = {}): Ai {
         return { image: await maskImage(image, regions, params.string('m'), replacement, key) }
       }
       case 'shadow.gen': {
-        const subject = await mask(image, key)
+        const { alpha: subject, colour } = await subjectCutout(pools, image, CUTOUT_MODEL, key)
         const fileId = params.string('bgi')
         const background =
           fileId === '' || request.loadImage === undefined
             ? undefined
             : await request.loadImage(fileId)
         return {
-          image: await shadowScene(image, subject, {
+          image: await shadowScene(colour, subject, {
             angle: params.number('a'),
             intensity: params.number('i'),
             colour: params.colour('bgc'),

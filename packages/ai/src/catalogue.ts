@@ -40,6 +40,21 @@ export const DETECTIONS: ReadonlySet<string> = new Set([
   'qr.scan',
 ])
 
+/**
+ * Whether an AI step's result has transparency whatever its input: a cut-out (`erase.bg`,
+ * `remove.bg`), and `shadow.gen` on a background colour that is not opaque (and no background
+ * image). `params` are the step's parsed parameters (colours as hex text). The output format
+ * of a chain holding one keeps alpha.
+ */
+export function makesTransparency(key: string, params: Readonly<Record<string, unknown>>): boolean {
+  if (key === 'erase.bg' || key === 'remove.bg') return true
+  if (key !== 'shadow.gen') return false
+  const image = params.bgi
+  if (typeof image === 'string' && image !== '') return false
+  const colour = typeof params.bgc === 'string' ? params.bgc.replace(/^#/, '') : 'ffffff'
+  return colour.length === 8 && colour.slice(6).toLowerCase() !== 'ff'
+}
+
 const GENERATIVE = 'it needs a generative image model, and no npm package ships one'
 const VIDEO = 'video is not processed by this server'
 

@@ -131,6 +131,9 @@ export async function shadowScene(
     }
     back = { data, width, height, channels: 3 }
   }
+  if (options.background === undefined && options.colour.alpha < 1) {
+    return transparentScene(front, subject, shadow, intensity, options.colour)
+  }
   const out = Buffer.alloc(width * height * 3)
   for (let i = 0; i < width * height; i++) {
     const s = ((shadow[i] as number) / 255) * intensity
@@ -141,4 +144,32 @@ export async function shadowScene(
     }
   }
   return { data: out, width, height, channels: 3 }
+}
+
+// The subject and its black shadow over a background colour that is not opaque (`bgc` with
+// alpha, 00000000 for none): "over" compositing, unpremultiplied, so the result keeps alpha.
+function transparentScene(
+  front: AiImage,
+  subject: Uint8Array,
+  shadow: Uint8Array,
+  intensity: number,
+  colour: AiColour,
+): AiImage {
+  const { width, height } = front
+  const ground = [colour.r, colour.g, colour.b]
+  const out = Buffer.alloc(width * height * 4)
+  for (let i = 0; i < width * height; i++) {
+    const s = ((shadow[i] as number) / 255) * intensity
+    const m = (subject[i] as number) / 255
+    const groundAlpha = s + colour.alpha * (1 - s)
+    const alpha = m + groundAlpha * (1 - m)
+    if (alpha <= 0) continue
+    for (let c = 0; c < 3; c++) {
+      const under = (ground[c] as number) * colour.alpha * (1 - s)
+      const value = (front.data[3 * i + c] as number) * m + under * (1 - m)
+      out[4 * i + c] = Math.round(value / alpha)
+    }
+    out[4 * i + 3] = Math.round(alpha * 255)
+  }
+  return { data: out, width, height, channels: 4 }
 }

@@ -12,6 +12,7 @@ export {
   type AiOperationKey,
   DETECTIONS,
   isAiOperation,
+  makesTransparency,
   UNAVAILABLE,
 } from './catalogue.ts'
 export {

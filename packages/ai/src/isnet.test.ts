@@ -2,8 +2,9 @@
 // it (about 1.5 GB) however many files run in parallel.
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { AiImage } from './image.ts'
 import { createAi } from './index.ts'
-import { channel, decode, iou, paramsOf } from './test-support.ts'
+import { channel, decode, iou, paramsOf, SAMPLES } from './test-support.ts'
 
 const ai = createAi({ timeoutMs: 600_000 })
 afterAll(() => ai.close())
@@ -183,6 +184,153 @@ describe('onnxruntime', () => {
         params: paramsOf('erase.bg'),
       })
       expect(iou(channel(image, 3), TRUTH)).toBeGreaterThanOrEqual(0.9)
+    },
+    SLOW,
+  )
+})
+
+/** An SVG shape (white on transparent) as the alpha of a sample photo, RGBA, at `w`×`h`. */
+async function shapedSample(sample: string, shape: string, w: number, h: number) {
+  const texture = await sharp(new URL(sample, SAMPLES).pathname)
+    .resize(w, h, { fit: 'cover' })
+    .removeAlpha()
+    .raw()
+    .toBuffer()
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${shape}</svg>`
+  const alpha = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer()
+  const data = Buffer.alloc(w * h * 4)
+  for (let i = 0; i < w * h; i++) {
+    texture.copy(data, 4 * i, 3 * i, 3 * i + 3)
+    data[4 * i + 3] = alpha[i] as number
+  }
+  return { data, width: w, height: h, channels: 4 as const }
+}
+
+/** An RGBA foreground over a flat colour: what a camera would have seen. */
+function over(fg: AiImage, colour: readonly number[]): AiImage {
+  const data = Buffer.alloc(fg.width * fg.height * 3)
+  for (let i = 0; i < fg.width * fg.height; i++) {
+    const a = (fg.data[4 * i + 3] as number) / 255
+    for (let c = 0; c < 3; c++)
+      data[3 * i + c] = Math.round(
+        (fg.data[4 * i + c] as number) * a + (colour[c] as number) * (1 - a),
+      )
+  }
+  return { data, width: fg.width, height: fg.height, channels: 3 }
+}
+
+const MUG = `<rect x="100" y="50" width="150" height="200" rx="18" fill="#fff"/>
+  <ellipse cx="262" cy="150" rx="40" ry="50" fill="none" stroke="#fff" stroke-width="14"/>`
+
+describe('cut-outs a user keeps', () => {
+  it(
+    'keeps the transparency an image already has: never more opaque than the input',
+    async () => {
+      const mug = await shapedSample('coffee.png', MUG, 400, 300)
+      // Many PNGs hold black (or leftovers) under their transparent pixels.
+      for (let i = 0; i < 400 * 300; i++)
+        if (mug.data[4 * i + 3] === 0) mug.data.fill(0, 4 * i, 4 * i + 3)
+      const glass = { ...mug, data: Buffer.from(mug.data) }
+      for (let i = 0; i < 400 * 300; i++)
+        glass.data[4 * i + 3] = (mug.data[4 * i + 3] as number) >> 1
+      for (const input of [mug, glass]) {
+        const { image } = await ai.run({
+          key: 'erase.bg',
+          image: input,
+          params: paramsOf('erase.bg'),
+        })
+        const given = channel(input, 3)
+        const found = channel(image, 3)
+        let above = 0
+        for (let i = 0; i < given.length; i++)
+          above = Math.max(above, (found[i] as number) - (given[i] as number))
+        expect(above).toBe(0)
+        // The subject is the mug's shape in both (the glass at half the opacity).
+        const scale = input === mug ? 1 : 2
+        const seen = found.map((v) => Math.min(255, v * scale))
+        expect(iou(seen, channel(mug, 3))).toBeGreaterThanOrEqual(0.9)
+      }
+    },
+    SLOW,
+  )
+
+  it(
+    'takes the old background colour out of the edges (no blue halo round a cat on blue)',
+    async () => {
+      const cat = await shapedSample(
+        'chelsea.png',
+        '<ellipse cx="200" cy="150" rx="120" ry="110" fill="#fff"/>',
+        400,
+        300,
+      )
+      const blue = [20, 60, 230]
+      const photo = over(cat, blue)
+      const { image } = await ai.run({
+        key: 'erase.bg',
+        image: photo,
+        params: paramsOf('erase.bg'),
+      })
+      expect(iou(channel(image, 3), channel(cat, 3))).toBeGreaterThanOrEqual(0.97)
+      // On the semi-transparent edge: how far the colours are from the cat's own, against how
+      // far the photo's are (which is what a cut-out without de-contamination keeps).
+      let kept = 0
+      let cleaned = 0
+      for (let i = 0; i < 400 * 300; i++) {
+        const a = image.data[4 * i + 3] as number
+        if (a < 30 || a > 225) continue
+        for (let c = 0; c < 3; c++) {
+          const own = cat.data[4 * i + c] as number
+          kept += Math.abs((photo.data[3 * i + c] as number) - own)
+          cleaned += Math.abs((image.data[4 * i + c] as number) - own)
+        }
+      }
+      expect(kept).toBeGreaterThan(0)
+      expect(cleaned).toBeLessThan(kept * 0.6)
+    },
+    SLOW,
+  )
+
+  it(
+    'cuts a product filling the frame out solid, not as a semi-transparent ghost',
+    async () => {
+      const product = await shapedSample(
+        'coffee.png',
+        '<rect x="24" y="12" width="352" height="279" rx="32" fill="#fff"/>',
+        400,
+        300,
+      )
+      const { image } = await ai.run({
+        key: 'erase.bg',
+        image: over(product, [238, 238, 236]),
+        params: paramsOf('erase.bg'),
+      })
+      const found = channel(image, 3)
+      let visible = 0
+      let semi = 0
+      for (const value of found) {
+        if (value >= 16) visible++
+        if (value >= 16 && value < 240) semi++
+      }
+      // ISNet's own mask left a quarter of it semi-transparent.
+      expect(semi / visible).toBeLessThan(0.1)
+      expect(iou(found, channel(product, 3))).toBeGreaterThanOrEqual(0.9)
+    },
+    SLOW,
+  )
+
+  it(
+    'shadow.gen on a transparent colour answers the subject and its shadow over transparency',
+    async () => {
+      const params = paramsOf('shadow.gen', { bgc: '00000000', a: 90, i: 0.8 })
+      const { image } = await ai.run({ key: 'shadow.gen', image: HORSE, params })
+      expect(image).toMatchObject({ width: 400, height: 328, channels: 4 })
+      expect(alphaAt(image, 390, 10)).toBe(0)
+      expect(alphaAt(image, 200, 150)).toBe(255)
+      // Just below the belly: the shadow, dark and partly transparent.
+      const shadow = alphaAt(image, 200, 197)
+      expect(shadow).toBeGreaterThan(30)
+      expect(shadow).toBeLessThan(255)
+      expect(image.data[(197 * 400 + 200) * 4]).toBeLessThan(40)
     },
     SLOW,
   )

@@ -8,6 +8,7 @@ type Family = 'isnet' | 'esrgan' | 'faces' | 'objects' | 'nsfw' | 'ocr' | 'cv'
 
 const FAMILIES: Readonly<Record<Task['kind'], Family>> = {
   isnet: 'isnet',
+  cutout: 'isnet',
   esrgan: 'esrgan',
   faces: 'faces',
   objects: 'objects',

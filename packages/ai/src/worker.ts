@@ -2,6 +2,7 @@
 // thread, from its npm package; a pool serves one model family, so a thread holds one model.
 import { workerData } from 'node:worker_threads'
 import type { AiImage } from './image.ts'
+import { cutoutMatte } from './matte.ts'
 import { type EsrganScale, type EsrganVariant, esrganUpscale } from './models/esrgan.ts'
 import { detectFaces } from './models/faces.ts'
 import { type InpaintMethod, inpaint } from './models/inpaint.ts'
@@ -14,6 +15,7 @@ import { generateQr, type QrOptions, scanQr } from './models/qr.ts'
 /** One call into a worker. */
 export type Task =
   | { kind: 'isnet'; image: AiImage; size: IsnetSize }
+  | { kind: 'cutout'; image: AiImage; size: IsnetSize }
   | { kind: 'esrgan'; image: AiImage; variant: EsrganVariant; scale: EsrganScale }
   | { kind: 'faces'; image: AiImage }
   | { kind: 'objects'; image: AiImage }
@@ -41,6 +43,8 @@ export default async function run(task: Task): Promise<unknown> {
   switch (task.kind) {
     case 'isnet':
       return await isnetMask(task.image, task.size, threads)
+    case 'cutout':
+      return cutoutMatte(task.image, await isnetMask(task.image, task.size, threads))
     case 'esrgan':
       return await esrganUpscale(task.image, task.variant, task.scale, threads)
     case 'faces':

@@ -70,6 +70,36 @@ describe('chooseOutputFormat', () => {
     ).toBe('bmp')
   })
 
+  it.each([
+    // chain, source, accept (f_auto when given), expected
+    ['erase.bg()', 'jpg', undefined, 'png'],
+    ['t.resize(w:300)~remove.bg()~t.extend(t:10)', 'jpeg', undefined, 'png'],
+    ['erase.bg()', 'gif', undefined, 'png'],
+    ['erase.bg()', 'bmp', undefined, 'png'],
+    ['erase.bg()', 'heic', undefined, 'png'],
+    ['erase.bg()', 'webp', undefined, 'webp'],
+    ['erase.bg()', 'tiff', undefined, 'tiff'],
+    ['erase.bg()', 'jpg', 'image/avif,image/webp', 'avif'],
+    ['erase.bg()', 'jpg', 'image/webp', 'webp'],
+    ['erase.bg()', 'jpg', 'text/html,*/*', 'png'],
+    ['shadow.gen(bgc:00000000)', 'jpg', undefined, 'png'],
+    ['shadow.gen(bgc:ffffff80)', 'jpg', undefined, 'png'],
+    ['shadow.gen()', 'jpg', undefined, 'jpeg'],
+    ['shadow.gen(bgc:ffffffff)', 'jpg', undefined, 'jpeg'],
+    ['erase.bg()~t.toFormat(f:jpeg)', 'png', undefined, 'jpeg'],
+  ] as const)(
+    'answers %s of a %s source (Accept %j) in a format that keeps its transparency: %s',
+    (pattern, sourceFormat, accept, expected) => {
+      const request = {
+        sourceFormat,
+        operations: chain(pattern),
+        hasAlpha: false,
+        ...(accept === undefined ? {} : { accept, autoFormat: true }),
+      }
+      expect(chooseOutputFormat(request)).toBe(expected)
+    },
+  )
+
   it('has a content type for every output format', () => {
     for (const format of OUTPUT_FORMATS) expect(CONTENT_TYPES[format]).toMatch(/^image\//)
   })

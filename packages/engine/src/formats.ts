@@ -1,3 +1,4 @@
+import { makesTransparency } from '@tessera/ai'
 import type { ParsedOperation } from '@tessera/url'
 
 /** Formats the engine writes. */
@@ -20,6 +21,9 @@ export const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
 
 /** Formats that keep every frame of an animation. */
 export const ANIMATED_FORMATS: ReadonlySet<OutputFormat> = new Set<OutputFormat>(['gif', 'webp'])
+
+// Formats that hold an alpha channel: a cut-out written in one of them stays transparent.
+const ALPHA_FORMATS: ReadonlySet<string> = new Set(['png', 'webp', 'avif', 'tiff'])
 
 /** Quality numbers of the `t.toFormat` quality words. */
 export const QUALITY_WORDS: Readonly<Record<string, number>> = {
@@ -99,6 +103,16 @@ function requestedFormat(
   return undefined
 }
 
+/** Whether a step of the chain makes transparency whatever the source (a cut-out). */
+export function chainMakesTransparency(
+  operations: readonly Pick<ParsedOperation, 'spec' | 'params'>[],
+): boolean {
+  return operations.some(
+    (operation) =>
+      operation.spec !== undefined && makesTransparency(operation.spec.key, operation.params),
+  )
+}
+
 /**
  * Picks the output format of a transformation before any image work, so the server can build
  * its cache key and `Vary` header:
@@ -108,6 +122,11 @@ function requestedFormat(
  *    image/webp, else the source format; an animation becomes WebP when accepted, else GIF
  *    (never AVIF);
  * 3. else the source format.
+ *
+ * A chain with a cut-out (`erase.bg`, `remove.bg`, a transparent `shadow.gen`) always answers
+ * in a format that keeps alpha: AVIF or WebP under `f_auto` when accepted, else the source
+ * format when it holds alpha (PNG, WebP, AVIF, TIFF), else PNG. Only an explicit
+ * `t.toFormat(f:jpeg)` flattens it (on white).
  *
  * A source format the engine cannot write (svg, ico, heic, heif, pdf, anything unknown) becomes
  * PNG, or JPEG when `hasAlpha` is `false`.
@@ -120,6 +139,13 @@ export function chooseOutputFormat(request: OutputFormatRequest): OutputFormat {
   const requested = requestedFormat(request.operations)
   if (requested !== undefined) return requested
   const source = normaliseFormat(request.sourceFormat)
+  if (chainMakesTransparency(request.operations)) {
+    if (request.autoFormat === true) {
+      if (acceptsType(request.accept, 'image/avif')) return 'avif'
+      if (acceptsType(request.accept, 'image/webp')) return 'webp'
+    }
+    return ALPHA_FORMATS.has(source) ? (source as OutputFormat) : 'png'
+  }
   if (request.animated === true && (source === 'gif' || source === 'webp')) {
     if (request.autoFormat !== true) return source
     return acceptsType(request.accept, 'image/webp') ? 'webp' : 'gif'

@@ -53,6 +53,8 @@ interface Target {
 export interface TransformationContext {
   file: FileRow
   steps: StepReport[]
+  /** The format the URL answers in (as delivery chooses it, `f_auto` included). */
+  format: string
 }
 
 const isSlow = (operation: ParsedOperation) => operation.spec?.slow === true
@@ -316,13 +318,14 @@ export function createDelivery(app: AppContext) {
   ): Promise<TransformationContext | Response> {
     const resolved = await resolver.resolve(request, { authorise, trusted: true })
     const { file, operations } = resolved
-    if (operations.length === 0) return { file, steps: [] }
+    if (operations.length === 0) return { file, steps: [], format: file.format }
     const { target } = await targetOf(request, resolved)
+    const format = target.format
     // From the database, not this process's lookups: a row read before its context was filled
     // in must not send the caller round again.
     const cached = await repo.findDerived(target.cacheKey)
     if (cached?.context !== undefined && cached.context !== null) {
-      return { file, steps: cached.context as unknown as StepReport[] }
+      return { file, steps: cached.context as unknown as StepReport[], format }
     }
     if (operations.some(isSlow)) {
       // A call that may not spend (a GET with only the session cookie, which a cross-site link
@@ -343,7 +346,7 @@ export function createDelivery(app: AppContext) {
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
       if (pending === undefined) await countUnstored(request, derived.size)
-      return { file, steps: derived.steps }
+      return { file, steps: derived.steps, format }
     } catch (error) {
       throw engineErrorToHttp(error)
     }

@@ -33,6 +33,8 @@ export interface TransformationContextAnswer {
   context: {
     steps: ContextStep[]
     metadata: Record<string, unknown>
+    /** The image as the URL answers it: its format (a cut-out's keeps alpha: png, webp, avif). */
+    output: { format: string; hasAlpha: boolean | null }
     headers: Record<string, string>
     params: Record<string, string>
   }
@@ -57,7 +59,7 @@ function stepOf(step: StepReport): ContextStep {
 export function contextAnswer(
   file: FileRow,
   steps: readonly StepReport[],
-  request: { headers: Headers; search: string },
+  request: { headers: Headers; search: string; format: string },
 ): TransformationContextAnswer {
   const headers: Record<string, string> = {}
   for (const name of ECHOED_HEADERS) {
@@ -83,6 +85,11 @@ export function contextAnswer(
         isAudioAsset: false,
         isVideoAsset: false,
         isRawAsset: false,
+      },
+      output: {
+        format: request.format,
+        // After the last step; null for the original as stored (not decoded here).
+        hasAlpha: steps.at(-1)?.hasAlpha ?? null,
       },
       headers,
       params,

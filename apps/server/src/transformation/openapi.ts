@@ -37,6 +37,12 @@ export const TRANSFORMATION_OPENAPI: OpenApiPart = {
           }),
         ),
         metadata: { ...anyObject, description: 'The original file: size, format, dimensions' },
+        output: object({
+          format: str(
+            'The format the URL answers in: a cut-out (erase.bg) keeps alpha: png, webp, avif',
+          ),
+          hasAlpha: { type: ['boolean', 'null'], description: 'null for an original as stored' },
+        }),
         headers: { ...anyObject, description: 'Request headers echoed (never credentials)' },
         params: { ...anyObject, description: 'The query options of the URL (dpr, f_auto)' },
       }),

@@ -114,6 +114,7 @@ export function transformationRoutes(app: AppContext, delivery: Delivery): Hono<
       contextAnswer(answer.file, answer.steps, {
         headers: c.req.raw.headers,
         search: target.search,
+        format: answer.format,
       }),
       200,
       { 'cache-control': 'no-store' },

@@ -1,0 +1,119 @@
+// A cut-out keeps its transparency over HTTP whatever the stored file's format: erase.bg of a
+// JPEG answers a PNG (WebP or AVIF under f_auto), the transformation context says which, and
+// only an explicit t.toFormat(f:jpeg) flattens it. One AI service for the file (ISNet loads
+// once); PGlite, small inputs.
+import { readFile } from 'node:fs/promises'
+import { createAi } from '@tessera/engine'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestClient } from '../test-client.ts'
+import { startTestServer, storeTestFile, type TestServer } from '../test-server.ts'
+import type { TransformationContextAnswer } from '../transformation/context.ts'
+import { TRANSFORMATION_CONTEXT } from '../transformation/paths.ts'
+
+const SAMPLES = new URL('../../demo/samples/', import.meta.url)
+const ORG = '/service/panel/organization/v1.0'
+const SLOW = 300_000
+
+const ai = createAi()
+afterAll(async () => {
+  await ai.close()
+})
+
+describe('cut-outs over HTTP', () => {
+  let server: TestServer
+  let client: ReturnType<typeof createTestClient>
+  let owner: Awaited<ReturnType<typeof client.signup>>
+  let token: string
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { FREE_PLAN_CREDITS: '1000' }, { ai })
+    client = createTestClient(server)
+    owner = await client.signup()
+    const { repo, lookups } = server.services.context
+    // Unsigned URLs run AI operations only without strict transformations.
+    await repo.updateOrganisationSettings(owner.organisation._id, { strictTransformations: false })
+    lookups.forgetOrganisation({
+      id: owner.organisation._id,
+      cloudName: owner.organisation.cloudName,
+    })
+    const portrait = await sharp(await readFile(new URL('astronaut.png', SAMPLES)))
+      .resize(256, 256)
+      .jpeg()
+      .toBuffer()
+    await storeTestFile(server, owner.organisation._id, 'in/portrait.jpg', portrait)
+    const created = await client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
+      cookie: owner.cookie,
+      body: { name: 'cut-out tests' },
+    })
+    token = (created.body as { token: string }).token
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  const urlOf = (pattern: string, query = '') =>
+    `/v2/${owner.organisation.cloudName}/${pattern}/in/portrait.jpg${query}`
+
+  /** 202 while the job runs, then the image. */
+  async function deliver(pattern: string, query = '', accept?: string) {
+    const url = `${server.url}${urlOf(pattern, query)}`
+    const headers: Record<string, string> = accept === undefined ? {} : { accept }
+    let response = await fetch(url, { headers })
+    for (let attempt = 0; attempt < 3000 && response.status === 202; attempt++) {
+      await response.arrayBuffer()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      response = await fetch(url, { headers })
+    }
+    expect(response.status, `${pattern}: ${await response.clone().text()}`).toBe(200)
+    const data = Buffer.from(await response.arrayBuffer())
+    const { data: pixels, info } = await sharp(data)
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    const at = (x: number, y: number, c: number) => pixels[(y * info.width + x) * 4 + c]
+    return {
+      type: response.headers.get('content-type'),
+      hasAlpha: (await sharp(data).metadata()).hasAlpha,
+      alpha: (x: number, y: number) => at(x, y, 3),
+      red: (x: number, y: number) => at(x, y, 0),
+    }
+  }
+
+  it(
+    'answers erase.bg of a JPEG as a transparent PNG, and the context says png',
+    async () => {
+      const image = await deliver('erase.bg()')
+      expect(image.type).toBe('image/png')
+      expect(image.hasAlpha).toBe(true)
+      expect(image.alpha(4, 4)).toBe(0)
+      expect(image.alpha(110, 70)).toBe(255)
+      const answer = await client.call(
+        'GET',
+        `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(urlOf('erase.bg()'))}`,
+        { token },
+      )
+      expect(answer.status).toBe(200)
+      const { context } = answer.body as TransformationContextAnswer
+      expect(context.output).toEqual({ format: 'png', hasAlpha: true })
+      expect(context.metadata.format).toBe('jpeg')
+      expect(context.steps.at(-1)).toMatchObject({ name: 'bg', hasAlpha: true, channels: 4 })
+    },
+    SLOW,
+  )
+
+  it(
+    'answers WebP with alpha under f_auto, and flattens on white only for t.toFormat(f:jpeg)',
+    async () => {
+      const webp = await deliver('remove.bg()', '?f_auto=true', 'image/webp,*/*')
+      expect(webp.type).toBe('image/webp')
+      expect(webp.hasAlpha).toBe(true)
+      expect(webp.alpha(4, 4)).toBe(0)
+      const jpeg = await deliver('erase.bg()~t.toFormat(f:jpeg)')
+      expect(jpeg.type).toBe('image/jpeg')
+      expect(jpeg.hasAlpha).toBe(false)
+      expect(jpeg.red(4, 4)).toBeGreaterThan(245)
+    },
+    SLOW,
+  )
+})
