@@ -6,7 +6,10 @@ export default defineConfig({
     globalSetup: ['./scripts/test-prerequisites.ts'],
     projects: [
       'packages/*',
+      // The web app's unit tests (apps/web/vitest.config.ts) and the server's.
       'apps/*',
+      // The browser suites, apart: only they wait for the web build.
+      'apps/web/vitest.e2e.config.ts',
       {
         test: {
           name: 'scripts',
