@@ -1,17 +1,14 @@
-import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
-
-// Test files run in parallel: most of a server or browser suite's time is spent waiting (for a
-// database, a socket, Chromium, sharp's threads), so more workers than cores pays even on this
-// 2-core machine, where Vitest's default (cores - 1) would run one file after another.
-// TEST_WORKERS overrides it (docs/decisions/012-test-layout.md).
-const workers = Number(process.env.TEST_WORKERS ?? Math.max(2, availableParallelism() + 1))
+import { LongestFirst, TEST_WORKERS } from './vitest.workers.ts'
 
 export default defineConfig({
   test: {
     // Before any test: PostgreSQL and Chromium are there, or one line says what to install.
     globalSetup: ['./scripts/test-prerequisites.ts'],
-    maxWorkers: workers,
+    // Files in parallel (vitest.workers.ts); each project's config sets the same.
+    maxWorkers: TEST_WORKERS,
+    // Longest files first across the projects, not project by project.
+    sequence: { sequencer: LongestFirst },
     projects: [
       'packages/*',
       // The web app's unit tests (apps/web/vitest.config.ts) and the server's.
