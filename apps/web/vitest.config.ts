@@ -1,14 +1,14 @@
 import { defineConfig } from 'vitest/config'
+import { TEST_WORKERS } from '../../vitest.workers.ts'
 
+// The web app's unit tests (libraries, components): no build, no server, no browser. The browser
+// suites and the tests of the production build are the `web-e2e` project (vitest.e2e.config.ts),
+// so these never wait for the build.
 export default defineConfig({
   test: {
-    name: '@tessera/web',
-    include: ['app/**/*.test.ts', 'src/**/*.test.ts', 'e2e/**/*.test.ts'],
-    // The browser tests drive the production build: build it once before any test runs.
-    globalSetup: ['./e2e/build.setup.ts'],
-    // Each browser suite starts a real server and Chromium on a busy 2-core machine: the limits
-    // guard against hangs, not slowness.
-    testTimeout: 60_000,
-    hookTimeout: 180_000,
+    name: 'web',
+    maxWorkers: TEST_WORKERS,
+    include: ['app/**/*.test.ts', 'src/**/*.test.ts'],
+    exclude: ['src/production-react.test.ts'],
   },
 })

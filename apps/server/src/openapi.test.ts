@@ -11,7 +11,12 @@ import type {
   OpenApiOperation,
   OpenApiParameter,
 } from './openapi.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from './test-server.ts'
 
 const DOCUMENTED_PREFIXES = ['/service/', '/cms/', '/api/']
 const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete']
@@ -103,7 +108,7 @@ function examplePath(path: string, operation: OpenApiOperation): string {
   })
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the OpenAPI document on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('the OpenAPI document on %s', (kind) => {
   let server: TestServer
   let document: OpenApiDocument
 

@@ -46,6 +46,8 @@ export async function startServer(
   options: {
     logger?: Logger
     databaseDir?: string
+    /** A dumped PGlite data folder to start the embedded database from (tests). */
+    databaseSnapshot?: Blob
     runJobs?: boolean
     /** An AI service to use instead of the engine's own (tests share one across servers). */
     ai?: CreateEngineOptions['ai']

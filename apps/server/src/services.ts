@@ -61,6 +61,8 @@ export async function createServices(
   logger: Logger,
   options: {
     databaseDir?: string
+    /** A dumped PGlite data folder to start the embedded database from (tests). */
+    databaseSnapshot?: Blob
     contentDir?: string
     /** An AI service to use instead of the engine's own (tests share one across servers). */
     ai?: CreateEngineOptions['ai']
@@ -69,7 +71,12 @@ export async function createServices(
   const content = await loadContent(options.contentDir)
   const database = await createDatabase(
     config.databaseUrl === undefined
-      ? { dataDir: options.databaseDir ?? join(config.dataDir, 'db') }
+      ? {
+          dataDir: options.databaseDir ?? join(config.dataDir, 'db'),
+          ...(options.databaseSnapshot === undefined
+            ? {}
+            : { loadDataDir: options.databaseSnapshot }),
+        }
       : { url: config.databaseUrl },
   )
   // Lookups and the change feed need each other: a change is published through the feed,

@@ -1,5 +1,7 @@
 // Test support: a real server on a free port, with its own data folder and database (in-memory
-// PGlite, or a throwaway PostgreSQL database), torn down afterwards.
+// PGlite, or a throwaway PostgreSQL database), torn down afterwards. Both start from a migrated
+// copy (db/test-database.ts), and a suite runs on both only when the database is its subject
+// (`testDatabases`, decision 012).
 import { createHash } from 'node:crypto'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -7,11 +9,41 @@ import { join, relative, sep } from 'node:path'
 import type { CreateEngineOptions } from '@tessera/engine'
 import { API_TOKEN_PREFIX, randomToken, sha256 } from './accounts/auth.ts'
 import { loadConfig, type ServerConfig } from './config.ts'
-import { createThrowawayDatabase } from './db/test-database.ts'
+import { createThrowawayDatabase, migratedPgliteSnapshot } from './db/test-database.ts'
 import { createLogger } from './platform/logger.ts'
 import { type RunningServer, startServer } from './server.ts'
 
 export type TestDatabaseKind = 'pglite' | 'postgres'
+
+/**
+ * What a suite tests, as far as the database goes: `database` when the database itself is the
+ * subject (queries, migrations, limits and races, sessions and the change feed), `server` for
+ * everything else (an API, delivery, pages), which behaves the same on either database.
+ */
+export type TestSubject = 'database' | 'server'
+
+/**
+ * The one database `server` suites run on (env `TEST_DATABASE`, default PostgreSQL: a copy of
+ * the migrated template starts and stops a test server in about 1.1 s, a PGlite loaded from the
+ * migrated snapshot in about 1.5 s; docs/benchmarks.md, "Test suite time").
+ */
+export function defaultTestDatabase(): TestDatabaseKind {
+  const chosen = process.env.TEST_DATABASE ?? 'postgres'
+  if (chosen !== 'pglite' && chosen !== 'postgres') {
+    throw new Error(`TEST_DATABASE must be pglite or postgres, not ${chosen}`)
+  }
+  return chosen
+}
+
+/**
+ * The databases a suite runs on: both for a `database` suite, the default one for a `server`
+ * suite, both for every suite when `TEST_DATABASES=all` (the full matrix, for a change to the
+ * database layer). Use as `describe.each(testDatabases('server'))('… on %s', (kind) => …)`.
+ */
+export function testDatabases(subject: TestSubject): TestDatabaseKind[] {
+  if (subject === 'database' || process.env.TEST_DATABASES === 'all') return ['pglite', 'postgres']
+  return [defaultTestDatabase()]
+}
 
 export interface TestServer extends RunningServer {
   config: ServerConfig
@@ -37,7 +69,14 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const ownsDataDir = options.dataDir === undefined
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tessera-test-')))
-  const database = kind === 'postgres' ? await createThrowawayDatabase() : undefined
+  const database =
+    kind === 'postgres' ? await createThrowawayDatabase({ migrated: true }) : undefined
+  // A persisted PGlite keeps its own folder (a test restarts on it); one in memory starts from the
+  // migrated snapshot.
+  const snapshot =
+    kind === 'pglite' && options.persistDatabase !== true
+      ? await migratedPgliteSnapshot()
+      : undefined
   const config: ServerConfig = {
     ...loadConfig({
       DATA_DIR: dataDir,
@@ -54,6 +93,7 @@ export async function startTestServer(
     const server = await startServer(config, {
       logger: createLogger(config),
       databaseDir: options.persistDatabase === true ? join(dataDir, 'db') : 'memory://',
+      ...(snapshot === undefined ? {} : { databaseSnapshot: snapshot }),
       ...(options.runJobs === undefined ? {} : { runJobs: options.runJobs }),
       ...(options.contentDir === undefined ? {} : { contentDir: options.contentDir }),
       ...(options.ai === undefined ? {} : { ai: options.ai }),
@@ -168,7 +208,7 @@ export interface ServerPair {
 
 /** Starts a `ServerPair`; `env` applies to both. */
 export async function startServerPair(env: Record<string, string> = {}): Promise<ServerPair> {
-  const database = await createThrowawayDatabase()
+  const database = await createThrowawayDatabase({ migrated: true })
   const shared = { ...env, DATABASE_URL: database.url }
   let first: TestServer | undefined
   try {

@@ -1,5 +1,5 @@
-// Browser-test support: a real Tessera server (PGlite in memory, its own data folder) on a free
-// port, and Debian's Chromium driven by playwright-core. A missing browser fails the suite. Also
+// Browser-test support: a real Tessera server (PGlite in memory loaded from the migrated
+// snapshot, or a copy of the migrated PostgreSQL template; its own data folder) on a free port, and Debian's Chromium driven by playwright-core. A missing browser fails the suite. Also
 // what the test files share once a page is open: waiting for it, signing up, the demo's samples,
 // the page's errors and analytics events, and its width.
 import { existsSync } from 'node:fs'
@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { expect } from 'vitest'
+import { webBuilt } from './build-status.ts'
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 export const CHROME_ARGS = [
@@ -54,7 +55,7 @@ interface ServerModules {
   loadConfig: (env: Record<string, string>) => unknown
   startServer: (
     config: unknown,
-    options: { databaseDir: string; contentDir?: string },
+    options: { databaseDir: string; databaseSnapshot?: Blob; contentDir?: string },
   ) => Promise<{
     close(): Promise<void>
     services: {
@@ -66,10 +67,25 @@ interface ServerModules {
   }>
 }
 
+interface TestDatabaseModule {
+  createThrowawayDatabase: (options: {
+    migrated: boolean
+  }) => Promise<{ url: string; drop(): Promise<void> }>
+  migratedPgliteSnapshot: () => Promise<Blob>
+}
+
+const serverSource = (file: string) => new URL(`../../server/src/${file}`, import.meta.url).href
+
 async function serverModules(): Promise<ServerModules> {
-  const at = (file: string) => new URL(`../../server/src/${file}`, import.meta.url).href
-  const [config, server] = await Promise.all([import(at('config.ts')), import(at('server.ts'))])
+  const [config, server] = await Promise.all([
+    import(serverSource('config.ts')),
+    import(serverSource('server.ts')),
+  ])
   return { loadConfig: config.loadConfig, startServer: server.startServer }
+}
+
+function testDatabaseModule(): Promise<TestDatabaseModule> {
+  return import(serverSource('db/test-database.ts')) as Promise<TestDatabaseModule>
 }
 
 async function freePort(): Promise<number> {
@@ -92,13 +108,20 @@ export async function startWebServer(
   env: Record<string, string> = {},
   options: { database?: 'pglite' | 'postgres'; contentDir?: string } = {},
 ): Promise<WebServer> {
+  // The build is made while other tests run: the first suites wait for it here.
+  await webBuilt()
   const dataDir = await mkdtemp(join(tmpdir(), 'tessera-web-'))
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const { loadConfig, startServer } = await serverModules()
-  // On PostgreSQL the server gets a throwaway database of the machine's PostgreSQL
-  // (TEST_DATABASE_URL), dropped when it stops.
-  const database = options.database === 'postgres' ? await throwawayDatabase() : undefined
+  // On PostgreSQL the server gets a throwaway copy of the migrated template on the machine's
+  // PostgreSQL (TEST_DATABASE_URL), dropped when it stops; on PGlite, the migrated snapshot.
+  const databases = await testDatabaseModule()
+  const database =
+    options.database === 'postgres'
+      ? await databases.createThrowawayDatabase({ migrated: true })
+      : undefined
+  const snapshot = database === undefined ? await databases.migratedPgliteSnapshot() : undefined
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -115,6 +138,7 @@ export async function startWebServer(
     // `contentDir` swaps the content files (more apps for paging tests).
     const server = await startServer(config, {
       databaseDir: 'memory://',
+      ...(snapshot === undefined ? {} : { databaseSnapshot: snapshot }),
       ...(options.contentDir === undefined ? {} : { contentDir: options.contentDir }),
     })
     return {
@@ -131,14 +155,6 @@ export async function startWebServer(
     await cleanUp()
     throw error
   }
-}
-
-async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const at = new URL('../../server/src/db/test-database.ts', import.meta.url).href
-  const module = (await import(at)) as {
-    createThrowawayDatabase: () => Promise<{ url: string; drop(): Promise<void> }>
-  }
-  return module.createThrowawayDatabase()
 }
 
 /** Launches Chromium; throws (never skips) when it is not installed. */

@@ -3,7 +3,8 @@
 // times slower). Run in a child process: this test process has NODE_ENV=test and React loaded.
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { webBuilt } from '../e2e/build-status.ts'
 
 const INDEX = fileURLToPath(new URL('./index.ts', import.meta.url))
 
@@ -42,6 +43,9 @@ function run(env: Record<string, string | undefined>) {
 }
 
 describe('the server render', () => {
+  // It renders from the production build, made while the other tests run.
+  beforeAll(webBuilt, 300_000)
+
   it('loads production React when NODE_ENV is not set', () => {
     const { env, status, react } = run({})
     expect(status).toBe(200)

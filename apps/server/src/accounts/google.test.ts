@@ -4,12 +4,17 @@ import { createServer, type Server } from 'node:http'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ApiError, createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 
 const CLIENT_ID = 'tessera-test.apps.googleusercontent.com'
 const GOOGLE = '/service/panel/users/v1.0/auth/google'
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('Google one-tap on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s', (kind) => {
   let jwks: Server
   let server: TestServer
   let client: ReturnType<typeof createTestClient>

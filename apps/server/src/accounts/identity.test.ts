@@ -4,7 +4,12 @@ import { createHash } from 'node:crypto'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import { cloudNameFor, LOGIN_LIMITS, passwordProblem } from './identity.ts'
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts'
 
@@ -90,7 +95,7 @@ describe('passwords', () => {
   })
 })
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('identity on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('identity on %s', (kind) => {
   let server: TestServer
   let seq = 0
   const uniqueEmail = () => `user${++seq}.${kind}@example.com`

@@ -2,14 +2,19 @@
 // server, on PGlite and PostgreSQL — including every call made from another organisation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ApiError, createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const USERS = '/service/panel/users/v1.0'
 const ABSENT = '00000000-0000-4000-8000-000000000000'
 const HOSTILE = ["' OR '1'='1", "x'; drop table organisations; --", '<script>x</script>', '%', '$1']
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisations on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('organisations on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
 

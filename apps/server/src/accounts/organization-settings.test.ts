@@ -10,6 +10,7 @@ import {
   storeTestFile,
   type TestDatabaseKind,
   type TestServer,
+  testDatabases,
 } from '../test-server.ts'
 
 const ORG = '/service/panel/organization/v1.0'
@@ -27,7 +28,7 @@ interface Key {
   secret?: string
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('organisation settings on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
   type Account = Awaited<ReturnType<typeof client.signup>>

@@ -4,13 +4,18 @@
 // lifts nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const USERS = '/service/panel/users/v1.0'
 const UNISSUED = `tsk_${'A'.repeat(43)}`
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('signature guard on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('signature guard on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
 

@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../db/index.ts'
 import type { JsonSchema, OpenApiDocument } from '../openapi.ts'
 import { type CallOptions, createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import { ASSET_PAGE_SIZE } from './paths.ts'
 
 const API = '/service/panel/assets/v1.0/org'
@@ -149,7 +154,7 @@ async function widthOf(response: Response): Promise<number | undefined> {
   return (await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
+describe.each<TestDatabaseKind>(testDatabases('server'))(
   'files, folders and presets on %s',
   (kind) => {
     let server: TestServer

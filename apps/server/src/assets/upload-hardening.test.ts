@@ -17,6 +17,7 @@ import {
   startTestServer,
   type TestDatabaseKind,
   type TestServer,
+  testDatabases,
 } from '../test-server.ts'
 import { ASSETS } from './paths.ts'
 
@@ -87,7 +88,7 @@ function send(
   })
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('upload hardening on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('upload hardening on %s', (kind) => {
   let server: TestServer
   let token: string
   let storageRoot: string

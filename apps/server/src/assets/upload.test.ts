@@ -6,7 +6,12 @@ import { signRequest } from '@tessera/url'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
 const MAX_BYTES = 512 * 1024
@@ -50,7 +55,7 @@ function form(file: Blob | undefined, fields: Record<string, string> = {}, fileN
   return body
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('asset APIs on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('asset APIs on %s', (kind) => {
   let server: TestServer
   let source: Server
   let sourceBase: string

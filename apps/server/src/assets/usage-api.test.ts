@@ -4,7 +4,7 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CallOptions, createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { startTestServer, type TestServer, testDatabases } from '../test-server.ts'
 import { ASSETS, RECENT_PAGE_SIZE } from './paths.ts'
 
 const API = `${ASSETS}/org`
@@ -26,7 +26,7 @@ const png = (width: number) =>
     .png()
     .toBuffer()
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('usage and recent files on %s', (kind) => {
+describe.each(testDatabases('database'))('usage and recent files on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
   let ada: { cookie: string; orgId: string; cloudName: string; token: string }

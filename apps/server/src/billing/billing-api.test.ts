@@ -12,6 +12,7 @@ import {
   storeTestFile,
   type TestDatabaseKind,
   type TestServer,
+  testDatabases,
 } from '../test-server.ts'
 import { CREDITS_PER_AI_OPERATION } from './credits.ts'
 import { signTestWebhook, TEST_WEBHOOK_SIGNATURE_HEADER, testWebhookSecret } from './payments.ts'
@@ -49,7 +50,7 @@ interface Checkout {
   status: string
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
   type Account = Awaited<ReturnType<typeof client.signup>>
@@ -884,7 +885,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('credits and payments on
   })
 })
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('payments turned off on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('database'))('payments turned off on %s', (kind) => {
   let server: TestServer
 
   beforeAll(async () => {

@@ -6,7 +6,12 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../db/index.ts'
 import { createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import { BILLING } from './paths.ts'
 import { consoleReturnUrl } from './return-url.ts'
 
@@ -18,7 +23,7 @@ interface Checkout {
 
 type Account = Awaited<ReturnType<ReturnType<typeof createTestClient>['signup']>>
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('checkout return on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('checkout return on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
   let owner: Account

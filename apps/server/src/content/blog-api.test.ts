@@ -4,7 +4,12 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import { CONTENT_DIR, CONTENT_FILES, ContentError, loadContent } from './content.ts'
 
 const BLOGS = '/cms/api/blogs'
@@ -32,7 +37,7 @@ const newestFirst = [...content.blogPosts].sort(
 )
 const slugs = (body: BlogList) => body.data.map((entry) => entry.attributes.slug)
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('CMS blog posts on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('CMS blog posts on %s', (kind) => {
   let server: TestServer
   let getJson: <T>(path: string) => Promise<{ status: number; body: T; response: Response }>
 

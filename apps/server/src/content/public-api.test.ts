@@ -4,7 +4,12 @@ import { CATALOGUE } from '@tessera/url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BILLING_PAGE_SIZE } from '../billing/paths.ts'
 import { seedBilling } from '../billing/seed.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import {
   DEFAULT_APP_DESCRIPTION,
   DEFAULT_APP_THUMBNAIL,
@@ -84,7 +89,7 @@ interface AppItem {
 
 const content = await loadContent()
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('public content APIs on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('public content APIs on %s', (kind) => {
   let server: TestServer
   let get: (path: string) => Promise<Response>
   let getJson: <T>(path: string) => Promise<{ status: number; body: T; response: Response }>

@@ -5,7 +5,12 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import { CONTENT_DIR, CONTENT_FILES, ContentError } from './content.ts'
 import { APPS, CMS } from './paths.ts'
 
@@ -15,7 +20,7 @@ async function editJson(path: string, edit: (data: Record<string, unknown>[]) =>
   await writeFile(path, JSON.stringify(data))
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('content reload (%s)', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('content reload (%s)', (kind) => {
   let server: TestServer
   let dir: string
   let changes = 0

@@ -32,6 +32,11 @@ export interface DatabaseOptions {
   dataDir?: string
   /** Called with errors of idle pooled PostgreSQL connections (default: written to stderr). */
   onError?: (error: Error) => void
+  /**
+   * A PGlite data folder dumped by `dumpDataDir` to start from (tests: an already migrated
+   * database loads in a fraction of the time `initdb` and the migrations take).
+   */
+  loadDataDir?: Blob
 }
 
 export const DEFAULT_DATA_DIR = './data/db'
@@ -48,12 +53,14 @@ const MIGRATION_LOCK_ID = 7_301_946_551_234_019n
  * embedded PGlite persisted in `dataDir`. The returned handle must be closed.
  */
 export async function createDatabase(options: DatabaseOptions = {}): Promise<Database> {
-  return options.url === undefined ? openPglite(options.dataDir) : openPostgres(options)
+  return options.url === undefined
+    ? openPglite(options.dataDir, options.loadDataDir)
+    : openPostgres(options)
 }
 
-async function openPglite(dataDir = DEFAULT_DATA_DIR): Promise<Database> {
+async function openPglite(dataDir = DEFAULT_DATA_DIR, loadDataDir?: Blob): Promise<Database> {
   if (!dataDir.includes('://')) await mkdir(dataDir, { recursive: true })
-  const client = await PGlite.create(dataDir)
+  const client = await PGlite.create(dataDir, loadDataDir === undefined ? {} : { loadDataDir })
   const db = drizzlePglite({ client, schema })
   let closed = false
   const database: Database = {

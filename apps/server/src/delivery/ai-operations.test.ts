@@ -8,12 +8,7 @@ import { createAi } from '@tessera/engine'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-} from '../test-server.ts'
+import { startTestServer, storeTestFile, type TestServer, testDatabases } from '../test-server.ts'
 import type { ContextStep, TransformationContextAnswer } from '../transformation/context.ts'
 import { TRANSFORMATION_CONTEXT } from '../transformation/paths.ts'
 
@@ -65,7 +60,7 @@ async function textImage(): Promise<Buffer> {
   return await sharp(Buffer.from(svg)).png().toBuffer()
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('AI operations over HTTP on %s', (kind) => {
+describe.each(testDatabases('server'))('AI operations over HTTP on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
   type Account = Awaited<ReturnType<typeof client.signup>>

@@ -11,6 +11,7 @@ import {
   startTestServer,
   type TestDatabaseKind,
   type TestServer,
+  testDatabases,
 } from '../test-server.ts'
 
 async function imageOf(response: Response) {
@@ -53,7 +54,7 @@ async function errorOf(response: Response) {
   }
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('delivery on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('delivery on %s', (kind) => {
   let server: TestServer
   let get: (path: string, init?: RequestInit) => Promise<Response>
 

@@ -3,7 +3,12 @@
 // images, the per-address render limit, on PGlite and PostgreSQL.
 import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 
 // 60×60 JPEG thumbnails of the astronaut are 1.7–1.9 KB: two fit in 4000 bytes, three do not.
 const BUDGET = 4000
@@ -28,7 +33,7 @@ function outsideAddress(): string {
   throw new Error('This test needs a network interface other than loopback')
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('derived-image cache on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('derived-image cache on %s', (kind) => {
   let server: TestServer
   const get = (path: string, init?: RequestInit) =>
     fetch(`http://127.0.0.1:${server.port}${path}`, init)

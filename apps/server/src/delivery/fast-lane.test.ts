@@ -16,6 +16,7 @@ import {
   startTestServer,
   type TestDatabaseKind,
   type TestServer,
+  testDatabases,
 } from '../test-server.ts'
 import { createFastLane, type FastAnswer, MAX_VARIANTS_PER_URL } from './fast-lane.ts'
 
@@ -98,7 +99,7 @@ async function upload(server: TestServer, token: string, name: string, width: nu
   return (await response.json()) as { fileId: string; orgId: string }
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the delivery fast lane on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane on %s', (kind) => {
   let server: TestServer
   let token: string
   const lane = () => server.services.delivery.fastLane

@@ -9,7 +9,7 @@ import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createDatabase, createRepository } from '../db/index.ts'
 import { openTestDatabase } from '../db/test-database.ts'
-import { startTestServer } from '../test-server.ts'
+import { startTestServer, testDatabases } from '../test-server.ts'
 import { createJobRunner } from './jobs.ts'
 import { createLogger } from './logger.ts'
 import { createMetrics } from './metrics.ts'
@@ -127,7 +127,7 @@ describe('stopping the job runner (a process shutting down)', () => {
   })
 })
 
-describe.each(['pglite', 'postgres'] as const)(
+describe.each(testDatabases('database'))(
   'the running job’s heartbeat on %s (a process killed with -9)',
   (kind) => {
     // Small values: a lock not refreshed for 1.5 s is stale; a live runner refreshes it every 0.1 s.

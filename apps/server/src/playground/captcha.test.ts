@@ -8,7 +8,12 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../config.ts'
 import { createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
 
 const SECRET = 'test-captcha-secret'
@@ -80,7 +85,7 @@ describe('captcha settings', () => {
   })
 })
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('captcha on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('captcha on %s', (kind) => {
   let server: TestServer
   let verifier: Awaited<ReturnType<typeof startVerifier>>
   let png: Buffer

@@ -8,7 +8,12 @@ import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './paths.ts'
 
 const SIGN = `${PUBLIC_PLAYGROUND}/sign`
@@ -19,7 +24,7 @@ interface Signed {
   remaining: { aiRuns: number }
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('playground signing on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
 

@@ -13,6 +13,7 @@ import {
   startTestServer,
   type TestDatabaseKind,
   type TestServer,
+  testDatabases,
 } from '../test-server.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
 import { VISITOR_UPLOADS_FOLDER } from './visitor-uploads.ts'
@@ -68,7 +69,7 @@ function send(
   })
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('visitor uploads on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s', (kind) => {
   let server: TestServer
   let png: Buffer
   const url = () => `${server.url}${UPLOADS}`

@@ -10,6 +10,7 @@ import {
   storeTestFile,
   type TestDatabaseKind,
   type TestServer,
+  testDatabases,
 } from '../test-server.ts'
 import { CREDITS_PER_PREDICTION } from './job.ts'
 
@@ -34,7 +35,7 @@ interface JobAnswer {
   error?: string
 }
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])('prediction jobs on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s', (kind) => {
   let server: TestServer
   let client: ReturnType<typeof createTestClient>
   let image: Buffer

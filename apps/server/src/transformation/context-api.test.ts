@@ -7,7 +7,12 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import {
+  startTestServer,
+  type TestDatabaseKind,
+  type TestServer,
+  testDatabases,
+} from '../test-server.ts'
 import type { TransformationContextAnswer } from './context.ts'
 import { TRANSFORMATION_CONTEXT } from './paths.ts'
 
@@ -16,7 +21,7 @@ const ORG = '/service/panel/organization/v1.0'
 /** `qr.generate`'s text, base64url as Pixelbin's SDKs write it. */
 const QR_TEXT = 'tessera context'
 
-describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
+describe.each<TestDatabaseKind>(testDatabases('server'))(
   'the transformation context on %s',
   (kind) => {
     let server: TestServer

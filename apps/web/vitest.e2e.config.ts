@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config'
+import { TEST_WORKERS } from '../../vitest.workers.ts'
+
+// The web app's browser suites (e2e/) and the test of what the production build renders: they
+// run against the build, made while the other projects' tests run (e2e/build.setup.ts).
+export default defineConfig({
+  test: {
+    name: 'web-e2e',
+    maxWorkers: TEST_WORKERS,
+    include: ['e2e/**/*.test.ts', 'src/production-react.test.ts'],
+    globalSetup: ['./e2e/build.setup.ts'],
+    // Each browser suite starts a real server and Chromium on a busy 2-core machine: the limits
+    // guard against hangs, not slowness (and the first suites wait for the build).
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
+  },
+})
