@@ -51,6 +51,14 @@ import { transformationRoutes } from './transformation/routes.ts'
 /** What a 503 for a database or store out of reach asks clients to wait, in seconds. */
 const RETRY_AFTER_SECONDS = 5
 
+/** A 503 for a part out of reach, asking the client to come back shortly. */
+function unavailable(code: string, what: string, cause: unknown): HttpError {
+  return new HttpError(503, code, `${what} cannot be reached; try again shortly`, {
+    cause,
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  })
+}
+
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest()
 }
@@ -197,25 +205,9 @@ export function createApp(
     else if (isUrlError(error)) failure = new HttpError(400, error.code, error.message)
     else if (!(error instanceof StorageError) && isDatabaseUnavailable(error)) {
       // PostgreSQL restarting or out of reach: the request is fine, the moment is not.
-      failure = new HttpError(
-        503,
-        'database_unavailable',
-        'The database cannot be reached; try again shortly',
-        {
-          cause: error,
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-        },
-      )
+      failure = unavailable('database_unavailable', 'The database', error)
     } else if (error instanceof StorageError && error.code === 'not_reachable') {
-      failure = new HttpError(
-        503,
-        'storage_unavailable',
-        'The file store cannot be reached; try again shortly',
-        {
-          cause: error,
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-        },
-      )
+      failure = unavailable('storage_unavailable', 'The file store', error)
     } else {
       c.get('log')?.error({ err: error }, 'unexpected error')
       failure = new HttpError(500, 'internal_error', 'The server could not answer this request')
