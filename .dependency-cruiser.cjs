@@ -4,7 +4,7 @@
 // rules below.
 //
 // Folders of apps/server/src:
-//   (root)   main, server, services, config, context, app, openapi, index, test support
+//   (root)   main, server, services, features, config, context, app, openapi, index, test support
 //   config/  the parts of config.ts (variables, the settings' shape, defaults), behind it
 //   http/    edge helpers: errors, bodies, queries, text rules, traversal, web mount, OpenAPI kit
 //   platform/ jobs, lookups, caches, logger, metrics, housekeeping, rate limits
@@ -48,6 +48,30 @@ module.exports = {
         'app.ts, openapi.ts and services.ts are assembled by server.ts (and re-exported by index.ts) only.',
       from: { path: SRC, pathNot: [`${SRC}(server|index)\\.ts$`, TESTS] },
       to: { path: `${SRC}(app|openapi|services)\\.ts$` },
+    },
+    {
+      name: 'feature-services-wired-once',
+      severity: 'error',
+      comment:
+        "features.ts builds the features' shared services once: services.ts calls it, app.ts hands them to the routes.",
+      from: { path: SRC, pathNot: [`${SRC}(services|app)\\.ts$`, TESTS] },
+      to: { path: `${SRC}features\\.ts$` },
+    },
+    {
+      name: 'context-holds-no-feature-types',
+      severity: 'error',
+      comment:
+        "context.ts is what every feature reads: it names no feature's types but the content files' (the site is built from them).",
+      from: { path: `${SRC}context\\.ts$` },
+      to: { path: `${SRC}${FEATURES}/`, pathNot: `${SRC}content/content\\.ts$` },
+    },
+    {
+      name: 'delivery-below-its-users',
+      severity: 'error',
+      comment:
+        'Delivery is what the playground, files, transformations and predictions build on: it imports none of them (it tells of a new AI render instead of taking the allowance; `isImageFormat` is in @tessera/url).',
+      from: { path: `${SRC}delivery/`, pathNot: TESTS },
+      to: { path: `${SRC}(playground|assets|transformation|predictions|accounts|content)/` },
     },
     {
       name: 'routes-only-from-app',
@@ -112,7 +136,7 @@ module.exports = {
       name: 'config-behind-config-ts',
       severity: 'error',
       comment:
-        'config/ holds the parts of config.ts: only config.ts imports them, and they import only each other (and the web settings type).',
+        'config/ holds the parts of config.ts: only config.ts imports them, and they import only each other.',
       from: { path: SRC, pathNot: [`${SRC}config(\\.ts$|/)`, TESTS] },
       to: { path: `${SRC}config/` },
     },
@@ -121,7 +145,7 @@ module.exports = {
       severity: 'error',
       comment: 'The settings are read before anything runs: config/ imports no server module.',
       from: { path: `${SRC}config/` },
-      to: { path: SRC, pathNot: [`${SRC}config/`, `${SRC}http/web-settings\\.ts$`] },
+      to: { path: SRC, pathNot: `${SRC}config/` },
     },
     {
       name: 'db-and-storage-at-the-bottom',

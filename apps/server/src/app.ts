@@ -1,6 +1,6 @@
 // The HTTP application: the middleware every request passes, then each feature's router under
 // its base path, then the web app.
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { isUrlError, PANEL_API_PREFIX } from '@tessera/url'
 import { Hono } from 'hono'
 import { SESSION_COOKIE } from './accounts/auth.ts'
@@ -20,7 +20,6 @@ import {
 } from './billing/paths.ts'
 import { planRoutes } from './billing/plan-routes.ts'
 import { billingRoutes } from './billing/routes.ts'
-import { createContactInbox } from './content/contact.ts'
 import { ANNOUNCEMENTS, APPS, CMS, TRANSFORMATION } from './content/paths.ts'
 import {
   announcementRoutes,
@@ -33,17 +32,12 @@ import type { AppContext, AppEnv } from './context.ts'
 import { isDatabaseUnavailable } from './db/index.ts'
 import type { Delivery } from './delivery/delivery.ts'
 import { DELIVERY_ROUTE, deliveryHosts, deliveryRoutes } from './delivery/routes.ts'
+import type { FeatureServices } from './features.ts'
+import { createEdge, type Edge } from './http/edge.ts'
 import { errorImage, HttpError, wantsImage } from './http/errors.ts'
 import { OPENAPI_PATH, type OpenApiDocument } from './http/openapi-kit.ts'
 import type { PageCache } from './http/page-cache.ts'
-import {
-  clientAddress,
-  forwardedClient,
-  isInProcess,
-  isLoopback,
-  peerAddress,
-  rawTarget,
-} from './http/request.ts'
+import { clientAddress, isLoopback, rawTarget } from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
 import { createWebPageCache, registerWeb } from './http/web.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
@@ -56,6 +50,14 @@ import { transformationRoutes } from './transformation/routes.ts'
 
 /** What a 503 for a database or store out of reach asks clients to wait, in seconds. */
 const RETRY_AFTER_SECONDS = 5
+
+/** A 503 for a part out of reach, asking the client to come back shortly. */
+function unavailable(code: string, what: string, cause: unknown): HttpError {
+  return new HttpError(503, code, `${what} cannot be reached; try again shortly`, {
+    cause,
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  })
+}
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest()
@@ -70,45 +72,21 @@ function sha256(text: string): Buffer {
  */
 export function createApp(
   app: AppContext,
-  parts: { delivery: Delivery; openApi: OpenApiDocument; pageCache?: PageCache },
+  parts: {
+    delivery: Delivery
+    features: FeatureServices
+    /** The edge shared with the answers made before routing (server.ts); built here without. */
+    edge?: Edge
+    openApi: OpenApiDocument
+    pageCache?: PageCache
+  },
 ): Hono<AppEnv> {
-  const { logger, metrics, config } = app
+  const { metrics, config } = app
+  const { features } = parts
   const hono = new Hono<AppEnv>()
 
-  hono.use(async (c, next) => {
-    const given = c.req.header('x-request-id')
-    const requestId = given !== undefined && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID()
-    const log = logger.child({ requestId })
-    c.set('requestId', requestId)
-    c.set('log', log)
-    c.set('route', 'other')
-    if (config.trustedProxies.length > 0) {
-      c.set(
-        'clientAddress',
-        forwardedClient(peerAddress(c), c.req.header('x-forwarded-for'), config.trustedProxies),
-      )
-    }
-    const started = performance.now()
-    await next()
-    // Set on the response itself: `c.header` after `next()` would rebuild (and copy) the body.
-    c.res.headers.set('x-request-id', requestId)
-    const seconds = (performance.now() - started) / 1000
-    // A page's own API calls are counted apart from the calls clients make.
-    const inProcess = isInProcess(c)
-    const route = inProcess ? `internal:${c.get('route')}` : c.get('route')
-    metrics.requests.inc({ method: c.req.method, route, status: String(c.res.status) })
-    metrics.latency.observe({ route }, seconds)
-    log.info(
-      {
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round(seconds * 1000),
-        ...(inProcess ? { inProcess } : {}),
-      },
-      'request',
-    )
-  })
+  // Request id, client address, metrics and the log line: the edge every answer shares.
+  hono.use((parts.edge ?? createEdge(app)).middleware)
 
   /** Mounts a feature's router under `base`; its requests are counted as `route` in metrics. */
   const mount = (base: string, route: string, router: Hono<AppEnv>) => {
@@ -177,8 +155,8 @@ export function createApp(
   // Panel calls: signatures checked when present, required with a session cookie on changes.
   hono.use(`${PANEL_API_PREFIX}*`, signatureGuard(app))
 
-  mount(`${ASSETS}/upload`, 'upload', uploadRoutes(app))
-  mount(`${ASSETS}/proxy`, 'proxy', proxyRoutes(app))
+  mount(`${ASSETS}/upload`, 'upload', uploadRoutes(app, features))
+  mount(`${ASSETS}/proxy`, 'proxy', proxyRoutes(app, features))
 
   // The public content calls: read-only, no session (docs/api.md).
   mount(BILLING, 'billing', planRoutes(app))
@@ -187,7 +165,7 @@ export function createApp(
   mount(CMS, 'cms', cmsRoutes(app))
   mount(ANNOUNCEMENTS, 'announcements', announcementRoutes(app))
   // Visitor calls of the playground and AI tool pages: no session, limited per address.
-  mount(PUBLIC_PLAYGROUND, 'playground', playgroundRoutes(app))
+  mount(PUBLIC_PLAYGROUND, 'playground', playgroundRoutes(app, features))
   hono.get(OPENAPI_PATH, (c) => {
     c.set('route', 'openapi')
     c.header('cache-control', CONTENT_CACHE_CONTROL)
@@ -195,22 +173,26 @@ export function createApp(
   })
 
   // Accounts, an organisation's credits and payments, prediction jobs, files and presets.
-  mount(USERS, 'identity', identityRoutes(app))
-  mount(BILLING_ORG_BASE, 'billing', billingRoutes(app))
-  mount(PAYMENT_WEBHOOK_BASE, 'webhook', paymentWebhookRoutes(app))
-  mount(TEST_CHECKOUT_PATH, 'test-checkout', testCheckoutRoutes(app))
-  mount(PREDICTIONS_ORG_BASE, 'predictions', predictionRoutes(app))
-  mount(TRANSFORMATION_CONTEXT, 'transformation-context', transformationRoutes(app, parts.delivery))
-  mount(ASSET_API_BASE, 'assets-api', assetRoutes(app))
-  mount(ORGANIZATION, 'organization', organisationRoutes(app))
-  mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app))
+  mount(USERS, 'identity', identityRoutes(app, features))
+  mount(BILLING_ORG_BASE, 'billing', billingRoutes(app, features))
+  mount(PAYMENT_WEBHOOK_BASE, 'webhook', paymentWebhookRoutes(app, features))
+  mount(TEST_CHECKOUT_PATH, 'test-checkout', testCheckoutRoutes(app, features))
+  mount(PREDICTIONS_ORG_BASE, 'predictions', predictionRoutes(app, features))
+  mount(
+    TRANSFORMATION_CONTEXT,
+    'transformation-context',
+    transformationRoutes(app, { ...features, delivery: parts.delivery }),
+  )
+  mount(ASSET_API_BASE, 'assets-api', assetRoutes(app, features))
+  mount(ORGANIZATION, 'organization', organisationRoutes(app, features))
+  mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app, features))
 
   // The website and console: every remaining page path.
   registerWeb(
     hono,
     app,
     parts.pageCache ?? createWebPageCache(app, SESSION_COOKIE),
-    createContactInbox(app).save,
+    features.contact.save,
   )
 
   hono.notFound((c) =>
@@ -223,25 +205,9 @@ export function createApp(
     else if (isUrlError(error)) failure = new HttpError(400, error.code, error.message)
     else if (!(error instanceof StorageError) && isDatabaseUnavailable(error)) {
       // PostgreSQL restarting or out of reach: the request is fine, the moment is not.
-      failure = new HttpError(
-        503,
-        'database_unavailable',
-        'The database cannot be reached; try again shortly',
-        {
-          cause: error,
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-        },
-      )
+      failure = unavailable('database_unavailable', 'The database', error)
     } else if (error instanceof StorageError && error.code === 'not_reachable') {
-      failure = new HttpError(
-        503,
-        'storage_unavailable',
-        'The file store cannot be reached; try again shortly',
-        {
-          cause: error,
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-        },
-      )
+      failure = unavailable('storage_unavailable', 'The file store', error)
     } else {
       c.get('log')?.error({ err: error }, 'unexpected error')
       failure = new HttpError(500, 'internal_error', 'The server could not answer this request')

@@ -24,7 +24,7 @@ export {
 } from './config/defaults.ts'
 export { defaultPaymentProvider, isLocalUrl, paymentProviderNote } from './config/payments.ts'
 export type { ServerConfig } from './config/server-config.ts'
-export type { WebSettings } from './http/web-settings.ts'
+export type { WebSettings } from './config/web-settings.ts'
 
 /**
  * Validates the environment and returns the server settings.

@@ -1,5 +1,4 @@
 import type { Engine } from '@tessera/engine'
-import type { SessionCache } from './accounts/session-cache.ts'
 import type { ServerConfig } from './config.ts'
 import type { Content } from './content/content.ts'
 import type { Database, Repository } from './db/index.ts'
@@ -7,6 +6,7 @@ import type { ChangeSignal } from './platform/change-signal.ts'
 import type { Logger } from './platform/logger.ts'
 import type { Lookups } from './platform/lookups.ts'
 import type { Metrics } from './platform/metrics.ts'
+import type { SessionCache } from './platform/session-cache.ts'
 import type { Storage } from './storage/index.ts'
 
 /** The services every part of the server works with, created once at start. */

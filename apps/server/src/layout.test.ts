@@ -64,9 +64,16 @@ const uses = (...paths: string[]) =>
 /** A small tree that keeps every rule; each case below breaks one. */
 const GOOD: Record<string, string> = {
   'server.ts': uses('./app.ts', './services.ts', './openapi.ts', './config.ts'),
-  'app.ts': uses('./context.ts', './delivery/routes.ts', './billing/routes.ts', './http/errors.ts'),
+  'app.ts': uses(
+    './context.ts',
+    './delivery/routes.ts',
+    './billing/routes.ts',
+    './http/errors.ts',
+    './features.ts',
+  ),
   'openapi.ts': uses('./billing/openapi.ts'),
-  'services.ts': uses('./delivery/delivery.ts', './platform/jobs.ts'),
+  'services.ts': uses('./delivery/delivery.ts', './platform/jobs.ts', './features.ts'),
+  'features.ts': uses('./billing/credits.ts', './context.ts'),
   'config.ts': uses(),
   'context.ts': uses('./config.ts', './platform/logger.ts', './db/index.ts'),
   'http/errors.ts': uses(),
@@ -206,6 +213,42 @@ describe('the layout check', () => {
       'a feature importing a root module besides context.ts and config.ts',
       { 'billing/credits.ts': uses('../server.ts') },
       'features-stay-off-the-root',
+      'apps/server/src/billing/credits.ts',
+    ],
+    [
+      'delivery importing the playground (its allowance hears of new AI renders instead)',
+      {
+        'playground/allowance.ts': uses(),
+        'delivery/delivery.ts': uses('../playground/allowance.ts'),
+      },
+      'delivery-below-its-users',
+      'apps/server/src/delivery/delivery.ts',
+    ],
+    [
+      'delivery importing the files feature (isImageFormat is in @tessera/url)',
+      { 'assets/files.ts': uses(), 'delivery/respond.ts': uses('../assets/files.ts') },
+      'delivery-below-its-users',
+      'apps/server/src/delivery/respond.ts',
+    ],
+    [
+      "context.ts naming a feature's type",
+      { 'accounts/session-cache.ts': uses(), 'context.ts': uses('./accounts/session-cache.ts') },
+      'context-holds-no-feature-types',
+      'apps/server/src/context.ts',
+    ],
+    [
+      'config/ importing the web settings from http/',
+      {
+        'http/web-settings.ts': uses(),
+        'config/server-config.ts': uses('../http/web-settings.ts'),
+      },
+      'config-imports-no-server-module',
+      'apps/server/src/config/server-config.ts',
+    ],
+    [
+      'a feature building the shared services itself',
+      { 'features.ts': uses(), 'billing/credits.ts': uses('../features.ts') },
+      'feature-services-wired-once',
       'apps/server/src/billing/credits.ts',
     ],
   ])(

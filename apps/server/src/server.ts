@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
@@ -6,10 +5,9 @@ import type { CreateEngineOptions } from '@tessera/engine'
 import { SESSION_COOKIE } from './accounts/auth.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
-import type { FastAnswerHooks } from './delivery/fast-lane.ts'
 import { DELIVERY_ROUTE } from './delivery/paths.ts'
-import type { RawAnswerHooks } from './http/page-cache.ts'
-import { createWebPageCache, HSTS } from './http/web.ts'
+import { createEdge } from './http/edge.ts'
+import { createWebPageCache } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
 import { createLogger, type Logger } from './platform/logger.ts'
@@ -64,7 +62,14 @@ export async function startServer(
     predictionId: content.predictions[0]?.id ?? 'erase_bg',
   })
   const pageCache = createWebPageCache(services.context, SESSION_COOKIE)
-  const app = createApp(services.context, { delivery: services.delivery, openApi, pageCache })
+  const edge = createEdge(services.context)
+  const app = createApp(services.context, {
+    delivery: services.delivery,
+    features: services.features,
+    edge,
+    openApi,
+    pageCache,
+  })
   const badRequest = (message: string) =>
     new Response(JSON.stringify({ code: 'bad_request', message }), {
       status: 400,
@@ -78,76 +83,12 @@ export async function startServer(
         ? badRequest(`The request could not be read: ${error.message}`)
         : badRequest('The request could not be read'),
   })
-  // A page cache hit is answered before the app: no routing, no request object, the same request
-  // id, HSTS, metrics and log line as the app's middleware gives (issue 14).
-  const { metrics } = services.context
-  const https = config.publicUrl.startsWith('https:')
-  const hooks: RawAnswerHooks = {
-    headers: (incoming: IncomingMessage) => {
-      const given = incoming.headers['x-request-id']
-      const requestId =
-        typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID()
-      const forwarded = incoming.headers['x-forwarded-proto']
-      const viaHttps =
-        https || (typeof forwarded === 'string' && /^\s*https\s*(,|$)/i.test(forwarded))
-      return viaHttps
-        ? { 'x-request-id': requestId, 'strict-transport-security': HSTS }
-        : { 'x-request-id': requestId }
-    },
-    answered: (incoming, headers, ms) => {
-      metrics.requests.inc({ method: 'GET', route: 'web', status: '200' })
-      metrics.latency.observe({ route: 'web' }, ms / 1000)
-      logger.info(
-        {
-          requestId: headers['x-request-id'],
-          method: 'GET',
-          path: incoming.url?.split('?')[0],
-          status: 200,
-          ms: Math.round(ms),
-          pageCache: 'hit',
-        },
-        'request',
-      )
-    },
-  }
-  // A delivery hit the fast lane remembers is answered before the app too (decision 010), with
-  // the request id, metrics and log line of a routed delivery request (no HSTS: the app adds it
-  // to pages only).
+  // A page cache hit and a delivery hit the fast lane remembers (decision 010) are answered
+  // before the app, through the same edge as routed requests: request id, HSTS on pages over
+  // HTTPS, metrics and log line (issue 14).
   const { fastLane } = services.delivery
-  // Counters and the latency histogram bound to their labels once: a fast answer should not pay
-  // for hashing them.
-  const fastCounters = new Map<string, ReturnType<typeof metrics.requests.labels>>()
-  const fastLatency = metrics.latency.labels({ route: DELIVERY_ROUTE })
-  const fastHooks: FastAnswerHooks = {
-    requestId: (incoming) => {
-      const given = incoming.headers['x-request-id']
-      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID()
-    },
-    answered: (incoming, status, requestId, ms) => {
-      const method = incoming.method ?? 'GET'
-      const labels = `${method} ${status}`
-      let counter = fastCounters.get(labels)
-      if (counter === undefined) {
-        counter = metrics.requests.labels({ method, route: DELIVERY_ROUTE, status: String(status) })
-        fastCounters.set(labels, counter)
-      }
-      counter.inc()
-      fastLatency.observe(ms / 1000)
-      if (logger.isLevelEnabled('info')) {
-        logger.info(
-          {
-            requestId,
-            method,
-            path: incoming.url?.split('?')[0],
-            status,
-            ms: Math.round(ms),
-            fastLane: true,
-          },
-          'request',
-        )
-      }
-    },
-  }
+  const hooks = edge.pageCacheHooks
+  const fastHooks = edge.fastLaneHooks(DELIVERY_ROUTE)
   // Set when shutdown begins (see below); answers from then on go through the app, which says
   // `Connection: close`.
   let closing = false

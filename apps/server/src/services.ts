@@ -1,6 +1,5 @@
 import { join } from 'node:path'
 import { type CreateEngineOptions, createEngine } from '@tessera/engine'
-import { createSessionCache } from './accounts/session-cache.ts'
 import { seedBilling } from './billing/seed.ts'
 import type { ServerConfig } from './config.ts'
 import { loadContent } from './content/content.ts'
@@ -10,18 +9,22 @@ import { createDelivery, type Delivery } from './delivery/delivery.ts'
 import { DERIVE_JOB, DERIVE_VISITOR_JOB } from './delivery/job.ts'
 import { seedDemo } from './demo/seed.ts'
 import { ensureDemoToken } from './demo/token.ts'
+import { createFeatureServices, type FeatureServices } from './features.ts'
 import { createChangeSignal } from './platform/change-signal.ts'
 import { type ChangeFeed, createChangeFeed } from './platform/changes.ts'
 import { createJobRunner, type JobRunner } from './platform/jobs.ts'
 import type { Logger } from './platform/logger.ts'
 import { createLookups } from './platform/lookups.ts'
 import { createMetrics } from './platform/metrics.ts'
+import { createSessionCache } from './platform/session-cache.ts'
 import { createPredictionJobHandler, PREDICTION_JOB } from './predictions/job.ts'
 import { createLocalStorage, createS3Storage, type Storage } from './storage/index.ts'
 
 /** Everything the server runs on, created once at start and closed at shutdown. */
 export interface Services {
   context: AppContext
+  /** The services the features share, built once (features.ts). */
+  features: FeatureServices
   delivery: Delivery
   jobs: JobRunner
   /**
@@ -133,7 +136,12 @@ export async function createServices(
       contentChanged: createChangeSignal(),
       wakeJobs: () => jobs?.wake(),
     }
-    const delivery = createDelivery(context)
+    const features = createFeatureServices(context)
+    // A new AI render on the demo organisation takes from the visitor's daily allowance.
+    const delivery = createDelivery(context, {
+      onNewAiRender: ({ organisationId, clientAddress, credits }) =>
+        features.allowance.takeAiCredits(organisationId, clientAddress, credits),
+    })
     jobs = createJobRunner(
       context,
       {
@@ -156,6 +164,7 @@ export async function createServices(
     const runner = jobs
     return {
       context,
+      features,
       delivery,
       jobs: runner,
       async reloadContent() {

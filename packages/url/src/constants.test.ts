@@ -5,6 +5,7 @@ import {
   DEFAULT_CONTENT_TYPE,
   DEFAULT_FORMAT,
   IMAGE_FORMATS,
+  isImageFormat,
   isTransformableFormat,
   RAW_FORMATS,
   VIDEO_FORMATS,
@@ -35,6 +36,11 @@ describe('format lists of SPEC §9', () => {
     )
     expect(DEFAULT_CONTENT_TYPE).toBe('application/octet-stream')
     expect(DEFAULT_FORMAT).toBe('bin')
+  })
+
+  it('tells a stored image format (delivered inline) from a raw file', () => {
+    expect(['png', 'jpeg', 'heif', 'tiff', 'svg'].every(isImageFormat)).toBe(true)
+    expect(['pdf', 'jxl', 'bin', 'mp4'].some(isImageFormat)).toBe(false)
   })
 
   it.each(['png', 'JPG', 'pdf', 'tiff', 'bmp', 'heic', 'heif', 'txt', 'mp4', 'avi', 'mpg', 'mpeg'])(

@@ -96,3 +96,13 @@ export const DEFAULT_FORMAT = 'bin'
 export function isTransformableFormat(format: string): boolean {
   return (TRANSFORMABLE_FORMATS as readonly string[]).includes(format.toLowerCase())
 }
+
+const IMAGE_FORMAT_SET: ReadonlySet<string> = new Set(IMAGE_FORMATS)
+
+/**
+ * Whether a file format (as stored: lower case, e.g. `png`, `jpeg`) is an image format of SPEC §9,
+ * delivered inline; anything else is a raw file, delivered as an attachment.
+ */
+export function isImageFormat(format: string): boolean {
+  return IMAGE_FORMAT_SET.has(format)
+}

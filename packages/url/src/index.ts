@@ -20,6 +20,7 @@ export {
   DPR_RANGE,
   IMAGE_FORMATS,
   IMPLICIT_VERSION,
+  isImageFormat,
   isTransformableFormat,
   KEY_VALUE_SEPARATOR,
   LIST_SEPARATOR,

@@ -10,10 +10,10 @@ import { HttpError } from '../http/errors.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { clientAddress } from '../http/request.ts'
 import { labelText } from '../http/text.ts'
-import { createRateLimiter, limitAddress, type RateUse } from '../platform/rate-limit.ts'
+import { limitAddress, type RateLimiter, type RateUse } from '../platform/rate-limit.ts'
 import {
+  type Auth,
   cookieToken,
-  createAuth,
   randomToken,
   SESSION_TTL_SECONDS,
   sessionCookie,
@@ -72,10 +72,10 @@ export function userJson(user: User) {
  */
 export function identityRoutes(
   app: Pick<AppContext, 'repo' | 'config' | 'sessions'>,
+  { auth, limiter: limits }: { auth: Auth; limiter: RateLimiter },
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const { repo, config, sessions } = app
-  const limits = createRateLimiter(repo)
   const { windowMs } = LOGIN_LIMITS
   const signupRule = (address: string) => ({
     key: `signup:address:${limitAddress(address)}`,
@@ -104,7 +104,7 @@ export function identityRoutes(
     c.header('cache-control', 'no-store')
   }
 
-  const { requireUser } = createAuth(app)
+  const { requireUser } = auth
 
   /** Creates a user with their own organisation, retrying if the random cloud name is taken. */
   const createAccount = async (input: NewUser): Promise<User> => {

@@ -8,7 +8,7 @@ import type { AppContext, AppEnv } from '../context.ts'
 import type { Invitation } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
-import { createAuth, randomToken, sha256 } from './auth.ts'
+import { type Auth, randomToken, sha256 } from './auth.ts'
 import { idParam, noStore } from './organisation-http.ts'
 
 /** Invitations stay open for a week. */
@@ -45,10 +45,10 @@ function invitationJson(invitation: Invitation) {
 /** The members and invitation calls, relative to `ORGANIZATION`. */
 export function memberRoutes(
   app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'sessions'>,
+  { auth }: { auth: Auth },
 ): Hono<AppEnv> {
   const { repo, config } = app
   const router = new Hono<AppEnv>()
-  const auth = createAuth(app)
   const ORG = '/:orgId'
 
   // Invitations are accepted by the invited user, who is not a member yet: no orgId in the path.

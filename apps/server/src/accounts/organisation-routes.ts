@@ -14,7 +14,7 @@ import {
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
 import { labelText } from '../http/text.ts'
-import { API_TOKEN_PREFIX, createAuth, randomToken, sha256 } from './auth.ts'
+import { API_TOKEN_PREFIX, type Auth, randomToken, sha256 } from './auth.ts'
 import { memberRoutes } from './member-routes.ts'
 import { idParam, noStore } from './organisation-http.ts'
 export const MAX_TOKENS_PER_ORGANISATION = 50
@@ -83,10 +83,10 @@ function signingKeyJson(key: SigningKey) {
  */
 export function organisationRoutes(
   app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'lookups' | 'sessions'>,
+  { auth }: { auth: Auth },
 ): Hono<AppEnv> {
   const { repo, lookups } = app
   const router = new Hono<AppEnv>()
-  const auth = createAuth(app)
   const ORG = '/:orgId'
 
   // Before `/:orgId`, which would take `all` for an id.
@@ -106,7 +106,7 @@ export function organisationRoutes(
     )
   })
 
-  router.route('/', memberRoutes(app))
+  router.route('/', memberRoutes(app, { auth }))
 
   router.get(ORG, async (c) => {
     noStore(c)

@@ -75,10 +75,9 @@ export const IMAGE_FORMATS: ReadonlySet<string> = new Set([
   'tiff',
 ])
 
-/** Whether a stored file's format is one of the image formats (delivered inline). */
-export function isImageFormat(format: string): boolean {
-  return IMAGE_FORMATS.has(format)
-}
+// Whether a stored file's format is an image format lives with the URL language (@tessera/url),
+// where delivery reads it without importing this feature.
+export { isImageFormat } from '@tessera/url'
 
 /** Bytes of no type we recognise, kept as SPEC §9's default where raw files are allowed. */
 export const UNKNOWN_TYPE: SniffedType = {

@@ -13,7 +13,7 @@
 // (`?path=a/b`): an encoded `/` in a URL path is refused before routing.
 import { type Context, Hono } from 'hono'
 import { z } from 'zod'
-import { type Caller, createAuth } from '../accounts/auth.ts'
+import type { Auth, Caller } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { RemovedFiles } from '../db/asset-change-queries.ts'
 import { isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
@@ -97,10 +97,9 @@ const folderNotFound = (path: string) =>
  * The file, folder and preset calls of an organisation (docs/api.md, "Files, folders and
  * presets"), relative to `ASSET_API_BASE`.
  */
-export function assetRoutes(app: AppContext): Hono<AppEnv> {
+export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const { repo, storage, lookups, logger } = app
-  const auth = createAuth(app)
 
   /** The caller of a call on the path's organisation; 404 for an id that is not a UUID. */
   async function callerOf(c: Context<AppEnv>): Promise<Caller> {

@@ -3,21 +3,19 @@
 import { Hono } from 'hono'
 import type { AppContext, AppEnv } from '../context.ts'
 import { jsonLimit } from '../http/json-body.ts'
-import { createAssets } from './upload.ts'
+import type { Assets } from './upload.ts'
 
 /** `POST /direct` (multipart) and `POST /url` (JSON), relative to `ASSETS`/upload. */
-export function uploadRoutes(app: AppContext): Hono<AppEnv> {
+export function uploadRoutes(_app: AppContext, { assets }: { assets: Assets }): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const assets = createAssets(app)
   router.post('/direct', (c) => assets.uploadDirect(c))
   router.post('/url', jsonLimit, (c) => assets.uploadFromUrl(c))
   return router
 }
 
 /** `GET /download?url=…`, relative to `ASSETS`/proxy. */
-export function proxyRoutes(app: AppContext): Hono<AppEnv> {
+export function proxyRoutes(_app: AppContext, { assets }: { assets: Assets }): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const assets = createAssets(app)
   router.get('/download', (c) => assets.proxyDownload(c))
   return router
 }

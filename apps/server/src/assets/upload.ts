@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
-import { createAuth } from '../accounts/auth.ts'
+import type { Auth } from '../accounts/auth.ts'
 import type { AppContext } from '../context.ts'
 import type { Organisation, StoredFile } from '../db/index.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
@@ -104,11 +104,12 @@ function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImag
   }
 }
 
+export type Assets = ReturnType<typeof createAssets>
+
 /** Creates the asset handlers over the app's services. */
-export function createAssets(app: AppContext) {
+export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
   const { repo, storage, engine, config } = app
 
-  const auth = createAuth(app)
   /**
    * What the stored bytes are: an image format of SPEC §9, or (only where the organisation allows
    * raw files) anything else; a name whose extension disagrees with the bytes is refused.

@@ -9,8 +9,8 @@ import { readQuery, singleValue } from '../http/query.ts'
 import { checkoutPage, checkoutPageHeaders } from './checkout-page.ts'
 import { TEST_CHECKOUT_PATH } from './paths.ts'
 import {
-  createPaymentProvider,
   type PaymentEvent,
+  type PaymentProvider,
   TEST_CHECKOUT_REF,
   TEST_RETURN_PARAM,
   TEST_RETURN_SIGNATURE_PARAM,
@@ -19,17 +19,22 @@ import {
 import {
   consoleOrigin,
   consoleReturnUrl,
-  createReturnSigner,
   MAX_RETURN_URL,
+  type ReturnSigner,
   returnWith,
 } from './return-url.ts'
-import { createSettlement } from './settlement.ts'
+import type { Settlement } from './settlement.ts'
 
 /** `POST /{provider}`: a provider's signed event about a checkout. */
-export function paymentWebhookRoutes(app: AppContext): Hono<AppEnv> {
+export function paymentWebhookRoutes(
+  _app: AppContext,
+  {
+    payments: provider,
+    settlement,
+  }: { payments: PaymentProvider | undefined; settlement: Settlement },
+): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const provider = createPaymentProvider(app.config)
-  const { settle } = createSettlement(app)
+  const { settle } = settlement
 
   router.post('/:provider', jsonLimit, async (c) => {
     const name = c.req.param('provider')
@@ -66,12 +71,17 @@ export function paymentWebhookRoutes(app: AppContext): Hono<AppEnv> {
  * with a return address carries it (`?return=…&rs=<HMAC>`): paying or canceling then answers
  * 303 to that console page with `paymentId` and `status` added.
  */
-export function testCheckoutRoutes(app: AppContext): Hono<AppEnv> {
+export function testCheckoutRoutes(
+  app: AppContext,
+  {
+    payments: provider,
+    settlement,
+    returns,
+  }: { payments: PaymentProvider | undefined; settlement: Settlement; returns: ReturnSigner },
+): Hono<AppEnv> {
   const { repo } = app
   const router = new Hono<AppEnv>()
-  const provider = createPaymentProvider(app.config)
-  const { settle, itemName } = createSettlement(app)
-  const returns = createReturnSigner(app.config)
+  const { settle, itemName } = settlement
   const pageHeaders = checkoutPageHeaders(consoleOrigin(app.config))
 
   const testCheckout = async (c: Context) => {

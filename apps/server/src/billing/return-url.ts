@@ -54,6 +54,8 @@ export function returnWith(url: URL, paymentId: string, status: string): string 
 }
 
 /** Signs and checks the return address a test checkout URL carries. */
+export type ReturnSigner = ReturnType<typeof createReturnSigner>
+
 export function createReturnSigner(config: Pick<ServerConfig, 'signing'>) {
   const key = createHmac('sha256', config.signing.key)
     .update('tessera test checkout return')

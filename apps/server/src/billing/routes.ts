@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { createAuth } from '../accounts/auth.ts'
+import type { Auth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { isUuid } from '../db/index.ts'
 import type { CreditEntry, Payment, Plan, Subscription } from '../db/schema.ts'
@@ -13,7 +13,7 @@ import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
 import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
 import { parseQuery, readQuery } from '../http/query.ts'
-import { createPaymentProvider, type PaymentProvider } from './payments.ts'
+import type { PaymentProvider } from './payments.ts'
 import { consoleReturnUrl, MAX_RETURN_URL } from './return-url.ts'
 
 export const LEDGER_PAGE_SIZE = 20
@@ -106,11 +106,12 @@ function paymentJson(payment: Payment, provider: PaymentProvider | undefined) {
  * The credits, ledger, checkout and payment calls of an organisation (docs/api.md, "Credits,
  * payments and predictions"), relative to `BILLING_ORG_BASE`.
  */
-export function billingRoutes(app: AppContext): Hono<AppEnv> {
+export function billingRoutes(
+  app: AppContext,
+  { auth, payments: provider }: { auth: Auth; payments: PaymentProvider | undefined },
+): Hono<AppEnv> {
   const { repo } = app
   const router = new Hono<AppEnv>()
-  const auth = createAuth(app)
-  const provider = createPaymentProvider(app.config)
 
   router.get(`/:orgId/credits`, async (c) => {
     const caller = await auth.requirePathOrganisation(c)

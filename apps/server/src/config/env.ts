@@ -144,21 +144,9 @@ export const ENV = z.object({
   DERIVED_CACHE_MAX_BYTES: integer(0, 2 ** 50, 4 * 1024 ** 3, 'bytes'),
   DERIVED_STORE_MAX_BYTES: integer(0, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
   RENDER_LIMIT_PER_MINUTE: integer(0, 1_000_000, 600, 'renders per address'),
-  TRUSTED_PROXIES: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .optional()
-      .transform((value) =>
-        (value ?? '')
-          .split(',')
-          .map((item) => item.trim().toLowerCase())
-          .filter((item) => item !== ''),
-      )
-      .refine((items) => items.every((item) => isIP(item) !== 0), {
-        error: 'must be a comma-separated list of IP addresses',
-      }),
-  ),
+  TRUSTED_PROXIES: list.refine((items) => items.every((item) => isIP(item) !== 0), {
+    error: 'must be a comma-separated list of IP addresses',
+  }),
   METRICS_TOKEN: z.preprocess(
     blankToUndefined,
     z.string().trim().min(16, 'must be at least 16 characters').optional(),

@@ -1,7 +1,7 @@
 // The shape of the server's settings, as `loadConfig` (config.ts) answers them.
 import type { AiSettings } from '@tessera/engine'
-import type { WebSettings } from '../http/web-settings.ts'
 import type { LOG_LEVELS } from './env.ts'
+import type { WebSettings } from './web-settings.ts'
 
 /** Server settings, read once from the environment at boot. */
 export interface ServerConfig {

@@ -5,17 +5,18 @@
 import type { ContactMessage, ContactSaved } from '@tessera/web'
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
-import { createRateLimiter, limitAddress } from '../platform/rate-limit.ts'
-import { createCaptchaGuard } from '../playground/captcha.ts'
+import { limitAddress, type RateLimiter } from '../platform/rate-limit.ts'
+import type { CaptchaGuard } from '../playground/captcha.ts'
 
 const HOUR_MS = 60 * 60_000
 
 export type ContactInbox = ReturnType<typeof createContactInbox>
 
-export function createContactInbox(app: Pick<AppContext, 'repo' | 'config' | 'logger'>) {
+export function createContactInbox(
+  app: Pick<AppContext, 'repo' | 'config'>,
+  { limiter, captcha }: { limiter: RateLimiter; captcha: CaptchaGuard },
+) {
   const { repo, config } = app
-  const limiter = createRateLimiter(repo)
-  const captcha = createCaptchaGuard(app, { action: 'contact' })
 
   /** Keeps `message` from `address`, or says why not (captcha, rate limit). */
   async function save(

@@ -10,7 +10,6 @@ import type { DerivedImage } from '../db/index.ts'
 import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
-import { createVisitorAllowance } from '../playground/allowance.ts'
 import { createDerivedBudget } from './budget.ts'
 import { aiDpr, derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { createDeriver } from './derive.ts'
@@ -62,15 +61,36 @@ const ANIMATABLE = new Set(['gif', 'webp'])
 
 export type Delivery = ReturnType<typeof createDelivery>
 
+/** What delivery tells before it queues a new AI render (a cache miss, or a result evicted). */
+export interface NewAiRender {
+  organisationId: string
+  /** The visitor's address, when the request came from a client. */
+  clientAddress: string | undefined
+  /** The credits the render costs. */
+  credits: number
+}
+
+/**
+ * Hears of a new AI render before it is queued, and may refuse it by throwing (the playground's
+ * daily visitor allowance listens here: delivery sits below it and does not import it). The use
+ * it answers is released when the render is not queued after all.
+ */
+export type NewAiRenderListener = (
+  render: NewAiRender,
+) => Promise<{ release(): Promise<unknown> } | undefined>
+
 /** Creates the delivery handler over the app's services. */
-export function createDelivery(app: AppContext) {
+export function createDelivery(
+  app: AppContext,
+  events: { onNewAiRender?: NewAiRenderListener } = {},
+) {
   const { repo, lookups, engine, metrics, config } = app
   const strict = createStrictTransformations(app)
   const resolver = createResolver(app)
   const budget = createDerivedBudget(app)
   const deriver = createDeriver(app, { budget, findMergeFile: resolver.findMergeFile })
   const { countRender } = createRenderLimit(app)
-  const visitorAllowance = createVisitorAllowance(app)
+  const onNewAiRender: NewAiRenderListener = events.onNewAiRender ?? (async () => undefined)
   // Hits answered before routing (decision 010); every change the lookups hear of reaches it.
   const cacheCounters = {
     hit: metrics.cache.labels({ result: 'hit' }),
@@ -159,11 +179,11 @@ export function createDelivery(app: AppContext) {
       const reference =
         existing === undefined ? cacheKey : `${cacheKey}@${existing.updatedAt.toISOString()}`
       // On the demo, the visitor's daily allowance counts the credits the render costs.
-      const allowance = await visitorAllowance.takeAiCredits(
+      const allowance = await onNewAiRender({
         organisationId,
-        request.clientAddress,
+        clientAddress: request.clientAddress,
         credits,
-      )
+      })
       try {
         await countRender(request)
         await chargeCredits(repo, organisationId, credits, AI_REASON, reference)

@@ -1,8 +1,7 @@
 // Answers of delivery: cache headers, ETag checks (RFC 9110), 304, the original file (ranges,
 // HEAD without opening it) and the image bytes, and the 202 of a queued transformation.
 import { Readable } from 'node:stream'
-import { parseRange } from '@tessera/url'
-import { isImageFormat } from '../assets/files.ts'
+import { isImageFormat, parseRange } from '@tessera/url'
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import type { DeliveryRequest, FileRow } from './resolve.ts'

@@ -81,12 +81,9 @@ export function isHttps(c: Context, publicUrl: string): boolean {
 }
 
 /**
- * The env of a request the web app's loaders make to this server in-process (`http/web.ts`).
- * Only `hono.fetch` called here sets it: no client can.
+ * Whether the request came from a page loader in this process, not over the network: only
+ * `hono.fetch` called by `createLocalFetch` (`http/web.ts`) sets this env, no client can.
  */
-export const IN_PROCESS = Object.freeze({ inProcess: true })
-
-/** Whether the request came from a page loader in this process, not over the network. */
 export function isInProcess(c: Context): boolean {
   return (c.env as { inProcess?: unknown } | undefined)?.inProcess === true
 }

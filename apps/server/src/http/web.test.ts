@@ -22,7 +22,11 @@ describe('in-process calls of the pages', () => {
       appSlug: 'background-remover',
       predictionId: 'erase_bg',
     })
-    const app = createApp(server.services.context, { delivery: server.services.delivery, openApi })
+    const app = createApp(server.services.context, {
+      delivery: server.services.delivery,
+      features: server.services.features,
+      openApi,
+    })
     local = createLocalFetch(app)
     hono = () => app
   })

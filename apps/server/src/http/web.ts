@@ -16,12 +16,10 @@ import type { Hono } from 'hono'
 import type { ServerConfig } from '../config.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Logger } from '../platform/logger.ts'
+import { HSTS, type InProcessEnv } from './edge.ts'
 import { HttpError } from './errors.ts'
 import { createPageCache, type PageCache } from './page-cache.ts'
-import { clientAddress, IN_PROCESS, isHttps } from './request.ts'
-
-/** Browsers that reached a page over HTTPS keep to HTTPS for a year (HSTS). */
-export const HSTS = 'max-age=31536000; includeSubDomains'
+import { clientAddress, isHttps } from './request.ts'
 
 /** Path prefixes that belong to the API or delivery, never to a page. */
 const NOT_PAGES = ['/service/', '/cms/', '/v1/', '/v2/']
@@ -139,22 +137,28 @@ export function runtimeConfigFor(config: ServerConfig): RuntimeConfig {
 
 /**
  * How the pages call this server's API in-process: under the visitor's request id (so a page's
- * calls share its id in the logs), marked in-process (counted under `internal:` in metrics), and
- * never over the network.
+ * calls share its id in the logs) and address (limits count the visitor, not the server), marked
+ * in-process (counted under `internal:` in metrics, no log line of their own), and never over
+ * the network.
  */
 export function createLocalFetch(hono: Hono<AppEnv>, logger?: Logger) {
-  const visitor = new AsyncLocalStorage<string>()
+  const visitor = new AsyncLocalStorage<{ requestId: string; address: string | undefined }>()
   return {
     /** Writes a page's failure at error level, under the request id of the visit. */
     log: (message: string, details: { err: unknown }): void => {
-      logger?.error({ requestId: visitor.getStore(), ...details }, message)
+      logger?.error({ requestId: visitor.getStore()?.requestId, ...details }, message)
     },
-    /** Runs `render` (a page) for the visitor request `requestId`. */
-    asVisitor: <T>(requestId: string, render: () => T): T => visitor.run(requestId, render),
+    /** Runs `render` (a page) for the visitor request `requestId` from `address`. */
+    asVisitor: <T>(requestId: string, render: () => T, address?: string): T =>
+      visitor.run({ requestId, address }, render),
     localFetch: async (request: Request): Promise<Response> => {
-      const requestId = visitor.getStore()
-      if (requestId !== undefined) request.headers.set('x-request-id', requestId)
-      return hono.fetch(request, IN_PROCESS)
+      const visit = visitor.getStore()
+      if (visit !== undefined) request.headers.set('x-request-id', visit.requestId)
+      const env: InProcessEnv =
+        visit?.address === undefined
+          ? { inProcess: true }
+          : { inProcess: true, visitorAddress: visit.address }
+      return hono.fetch(request, env)
     },
   }
 }
@@ -206,6 +210,7 @@ export function registerWeb(
     if (NOT_PAGES.some((prefix) => path.startsWith(prefix))) return next()
     c.set('route', 'web')
     const requestId = c.get('requestId')
+    const address = clientAddress(c)
     // A body is read whole, within its cap, before React Router parses it.
     const request =
       c.req.method === 'GET' || c.req.method === 'HEAD'
@@ -213,8 +218,8 @@ export function registerWeb(
         : await capBody(c.req.raw, pageBodyCap(path))
     const response = path.startsWith(STATIC_PREFIX)
       ? await handler(request)
-      : await visitorAddress.run(clientAddress(c), () =>
-          pageCache.serve(request, (page) => asVisitor(requestId, () => handler(page))),
+      : await visitorAddress.run(address, () =>
+          pageCache.serve(request, (page) => asVisitor(requestId, () => handler(page), address)),
         )
     // Only over HTTPS: a browser ignores it on plain HTTP, and a local install must stay reachable.
     if (isHttps(c, app.config.publicUrl)) {

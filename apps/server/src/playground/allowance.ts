@@ -86,8 +86,8 @@ export function createVisitorAllowance(app: Pick<AppContext, 'repo' | 'config' |
   }
 
   /**
-   * Delivery calls this before it queues a new AI render of `organisationId` (a cache miss, or a
-   * result evicted since): on the demo organisation it takes the render's `credits` from the
+   * Hears delivery's new AI render of `organisationId` before it is queued (a cache miss, or a
+   * result evicted since; `onNewAiRender`, wired in services.ts): on the demo organisation it takes the render's `credits` from the
    * client's daily AI allowance, and answers the use to release if the render is not queued
    * after all. Other organisations pay with their own credits, uncounted.
    *

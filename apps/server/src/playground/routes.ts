@@ -2,20 +2,21 @@
 // `PUBLIC_PLAYGROUND`: no session, limited per client address (docs/api.md).
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { createAuth } from '../accounts/auth.ts'
+import type { Auth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { clientAddress } from '../http/request.ts'
 import { CAPTCHA_HEADER } from './captcha.ts'
-import { createPlaygroundSigner, MAX_PLAYGROUND_URL_LENGTH } from './sign.ts'
-import { createVisitorUploads } from './visitor-uploads.ts'
+import { MAX_PLAYGROUND_URL_LENGTH, type PlaygroundSigner } from './sign.ts'
+import type { VisitorUploads } from './visitor-uploads.ts'
 
 const signBody = z.object({ url: z.string().trim().min(1).max(MAX_PLAYGROUND_URL_LENGTH) })
 
-export function playgroundRoutes(app: AppContext): Hono<AppEnv> {
+export function playgroundRoutes(
+  _app: AppContext,
+  { signer, visitorUploads: uploads }: { signer: PlaygroundSigner; visitorUploads: VisitorUploads },
+): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const signer = createPlaygroundSigner(app)
-  const uploads = createVisitorUploads(app)
 
   router.post('/sign', jsonLimit, async (c) => {
     const { url } = parseBody(await readJson(c), signBody)
@@ -43,10 +44,11 @@ export function playgroundRoutes(app: AppContext): Hono<AppEnv> {
  * The member call, mounted under `MEMBER_PLAYGROUND`: signs a delivery URL of the caller's own
  * organisation, so the website's tools run its AI operations under strict transformations.
  */
-export function memberPlaygroundRoutes(app: AppContext): Hono<AppEnv> {
+export function memberPlaygroundRoutes(
+  _app: AppContext,
+  { signer, auth }: { signer: PlaygroundSigner; auth: Auth },
+): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const signer = createPlaygroundSigner(app)
-  const auth = createAuth(app)
 
   router.post('/:orgId/sign', jsonLimit, async (c) => {
     const caller = await auth.requirePathOrganisation(c)

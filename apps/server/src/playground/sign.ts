@@ -19,8 +19,8 @@ import type { SigningKey } from '../db/index.ts'
 import { writtenCostlyOperation } from '../delivery/strict-transformations.ts'
 import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { HttpError } from '../http/errors.ts'
-import { createVisitorAllowance } from './allowance.ts'
-import { createCaptchaGuard } from './captcha.ts'
+import type { VisitorAllowance } from './allowance.ts'
+import type { CaptchaGuard } from './captcha.ts'
 
 /** How long a visitor's signed URL works: long enough to watch a slow operation finish. */
 export const PLAYGROUND_SIGNATURE_SECONDS = 60 * 60
@@ -61,12 +61,13 @@ function refuse(message: string): HttpError {
 const onlyOf = (cloudName: string) =>
   `Only delivery URLs of the ${cloudName} organisation on this server can be signed here`
 
+export type PlaygroundSigner = ReturnType<typeof createPlaygroundSigner>
+
 export function createPlaygroundSigner(
   app: Pick<AppContext, 'repo' | 'lookups' | 'config' | 'logger'>,
+  { allowance, captcha }: { allowance: VisitorAllowance; captcha: CaptchaGuard },
 ) {
   const { repo, lookups, config } = app
-  const allowance = createVisitorAllowance(app)
-  const captcha = createCaptchaGuard(app)
 
   const hostOf = (url: string | undefined) => {
     if (url === undefined) return undefined

@@ -7,13 +7,13 @@
 // by housekeeping once it is 24 hours old.
 import { randomUUID } from 'node:crypto'
 import type { Context } from 'hono'
-import { createAssets } from '../assets/upload.ts'
+import type { Assets } from '../assets/upload.ts'
 import type { AppContext } from '../context.ts'
 import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { HttpError } from '../http/errors.ts'
 import { clientAddress } from '../http/request.ts'
-import { createVisitorAllowance, DAY_MS, VISITOR_UPLOAD_BYTES_KEY } from './allowance.ts'
-import { CAPTCHA_HEADER, createCaptchaGuard } from './captcha.ts'
+import { DAY_MS, VISITOR_UPLOAD_BYTES_KEY, type VisitorAllowance } from './allowance.ts'
+import { CAPTCHA_HEADER, type CaptchaGuard } from './captcha.ts'
 
 /** The demo folder visitor uploads go to. */
 export const VISITOR_UPLOADS_FOLDER = 'visitor-uploads'
@@ -28,11 +28,16 @@ export interface VisitorUploadAnswer {
   remaining: { uploads: number; aiRuns: number }
 }
 
-export function createVisitorUploads(app: AppContext) {
-  const assets = createAssets(app)
-  const allowance = createVisitorAllowance(app)
-  const captcha = createCaptchaGuard(app)
+export type VisitorUploads = ReturnType<typeof createVisitorUploads>
 
+export function createVisitorUploads(
+  app: AppContext,
+  {
+    assets,
+    allowance,
+    captcha,
+  }: { assets: Assets; allowance: VisitorAllowance; captcha: CaptchaGuard },
+) {
   /**
    * Takes the address's upload slot and the bytes the body may hold atomically, before the body
    * is read (Node reads and drops what a refused client still sends); a refused upload gives

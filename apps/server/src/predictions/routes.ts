@@ -5,7 +5,7 @@
 // there are no made-up results. Mounted under `PREDICTIONS_ORG_BASE` (`…/org/{orgId}/…`).
 import { parseDeliveryPath } from '@tessera/url'
 import { Hono } from 'hono'
-import { createAuth } from '../accounts/auth.ts'
+import type { Auth } from '../accounts/auth.ts'
 import { assertValidFilePath } from '../assets/files.ts'
 import { insufficientCredits } from '../billing/credits.ts'
 import { TRANSFORMATION } from '../content/paths.ts'
@@ -38,10 +38,9 @@ function jobJson(job: Job) {
 }
 
 /** Registers the prediction-job routes (docs/api.md, "Credits, payments and predictions"). */
-export function predictionRoutes(app: AppContext): Hono<AppEnv> {
+export function predictionRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const { repo, content, config } = app
-  const auth = createAuth(app)
   const predictionsById = new Map(content.predictions.map((item) => [item.id, item]))
 
   /** The image a prediction reads: a file of the organisation, by path or delivery URL, or a URL. */

@@ -6,7 +6,7 @@
 // signed or made with a token (with the session cookie alone, 400 signature_missing).
 import { isUrlError, parseDeliveryPath, REQUEST_SIGNATURE_HEADERS } from '@tessera/url'
 import { Hono } from 'hono'
-import { bearerToken, createAuth } from '../accounts/auth.ts'
+import { type Auth, bearerToken } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Delivery, DeliveryRequest } from '../delivery/delivery.ts'
 import { unknownCloudName } from '../delivery/resolve.ts'
@@ -49,9 +49,11 @@ function readTarget(text: string | undefined) {
 }
 
 /** Registers `GET /` (mounted at `TRANSFORMATION_CONTEXT`). */
-export function transformationRoutes(app: AppContext, delivery: Delivery): Hono<AppEnv> {
+export function transformationRoutes(
+  app: AppContext,
+  { auth, delivery }: { auth: Auth; delivery: Delivery },
+): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const auth = createAuth(app)
   const { config, lookups } = app
 
   router.get('/', async (c) => {

@@ -12,8 +12,8 @@ import {
   type Session,
   type User,
 } from '../db/index.ts'
-import { createTtlCache } from '../platform/cache.ts'
-import type { Change } from '../platform/changes.ts'
+import { createTtlCache } from './cache.ts'
+import type { Change } from './changes.ts'
 
 export interface LiveSession {
   session: Session
