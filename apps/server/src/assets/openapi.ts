@@ -6,10 +6,10 @@ import {
   failure,
   formatted,
   orgRoute,
-  pageParams,
   ref,
   uuidParam,
 } from '../http/openapi-kit.ts'
+import { pageQuery } from '../http/paging.ts'
 
 import { ASSET_API_BASE, ASSET_PAGE_SIZE, RECENT_PAGE_SIZE } from './paths.ts'
 
@@ -109,7 +109,7 @@ export const ASSET_API: ApiPart = {
           .max(255)
           .describe('Only names containing this text (case-insensitive, literal)')
           .optional(),
-        ...pageParams(ASSET_PAGE_SIZE),
+        ...pageQuery(ASSET_PAGE_SIZE),
       }),
       responses: {
         '200': { description: 'One page of folders and files', schema: ref('AssetListing') },
@@ -264,7 +264,7 @@ export const ASSET_API: ApiPart = {
       summary: 'Files in every folder, the most recently uploaded or changed first, paged',
       tags: ['files'],
       query: z.object({
-        ...pageParams(RECENT_PAGE_SIZE),
+        ...pageQuery(RECENT_PAGE_SIZE),
       }),
       responses: {
         '200': { description: 'One page of files', schema: ref('RecentFiles') },

@@ -1,14 +1,7 @@
 // The declared calls of an organisation's presets (`preset-routes.ts`), a part of the files API.
 import { z } from 'zod'
-import {
-  type ApiPart,
-  dateTime,
-  failure,
-  formatted,
-  orgRoute,
-  pageParams,
-  ref,
-} from '../http/openapi-kit.ts'
+import { type ApiPart, dateTime, failure, formatted, orgRoute, ref } from '../http/openapi-kit.ts'
+import { pageQuery } from '../http/paging.ts'
 
 import { ASSET_API_BASE, ASSET_PAGE_SIZE } from './paths.ts'
 
@@ -113,7 +106,7 @@ export const PRESET_API: ApiPart = {
           .boolean()
           .describe('false: only usable presets; true: only archived ones; absent: both')
           .optional(),
-        ...pageParams(ASSET_PAGE_SIZE),
+        ...pageQuery(ASSET_PAGE_SIZE),
       }),
       responses: {
         '200': { description: 'One page of presets', schema: ref('PresetList') },

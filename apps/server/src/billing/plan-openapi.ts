@@ -1,6 +1,7 @@
 // The declared calls of the public plan and add-on lists.
 import { z } from 'zod'
-import { type ApiPart, dateTime, failure, pageParams, ref, route } from '../http/openapi-kit.ts'
+import { type ApiPart, dateTime, failure, ref, route } from '../http/openapi-kit.ts'
+import { pageQuery } from '../http/paging.ts'
 
 import { BILLING, BILLING_PAGE_SIZE } from './paths.ts'
 
@@ -66,7 +67,7 @@ export const PLAN_OPENAPI: ApiPart = {
           .max(64)
           .describe('Only plans with this tag (exact match), e.g. the product tag tessera')
           .optional(),
-        ...pageParams(BILLING_PAGE_SIZE),
+        ...pageQuery(BILLING_PAGE_SIZE),
       }),
       responses: {
         '200': {
@@ -94,7 +95,7 @@ export const PLAN_OPENAPI: ApiPart = {
           .max(64)
           .describe('Only addons with this tag (exact match), e.g. the product tag tessera')
           .optional(),
-        ...pageParams(BILLING_PAGE_SIZE),
+        ...pageQuery(BILLING_PAGE_SIZE),
       }),
       responses: {
         '200': {

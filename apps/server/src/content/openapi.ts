@@ -1,15 +1,8 @@
 // The declared calls of the public content: dynamic apps, the predictions catalogue, the
 // Strapi-shaped CMS and announcements. Examples name real entries of the content.
 import { z } from 'zod'
-import {
-  type ApiPart,
-  dateTime,
-  failure,
-  formatted,
-  pageParams,
-  ref,
-  route,
-} from '../http/openapi-kit.ts'
+import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
+import { pageQuery } from '../http/paging.ts'
 import { CMS_PAGE_SIZE } from './cms.ts'
 
 import { ANNOUNCEMENTS, APPS, APPS_PAGE_SIZE, CMS, TRANSFORMATION } from './paths.ts'
@@ -187,7 +180,7 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
             .meta({ example: 'ai-tools' })
             .describe('Comma-separated; apps carrying any of them')
             .optional(),
-          ...pageParams(APPS_PAGE_SIZE),
+          ...pageQuery(APPS_PAGE_SIZE),
           sortBy: z.enum(['createdAt', 'title']).meta({ default: 'createdAt' }).optional(),
           sortOrder: z
             .enum(['asc', 'desc'])

@@ -28,6 +28,8 @@ function override(ctx: { zodSchema: unknown; jsonSchema: Mutable }): void {
     schema.$ref = `${COMPONENTS}${name}`
     return
   }
+  // A number read from query text (`wholeNumber`) is documented as the integer, not its text.
+  if (schema.type === 'integer') delete schema.pattern
   // zod writes its integer bounds and closes every object; the document states neither.
   if (schema.minimum === -SAFE) delete schema.minimum
   if (schema.maximum === SAFE) delete schema.maximum
@@ -56,6 +58,9 @@ function parametersOf(
       unrepresentable: 'any',
       override,
     }) as Mutable
+    // zod leaves a default out of a schema it writes for input; the reader still wants it.
+    const def = (field as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def
+    if (def.type === 'default' && schema.default === undefined) schema.default = def.defaultValue
     const { description, example, style, explode } = schema
     for (const key of ['description', 'example', 'style', 'explode']) delete schema[key]
     const required = where === 'path' || !(field as z.ZodType).safeParse(undefined).success

@@ -4,7 +4,6 @@
 // Schema output (`z.toJSONSchema`), so no operation, parameter or body is written as JSON by hand.
 import { PUBLIC_API_PATHS } from '@tessera/url'
 import { z } from 'zod'
-import { MAX_PAGE_NO, MAX_PAGE_SIZE } from './paging.ts'
 
 /** Where the server serves its OpenAPI document. */
 export const OPENAPI_PATH = PUBLIC_API_PATHS.openapi
@@ -111,24 +110,6 @@ export const withCookie = (answer: Answer): Answer => ({
 })
 export const failure = (description: string): Answer => json(ref('Error'), description)
 export const badQuery = failure('A query parameter is invalid, repeated, too long or out of range')
-
-/** The documented `pageNo` and `pageSize` query fields (the server reads them with `pageQuery`). */
-export const pageParams = (fallback: number) => ({
-  pageNo: z
-    .int()
-    .min(1)
-    .max(MAX_PAGE_NO)
-    .default(1)
-    .describe('Page to answer, from 1 (default 1)')
-    .optional(),
-  pageSize: z
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
-    .default(fallback)
-    .describe(`Items per page (default ${fallback})`)
-    .optional(),
-})
 
 /** The id every uuid path parameter shows as its example (the route test calls it). */
 export const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000'
