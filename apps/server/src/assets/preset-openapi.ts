@@ -1,9 +1,25 @@
 // The declared calls of an organisation's presets (`preset-routes.ts`), a part of the files API.
+import { MAX_TRANSFORMATIONS } from '@tessera/url'
 import { z } from 'zod'
 import { type ApiPart, dateTime, failure, formatted, orgRoute, ref } from '../http/openapi-kit.ts'
-import { pageQuery } from '../http/paging.ts'
 
-import { ASSET_API_BASE, ASSET_PAGE_SIZE } from './paths.ts'
+import { ASSET_API_BASE } from './paths.ts'
+import {
+  createPresetBody,
+  presetName,
+  presetParams,
+  presetsQuery,
+  updatePresetBody,
+} from './presets.ts'
+
+const presetPath = {
+  presetName: presetName
+    .meta({ example: 'thumbnail' })
+    .describe('The preset name (letters, digits, _ and -)'),
+}
+const failures = failure(
+  'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+)
 
 export const PRESET_API: ApiPart = {
   tags: [],
@@ -14,30 +30,7 @@ export const PRESET_API: ApiPart = {
       presetName: z.string(),
       name: z.string().describe('The same as presetName'),
       transformation: z.string().describe('Operations joined by ~, e.g. t.resize(w:$w)~t.flip()'),
-      params: z
-        .record(
-          z.string(),
-          z.object({
-            type: z.enum([
-              'integer',
-              'float',
-              'string',
-              'color',
-              'enum',
-              'boolean',
-              'file',
-              'bbox',
-              'bboxList',
-              'polygonList',
-            ]),
-            default: z.union([z.string(), z.number(), z.boolean()]).nullable().optional(),
-            enum: z.array(z.string()).optional(),
-            min: z.number().optional(),
-            max: z.number().optional(),
-          }),
-        )
-        .meta({ maxProperties: 20 })
-        .describe('The `$variables` of the transformation: `{ name: { type, default } }`'),
+      params: presetParams,
       archived: z.boolean(),
       createdAt: dateTime,
       updatedAt: dateTime,
@@ -50,46 +43,12 @@ export const PRESET_API: ApiPart = {
       path: `${ASSET_API_BASE}/{orgId}/presets`,
       operationId: 'createPreset',
       summary: 'Create a preset',
-      description:
-        'The transformation is checked as delivery would use it: a pattern the URL language refuses, an undeclared $variable, a missing or archived preset it refers to, a cycle or more than 15 operations answer 400 invalid_transformation with the language’s message.',
+      description: `The transformation is checked as delivery would use it: a pattern the URL language refuses, an undeclared $variable, a missing or archived preset it refers to, a cycle or more than ${MAX_TRANSFORMATIONS} operations answer 400 invalid_transformation with the language’s message.`,
       tags: ['presets'],
-      body: {
-        schema: z.object({
-          presetName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-          transformation: z.string(),
-          params: z
-            .record(
-              z.string(),
-              z.object({
-                type: z.enum([
-                  'integer',
-                  'float',
-                  'string',
-                  'color',
-                  'enum',
-                  'boolean',
-                  'file',
-                  'bbox',
-                  'bboxList',
-                  'polygonList',
-                ]),
-                default: z.union([z.string(), z.number(), z.boolean()]).nullable().optional(),
-                enum: z.array(z.string()).optional(),
-                min: z.number().optional(),
-                max: z.number().optional(),
-              }),
-            )
-            .meta({ maxProperties: 20 })
-            .describe('The `$variables` of the transformation: `{ name: { type, default } }`')
-            .optional(),
-          archived: z.boolean().optional(),
-        }),
-      },
+      body: { schema: createPresetBody },
       responses: {
         '201': { description: 'The new preset', schema: ref('Preset') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': failures,
         '409': failure('already_exists: the organisation has a preset of this name'),
         '413': failure('too_large: the JSON body is over 64 KB'),
         '415': failure('unsupported_media_type: send application/json'),
@@ -101,18 +60,10 @@ export const PRESET_API: ApiPart = {
       operationId: 'listPresets',
       summary: 'Presets by name, paged',
       tags: ['presets'],
-      query: z.object({
-        archived: z
-          .boolean()
-          .describe('false: only usable presets; true: only archived ones; absent: both')
-          .optional(),
-        ...pageQuery(ASSET_PAGE_SIZE),
-      }),
+      query: presetsQuery,
       responses: {
         '200': { description: 'One page of presets', schema: ref('PresetList') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': failures,
       },
     }),
     orgRoute({
@@ -121,18 +72,10 @@ export const PRESET_API: ApiPart = {
       operationId: 'getPreset',
       summary: 'One preset',
       tags: ['presets'],
-      params: {
-        presetName: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]{1,64}$/)
-          .meta({ example: 'thumbnail' })
-          .describe('The preset name (letters, digits, _ and -)'),
-      },
+      params: presetPath,
       responses: {
         '200': { description: 'The preset', schema: ref('Preset') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': failures,
         '404': failure('organisation_not_found, or preset_not_found'),
       },
     }),
@@ -142,49 +85,11 @@ export const PRESET_API: ApiPart = {
       operationId: 'updatePreset',
       summary: 'Change the transformation or params, or archive (archived: true) / restore',
       tags: ['presets'],
-      params: {
-        presetName: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]{1,64}$/)
-          .meta({ example: 'thumbnail' })
-          .describe('The preset name (letters, digits, _ and -)'),
-      },
-      body: {
-        schema: z.object({
-          transformation: z.string().optional(),
-          params: z
-            .record(
-              z.string(),
-              z.object({
-                type: z.enum([
-                  'integer',
-                  'float',
-                  'string',
-                  'color',
-                  'enum',
-                  'boolean',
-                  'file',
-                  'bbox',
-                  'bboxList',
-                  'polygonList',
-                ]),
-                default: z.union([z.string(), z.number(), z.boolean()]).nullable().optional(),
-                enum: z.array(z.string()).optional(),
-                min: z.number().optional(),
-                max: z.number().optional(),
-              }),
-            )
-            .meta({ maxProperties: 20 })
-            .describe('The `$variables` of the transformation: `{ name: { type, default } }`')
-            .optional(),
-          archived: z.boolean().optional(),
-        }),
-      },
+      params: presetPath,
+      body: { schema: updatePresetBody },
       responses: {
         '200': { description: 'The changed preset', schema: ref('Preset') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': failures,
         '404': failure('organisation_not_found, or preset_not_found'),
         '413': failure('too_large: the JSON body is over 64 KB'),
         '415': failure('unsupported_media_type: send application/json'),
@@ -196,18 +101,10 @@ export const PRESET_API: ApiPart = {
       operationId: 'deletePreset',
       summary: 'Delete a preset (delivery URLs using it answer 400 afterwards)',
       tags: ['presets'],
-      params: {
-        presetName: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]{1,64}$/)
-          .meta({ example: 'thumbnail' })
-          .describe('The preset name (letters, digits, _ and -)'),
-      },
+      params: presetPath,
       responses: {
         '200': { description: 'The preset that was deleted', schema: ref('Preset') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': failures,
         '404': failure('organisation_not_found, or preset_not_found'),
       },
     }),

@@ -18,6 +18,7 @@ const INLINE = '__inline_'
 const SAFE = Number.MAX_SAFE_INTEGER
 
 type Mutable = Record<string, unknown>
+type Io = 'input' | 'output'
 
 /** Shapes zod's output the way this document writes schemas. */
 function override(ctx: { zodSchema: unknown; jsonSchema: Mutable }): void {
@@ -79,22 +80,35 @@ export function generateOpenApi(parts: readonly ApiPart[]): {
   paths: Record<string, OpenApiPathItem>
   schemas: Record<string, JsonSchema>
 } {
-  const registry = z.registry<{ id: string }>()
+  // Answers are written as the server sends them (zod's output), bodies as a client sends them
+  // (input: before defaults and transforms). Each pass knows the components, so both refer to them.
+  const passes = { output: z.registry<{ id: string }>(), input: z.registry<{ id: string }>() }
+  const components = new Map<z.ZodType, string>()
   for (const part of parts) {
-    for (const [id, schema] of Object.entries(part.schemas)) registry.add(schema, { id })
+    for (const [id, schema] of Object.entries(part.schemas)) {
+      components.set(schema, id)
+      passes.output.add(schema, { id })
+      passes.input.add(schema, { id })
+    }
   }
   // Every inline schema gets a placeholder id so one pass writes them all; they are put back.
-  const inline: { id: string; set: (schema: JsonSchema) => void }[] = []
+  const inline: { io: Io; id: string; set: (schema: JsonSchema) => void }[] = []
+  const inlineIds = new Map<z.ZodType, string>()
+  let io: Io = 'output'
   const use = (schema: z.ZodType, set: (value: JsonSchema) => void) => {
-    const known = registry.get(schema)?.id
-    const component = known ?? refName(schema)
-    if (component !== undefined && !component.startsWith(INLINE)) {
+    const component = components.get(schema) ?? refName(schema)
+    if (component !== undefined) {
       set({ $ref: `${COMPONENTS}${component}` })
       return
     }
-    const id = known ?? `${INLINE}${inline.length}`
-    if (known === undefined) registry.add(schema, { id })
-    inline.push({ id, set })
+    const registry = passes[io]
+    let id = registry.get(schema)?.id
+    if (id === undefined) {
+      id = `${INLINE}${inlineIds.size}`
+      inlineIds.set(schema, id)
+      registry.add(schema, { id })
+    }
+    inline.push({ io, id, set })
   }
   const media = (
     content: Record<string, { schema: z.ZodType; example?: unknown }>,
@@ -147,11 +161,13 @@ export function generateOpenApi(parts: readonly ApiPart[]): {
     ]
     if (parameters.length > 0) result.parameters = parameters
     if (declaration.body !== undefined) {
+      io = 'input'
       const content = contentOf(declaration.body)
       result.requestBody = {
         ...(declaration.body.required === false ? {} : { required: true }),
         content: media(content ?? {}),
       }
+      io = 'output'
     }
     const statuses = Object.keys(declaration.responses).sort()
     for (const status of statuses) {
@@ -169,19 +185,21 @@ export function generateOpenApi(parts: readonly ApiPart[]): {
       paths[declaration.path] = item
     }
   }
-  const generated = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    io: 'output',
-    unrepresentable: 'any',
-    uri: (id) => `${COMPONENTS}${id}`,
-    override,
-  }).schemas as Record<string, Mutable>
-  for (const { id, set } of inline) {
-    const schema = generated[id]
+  const write = (pass: Io) =>
+    z.toJSONSchema(passes[pass], {
+      target: 'draft-2020-12',
+      io: pass,
+      unrepresentable: 'any',
+      uri: (id) => `${COMPONENTS}${id}`,
+      override,
+    }).schemas as Record<string, Mutable>
+  const generated = { output: write('output'), input: write('input') }
+  for (const { io: pass, id, set } of inline) {
+    const schema = generated[pass][id]
     if (schema !== undefined) set(structuredClone(clean(schema)))
   }
   const schemas: Record<string, JsonSchema> = {}
-  for (const [id, schema] of Object.entries(generated)) {
+  for (const [id, schema] of Object.entries(generated.output)) {
     if (!id.startsWith(INLINE)) schemas[id] = clean(schema)
   }
   return { paths, schemas }
