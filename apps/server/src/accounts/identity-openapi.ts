@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
 
+import { LOGIN_LIMITS } from './identity.ts'
 import { ORGANIZATION, USERS } from './paths.ts'
 
 export const IDENTITY_OPENAPI: ApiPart = {
@@ -85,7 +86,7 @@ export const IDENTITY_OPENAPI: ApiPart = {
         '413': failure('Body over 64 KB'),
         '415': failure('Not application/json'),
         '429': {
-          description: 'too_many_attempts: 5 failures per account (30 per address) in 15 min',
+          description: `too_many_attempts: ${LOGIN_LIMITS.perAccountAndAddress} failures per account (${LOGIN_LIMITS.perAddress} per address) in ${LOGIN_LIMITS.windowMs / 60_000} min`,
           schema: ref('Error'),
           headers: { 'Retry-After': { description: 'Seconds', schema: z.int() } },
         },

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
 import { pageQuery } from '../http/paging.ts'
 import { CMS_PAGE_SIZE } from './cms.ts'
+import { SOCIAL_MEDIA_IDENTIFIERS } from './content.ts'
 
 import { ANNOUNCEMENTS, APPS, APPS_PAGE_SIZE, CMS, TRANSFORMATION } from './paths.ts'
 
@@ -114,7 +115,7 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
                 .array(
                   z.object({
                     id: z.int(),
-                    identifier: z.enum(['discord', 'linkedin', 'instagram', 'youtube', 'twitter']),
+                    identifier: z.enum(SOCIAL_MEDIA_IDENTIFIERS),
                     link: formatted('uri'),
                   }),
                 )

@@ -1,4 +1,5 @@
 // The declared calls of delivery: images by URL, in the v2 and v1 forms.
+import { DPR_RANGE } from '@tessera/url'
 import { z } from 'zod'
 import { type ApiPart, failure, formatted, route } from '../http/openapi-kit.ts'
 
@@ -23,7 +24,10 @@ export const DELIVERY_OPENAPI: ApiPart = {
           .describe('May contain slashes'),
       }),
       query: z.object({
-        dpr: z.string().describe('auto, or 0.1 to 5.0').optional(),
+        dpr: z
+          .string()
+          .describe(`auto, or ${DPR_RANGE.min} to ${DPR_RANGE.max.toFixed(1)}`)
+          .optional(),
         f_auto: z.enum(['true', 'false']).optional(),
       }),
       responses: {
@@ -58,7 +62,10 @@ export const DELIVERY_OPENAPI: ApiPart = {
           .describe('May contain slashes'),
       }),
       query: z.object({
-        dpr: z.string().describe('auto, or 0.1 to 5.0').optional(),
+        dpr: z
+          .string()
+          .describe(`auto, or ${DPR_RANGE.min} to ${DPR_RANGE.max.toFixed(1)}`)
+          .optional(),
         f_auto: z.enum(['true', 'false']).optional(),
       }),
       responses: {
