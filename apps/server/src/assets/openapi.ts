@@ -11,7 +11,14 @@ import {
 } from '../http/openapi-kit.ts'
 import { pageQuery } from '../http/paging.ts'
 
-import { ASSET_API_BASE, ASSET_PAGE_SIZE, RECENT_PAGE_SIZE } from './paths.ts'
+import { ASSET_API_BASE, RECENT_PAGE_SIZE } from './paths.ts'
+import {
+  createFolderBody,
+  deleteFolderQuery,
+  filesQuery,
+  folderQuery,
+  moveBody,
+} from './requests.ts'
 
 export const ASSET_API: ApiPart = {
   tags: [
@@ -98,19 +105,7 @@ export const ASSET_API: ApiPart = {
       operationId: 'listFiles',
       summary: 'One folder level: its sub-folders (first) and files, by name, paged',
       tags: ['files'],
-      query: z.object({
-        path: z
-          .string()
-          .max(1024)
-          .describe('The folder to list; absent or "" for the top level')
-          .optional(),
-        name: z
-          .string()
-          .max(255)
-          .describe('Only names containing this text (case-insensitive, literal)')
-          .optional(),
-        ...pageQuery(ASSET_PAGE_SIZE),
-      }),
+      query: filesQuery,
       responses: {
         '200': { description: 'One page of folders and files', schema: ref('AssetListing') },
         '400': failure(
@@ -143,12 +138,7 @@ export const ASSET_API: ApiPart = {
         'The delivery URL changes with the path: the old one answers 404 at once. The file gets a new version; its derived images are deleted and made again on request.',
       tags: ['files'],
       params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
-      body: {
-        schema: z.object({
-          name: z.string().describe('New name (one segment, no /)').optional(),
-          path: z.string().describe('New folder; "" is the top level').optional(),
-        }),
-      },
+      body: { schema: moveBody },
       responses: {
         '200': { description: 'The file at its new path', schema: ref('AssetFile') },
         '400': failure(
@@ -181,12 +171,7 @@ export const ASSET_API: ApiPart = {
       operationId: 'createFolder',
       summary: 'Make a folder (and any missing parent folders)',
       tags: ['files'],
-      body: {
-        schema: z.object({
-          name: z.string().describe('Folder name (one segment, no /)'),
-          path: z.string().describe('Parent folder; absent or "" for the top level').optional(),
-        }),
-      },
+      body: { schema: createFolderBody },
       responses: {
         '201': { description: 'The new folder', schema: ref('AssetFolder') },
         '400': failure(
@@ -203,15 +188,8 @@ export const ASSET_API: ApiPart = {
       operationId: 'moveFolder',
       summary: 'Rename and/or move a folder with everything in it',
       tags: ['files'],
-      query: z.object({
-        path: z.string().max(1024).describe('The folder to move, e.g. products/shoes'),
-      }),
-      body: {
-        schema: z.object({
-          name: z.string().describe('New name (one segment, no /)').optional(),
-          path: z.string().describe('New folder; "" is the top level').optional(),
-        }),
-      },
+      query: folderQuery,
+      body: { schema: moveBody },
       responses: {
         '200': { description: 'The folder at its new path', schema: ref('AssetFolder') },
         '400': failure(
@@ -229,14 +207,7 @@ export const ASSET_API: ApiPart = {
       operationId: 'deleteFolder',
       summary: 'Delete an empty folder, or with recursive=true everything in it',
       tags: ['files'],
-      query: z.object({
-        path: z.string().max(1024).describe('The folder to delete, e.g. products/shoes'),
-        recursive: z
-          .boolean()
-          .meta({ default: false })
-          .describe('true: delete every file and folder under it too (default false)')
-          .optional(),
-      }),
+      query: deleteFolderQuery,
       responses: {
         '200': { description: 'What was deleted', schema: ref('FolderDeleted') },
         '400': failure(

@@ -61,7 +61,11 @@ function parametersOf(
     }) as Mutable
     // zod leaves a default out of a schema it writes for input; the reader still wants it.
     const def = (field as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def
-    if (def.type === 'default' && schema.default === undefined) schema.default = def.defaultValue
+    if (def.type === 'default' && schema.default === undefined) {
+      // The default as a client would write it: `false` for a true/false text is 'false'.
+      const value = def.defaultValue
+      schema.default = schema.type === 'string' && typeof value !== 'string' ? String(value) : value
+    }
     const { description, example, style, explode } = schema
     for (const key of ['description', 'example', 'style', 'explode']) delete schema[key]
     const required = where === 'path' || !(field as z.ZodType).safeParse(undefined).success
