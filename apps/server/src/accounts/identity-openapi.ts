@@ -5,6 +5,7 @@ import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/
 
 import { LOGIN_LIMITS } from './identity.ts'
 import { ORGANIZATION, USERS } from './paths.ts'
+import { loginBody, signupBody } from './requests.ts'
 
 export const IDENTITY_OPENAPI: ApiPart = {
   tags: [{ name: 'identity', description: 'Sign-up, login, the session cookie and organisations' }],
@@ -34,16 +35,7 @@ export const IDENTITY_OPENAPI: ApiPart = {
       operationId: 'signup',
       summary: 'Create an account and its organisation; sets the bg.session cookie',
       tags: ['identity'],
-      body: {
-        schema: z.object({
-          email: formatted('email').max(254),
-          password: z
-            .string()
-            .describe('10–128 characters, not one character repeated, not the email'),
-          firstName: z.string().max(100),
-          lastName: z.string().max(100),
-        }),
-      },
+      body: { schema: signupBody },
       responses: {
         '201': {
           description: 'Signed up and signed in',
@@ -68,7 +60,7 @@ export const IDENTITY_OPENAPI: ApiPart = {
       operationId: 'login',
       summary: 'Sign in; sets a new bg.session cookie and ends the one sent',
       tags: ['identity'],
-      body: { schema: z.object({ email: formatted('email'), password: z.string() }) },
+      body: { schema: loginBody },
       responses: {
         '200': {
           description: 'Signed in',

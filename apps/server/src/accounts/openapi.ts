@@ -5,7 +5,6 @@ import {
   type ApiPart,
   dateTime,
   failure,
-  formatted,
   orgRoute,
   ref,
   route,
@@ -13,6 +12,13 @@ import {
 } from '../http/openapi-kit.ts'
 
 import { ORGANIZATION, USERS } from './paths.ts'
+import {
+  acceptBody,
+  googleBody,
+  invitationBody,
+  organisationChanges,
+  roleBody,
+} from './requests.ts'
 
 export const ACCOUNT_API: ApiPart = {
   tags: [
@@ -70,11 +76,7 @@ export const ACCOUNT_API: ApiPart = {
       description:
         "Verifies the ID token against Google's keys, issuer and our client id (GOOGLE_CLIENT_ID). A known Google account signs in; a verified email of an existing account is linked; anyone else gets a new account and organisation (201). Sets the bg.session cookie.",
       tags: ['identity'],
-      body: {
-        schema: z.object({
-          credential: z.string().describe('The ID token (JWT) Google gave the page'),
-        }),
-      },
+      body: { schema: googleBody },
       responses: {
         '200': {
           description: 'Signed in',
@@ -115,12 +117,7 @@ export const ACCOUNT_API: ApiPart = {
       description:
         'A new cloud name changes every delivery URL of the organisation: the old URLs stop working.',
       tags: ['organisations'],
-      body: {
-        schema: z.object({
-          name: z.string().optional(),
-          cloudName: z.string().describe('3–40 of a-z, 0-9 and -').optional(),
-        }),
-      },
+      body: { schema: organisationChanges },
       responses: {
         '200': { description: 'Changed', schema: ref('OrganisationChanged') },
         '400': failure(
@@ -153,7 +150,7 @@ export const ACCOUNT_API: ApiPart = {
       summary: "Change a member's role (owners)",
       tags: ['organisations'],
       params: { userId: uuidParam('The member (user id)') },
-      body: { schema: z.object({ role: z.enum(['owner', 'member']) }) },
+      body: { schema: roleBody },
       responses: {
         '200': { description: 'Changed', schema: z.object({ _id: z.string(), role: z.string() }) },
         '400': failure(
@@ -187,12 +184,7 @@ export const ACCOUNT_API: ApiPart = {
       operationId: 'createInvitation',
       summary: 'Invite an email address to join (owners); the token is shown once',
       tags: ['organisations'],
-      body: {
-        schema: z.object({
-          email: formatted('email'),
-          role: z.enum(['owner', 'member']).meta({ default: 'member' }).optional(),
-        }),
-      },
+      body: { schema: invitationBody },
       responses: {
         '201': {
           description: 'Invited; an earlier open invitation to it is revoked',
@@ -243,7 +235,7 @@ export const ACCOUNT_API: ApiPart = {
       operationId: 'acceptInvitation',
       summary: 'Join an organisation with an invitation token (signed in as the invited email)',
       tags: ['organisations'],
-      body: { schema: z.object({ token: z.string() }) },
+      body: { schema: acceptBody },
       responses: {
         '200': {
           description: 'Joined',

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { type ApiPart, dateTime, failure, orgRoute, ref, uuidParam } from '../http/openapi-kit.ts'
 
 import { ORGANIZATION } from './paths.ts'
+import { settingsBody, tokenBody } from './requests.ts'
 
 export const SETTINGS_API: ApiPart = {
   tags: [],
@@ -58,7 +59,7 @@ export const SETTINGS_API: ApiPart = {
       operationId: 'createApiToken',
       summary: 'Create an API token (owners, signed in); the token is shown once',
       tags: ['organisations'],
-      body: { schema: z.object({ name: z.string().describe('A label, 1–100 characters') }) },
+      body: { schema: tokenBody },
       responses: {
         '201': { description: 'Created', schema: ref('NewApiToken') },
         '400': failure(
@@ -120,13 +121,7 @@ export const SETTINGS_API: ApiPart = {
       operationId: 'updateOrganisationSettings',
       summary: 'Change settings (owners); settings not sent are kept',
       tags: ['organisations'],
-      body: {
-        schema: z.object({
-          requireSignedUrls: z.boolean().optional(),
-          strictTransformations: z.boolean().optional(),
-          allowRawFiles: z.boolean().optional(),
-        }),
-      },
+      body: { schema: settingsBody },
       responses: {
         '200': {
           description: 'The settings after the change',
