@@ -13,6 +13,7 @@ import {
 } from '../http/openapi-kit.ts'
 
 import { BILLING_ORG_BASE, PAYMENT_WEBHOOK_BASE, TEST_CHECKOUT_PATH } from './paths.ts'
+import { checkoutBody, ledgerQuery } from './requests.ts'
 
 export const BILLING_API: ApiPart = {
   tags: [
@@ -100,10 +101,7 @@ export const BILLING_API: ApiPart = {
       operationId: 'listCreditLedger',
       summary: 'Every change of the balance, newest first',
       tags: ['credits'],
-      query: z.object({
-        pageNo: z.int().min(1).max(100000).meta({ default: 1 }).optional(),
-        pageSize: z.int().min(1).max(100).meta({ default: 20 }).optional(),
-      }),
+      query: ledgerQuery,
       responses: {
         '200': { description: 'One page of the ledger', schema: ref('CreditLedger') },
         '400': failure('invalid_query: pageNo or pageSize out of range'),
@@ -116,28 +114,7 @@ export const BILLING_API: ApiPart = {
       summary: 'Buy a subscription to a plan or a top-up addon (owners only)',
       tags: ['credits'],
       body: {
-        schema: z.xor([
-          z.object({
-            kind: z.literal('subscription'),
-            planId: z.int(),
-            returnUrl: z
-              .string()
-              .describe(
-                'A page of the console (its origin, a path under WEB_CONSOLE_URL; or a path like /console/…) to come back to after paying or canceling, with paymentId and status added to its query. Anything else is refused with 400 invalid_return_url (no open redirect).',
-              )
-              .optional(),
-          }),
-          z.object({
-            kind: z.literal('topup'),
-            addonId: z.int(),
-            returnUrl: z
-              .string()
-              .describe(
-                'A page of the console (its origin, a path under WEB_CONSOLE_URL; or a path like /console/…) to come back to after paying or canceling, with paymentId and status added to its query. Anything else is refused with 400 invalid_return_url (no open redirect).',
-              )
-              .optional(),
-          }),
-        ]),
+        schema: checkoutBody,
         example: { kind: 'topup', addonId: 101 },
       },
       responses: {
