@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { type ApiPart, failure, formatted, orgIdParam, ref, route } from '../http/openapi-kit.ts'
 
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './paths.ts'
+import { signBody } from './requests.ts'
 
 export const PLAYGROUND_OPENAPI: ApiPart = {
   tags: [
@@ -58,9 +59,8 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
           .optional(),
       }),
       body: {
-        schema: z.object({
-          url: z.string().describe('e.g. /v2/demo/ic.crop(w:300,h:300)/samples/astronaut.png'),
-        }),
+        schema: signBody,
+        example: { url: '/v2/demo/ic.crop(w:300,h:300)/samples/astronaut.png' },
       },
       responses: {
         '200': { description: 'The URL to use', schema: ref('PlaygroundSigned') },
@@ -130,11 +130,7 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
         "For the website's tools under strict transformations: a member (session, signed as every panel change) or an API token of the organisation gets a delivery URL of that organisation (absolute on this server, or a path) signed for one hour with one of its signing keys (one is created if it has none). The organisation pays its own credits; no daily allowance.",
       tags: ['playground'],
       params: z.object({ orgId: orgIdParam }),
-      body: {
-        schema: z.object({
-          url: z.string().describe('e.g. /v2/my-cloud/erase.bg()/products/shoe.jpg'),
-        }),
-      },
+      body: { schema: signBody, example: { url: '/v2/my-cloud/erase.bg()/products/shoe.jpg' } },
       responses: {
         '200': {
           description: 'The URL to use',

@@ -1,16 +1,14 @@
 // The visitor calls of the website's playground and AI tool pages, mounted under
 // `PUBLIC_PLAYGROUND`: no session, limited per client address (docs/api.md).
 import { Hono } from 'hono'
-import { z } from 'zod'
 import { createAuth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { clientAddress } from '../http/request.ts'
 import { CAPTCHA_HEADER } from './captcha.ts'
-import { createPlaygroundSigner, MAX_PLAYGROUND_URL_LENGTH } from './sign.ts'
+import { signBody } from './requests.ts'
+import { createPlaygroundSigner } from './sign.ts'
 import { createVisitorUploads } from './visitor-uploads.ts'
-
-const signBody = z.object({ url: z.string().trim().min(1).max(MAX_PLAYGROUND_URL_LENGTH) })
 
 export function playgroundRoutes(app: AppContext): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
