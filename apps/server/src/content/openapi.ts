@@ -2,11 +2,11 @@
 // Strapi-shaped CMS and announcements. Examples name real entries of the content.
 import { z } from 'zod'
 import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
-import { pageQuery } from '../http/paging.ts'
 import { CMS_PAGE_SIZE } from './cms.ts'
 import { SOCIAL_MEDIA_IDENTIFIERS } from './content.ts'
 
-import { ANNOUNCEMENTS, APPS, APPS_PAGE_SIZE, CMS, TRANSFORMATION } from './paths.ts'
+import { ANNOUNCEMENTS, APPS, CMS, TRANSFORMATION } from './paths.ts'
+import { appsQuery } from './requests.ts'
 
 /** The public content calls; examples name real entries of the content. */
 export function contentOpenApi(options: { appSlug: string; predictionId: string }): ApiPart {
@@ -175,24 +175,7 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
         operationId: 'listDynamicApps',
         summary: 'List dynamic apps (AI tools)',
         tags: ['apps'],
-        query: z.object({
-          tags: z
-            .string()
-            .meta({ example: 'ai-tools' })
-            .describe('Comma-separated; apps carrying any of them')
-            .optional(),
-          ...pageQuery(APPS_PAGE_SIZE),
-          sortBy: z.enum(['createdAt', 'title']).meta({ default: 'createdAt' }).optional(),
-          sortOrder: z
-            .enum(['asc', 'desc'])
-            .describe('Default desc for createdAt, asc for title')
-            .optional(),
-          searchQuery: z
-            .string()
-            .max(100)
-            .describe('Trimmed; case-insensitive substring of the title or description')
-            .optional(),
-        }),
+        query: appsQuery,
         responses: {
           '200': {
             description: 'One page of apps',
