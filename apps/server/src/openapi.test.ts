@@ -1,5 +1,6 @@
 // The OpenAPI document against the real server: every API route the app registers is described,
 // every described path answers, and the answers of the public content calls fit their schemas.
+import SwaggerParser from '@apidevtools/swagger-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from './app.ts'
 import { BILLING_PAGE_SIZE } from './billing/paths.ts'
@@ -134,6 +135,21 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the OpenAPI document o
     expect(Object.keys(document.paths).length).toBeGreaterThan(10)
     const ids = operationsOf(document).map(({ operation }) => operation.operationId)
     expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it('validates against the OpenAPI 3.1 schema, every $ref resolving', async () => {
+    // The parser changes what it reads, so it gets a copy; it throws naming the first problem.
+    const parsed = await SwaggerParser.validate(structuredClone(document) as never)
+    expect((parsed as { openapi?: string }).openapi).toBe('3.1.0')
+  })
+
+  it('finds a broken document invalid (so the check above can fail)', async () => {
+    const broken = structuredClone(document) as unknown as Record<string, unknown>
+    const paths = broken.paths as Record<string, Record<string, Record<string, unknown>>>
+    const first = Object.values(paths)[0] as Record<string, Record<string, unknown>>
+    const operation = Object.values(first)[0] as Record<string, unknown>
+    operation.responses = { '200': { content: {} } }
+    await expect(SwaggerParser.validate(broken as never)).rejects.toThrow()
   })
 
   it('describes every route the app registers under /service, /cms and /api', () => {

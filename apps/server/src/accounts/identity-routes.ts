@@ -3,13 +3,11 @@
 // `bg.session` cookie; the database keeps only its sha256, so a leaked sessions table opens no
 // session.
 import { type Context, Hono } from 'hono'
-import { z } from 'zod'
 import type { AppContext, AppEnv } from '../context.ts'
 import { isUniqueViolation, type NewUser, type User } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { clientAddress } from '../http/request.ts'
-import { labelText } from '../http/text.ts'
 import { limitAddress, type RateLimiter, type RateUse } from '../platform/rate-limit.ts'
 import {
   type Auth,
@@ -28,29 +26,7 @@ import {
   passwordProblem,
 } from './identity.ts'
 import { hashPassword, needsRehash, verifyNothing, verifyPassword } from './passwords.ts'
-
-// ── input ────────────────────────────────────────────────────────────────────────────────────
-
-const email = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .toLowerCase()
-  .min(1, 'is required')
-  .max(254, 'must be at most 254 characters')
-  .pipe(z.email({ error: 'must be an email address' }))
-
-const personName = labelText(100)
-
-const password = z.string({ error: 'must be a string' }).min(1, 'is required')
-
-const signupBody = z.object({ email, password, firstName: personName, lastName: personName })
-const googleBody = z.object({
-  credential: z
-    .string({ error: 'must be a string' })
-    .min(1, 'is required')
-    .max(8192, 'is too long'),
-})
-const loginBody = z.object({ email, password: password.max(1024, 'is too long') })
+import { googleBody, loginBody, signupBody } from './requests.ts'
 
 // ── cookies and answers ──────────────────────────────────────────────────────────────────────
 

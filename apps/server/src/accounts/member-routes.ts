@@ -3,34 +3,16 @@
 // Mounted by `organisation-routes.ts`; every call but accepting goes through
 // `requirePathOrganisation`.
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Invitation } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
 import { type Auth, randomToken, sha256 } from './auth.ts'
 import { idParam, noStore } from './organisation-http.ts'
+import { acceptBody, invitationBody, roleBody } from './requests.ts'
 
 /** Invitations stay open for a week. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
-
-const ROLE = z.enum(['owner', 'member'], {
-  error: "must be 'owner' or 'member'",
-})
-
-const invitationBody = z
-  .object({
-    email: z
-      .string({ error: 'must be a string' })
-      .trim()
-      .toLowerCase()
-      .max(254, 'must be at most 254 characters')
-      .pipe(z.email({ error: 'must be an email address' })),
-    role: ROLE.default('member'),
-  })
-  .strict()
-const roleBody = z.object({ role: ROLE }).strict()
-const acceptBody = z.object({ token: z.string({ error: 'must be a string' }).max(200) }).strict()
 
 function invitationJson(invitation: Invitation) {
   return {

@@ -3,7 +3,6 @@
 // `/service/panel/organization/v1.0/{orgId}/…` and `requireOrganisation`, so a caller only ever
 // touches an organisation they belong to; others answer 404.
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { AppContext, AppEnv } from '../context.ts'
 import {
   type ApiToken,
@@ -13,41 +12,14 @@ import {
 } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
-import { labelText } from '../http/text.ts'
 import { API_TOKEN_PREFIX, type Auth, randomToken, sha256 } from './auth.ts'
 import { memberRoutes } from './member-routes.ts'
 import { idParam, noStore } from './organisation-http.ts'
+import { organisationChanges, settingsBody, tokenBody } from './requests.ts'
+
 export const MAX_TOKENS_PER_ORGANISATION = 50
 /** Live signing keys an organisation may hold (enough to rotate with room to spare). */
 export const MAX_SIGNING_KEYS_PER_ORGANISATION = 10
-/** Cloud names: lower-case letters, digits and hyphens, 3 to 40, no hyphen at either end. */
-export const CLOUD_NAME = /^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/
-
-const LABEL = labelText(100)
-
-const organisationChanges = z
-  .object({
-    name: LABEL.optional(),
-    cloudName: z
-      .string({ error: 'must be a string' })
-      .trim()
-      .toLowerCase()
-      .regex(
-        CLOUD_NAME,
-        'must be 3 to 40 lower-case letters, digits or hyphens, not starting or ending with a hyphen',
-      )
-      .optional(),
-  })
-  .strict()
-const tokenBody = z.object({ name: LABEL }).strict()
-const SETTING = z.boolean({ error: 'must be true or false' }).optional()
-const settingsBody = z
-  .object({
-    requireSignedUrls: SETTING,
-    strictTransformations: SETTING,
-    allowRawFiles: SETTING,
-  })
-  .strict()
 function tokenJson(token: ApiToken) {
   return {
     _id: token.id,

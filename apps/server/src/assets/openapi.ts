@@ -1,124 +1,26 @@
-// The OpenAPI part of an organisation's files, folders and presets.
-import { MAX_TRANSFORMATIONS, PARAM_TYPES } from '@tessera/url'
+// The declared calls of an organisation's files and folders, its usage and recent files.
+import { z } from 'zod'
 import {
-  arrayOf,
-  bool,
+  type ApiPart,
   dateTime,
-  EXAMPLE_ID,
   failure,
-  int,
-  type JsonSchema,
-  json,
-  jsonBody,
-  type OpenApiOperation,
-  type OpenApiParameter,
-  type OpenApiPart,
-  type OpenApiResponse,
-  object,
-  orgIdParam,
-  pageNo,
-  pageSize,
+  formatted,
+  orgRoute,
   ref,
-  str,
+  uuidParam,
 } from '../http/openapi-kit.ts'
-import { ASSET_API_BASE, ASSET_PAGE_SIZE } from './paths.ts'
-import { PRESET_MAX_VARIABLES } from './presets.ts'
-import { USAGE_PATHS, USAGE_SCHEMAS } from './usage-openapi.ts'
+import { pageQuery } from '../http/paging.ts'
 
-const BASE = `${ASSET_API_BASE}/{orgId}`
+import { ASSET_API_BASE, RECENT_PAGE_SIZE } from './paths.ts'
+import {
+  createFolderBody,
+  deleteFolderQuery,
+  filesQuery,
+  folderQuery,
+  moveBody,
+} from './requests.ts'
 
-const fileId: OpenApiParameter = {
-  name: 'fileId',
-  in: 'path',
-  required: true,
-  description: 'The file (`_id` from the listing or the upload answer)',
-  schema: { type: 'string', format: 'uuid' },
-  example: EXAMPLE_ID,
-}
-const presetName: OpenApiParameter = {
-  name: 'presetName',
-  in: 'path',
-  required: true,
-  description: 'The preset name (letters, digits, _ and -)',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-  example: 'thumbnail',
-}
-const folderPath = (description: string, required: boolean): OpenApiParameter => ({
-  name: 'path',
-  in: 'query',
-  required,
-  description,
-  schema: { type: 'string', maxLength: 1024 },
-})
-
-const COMMON: Record<string, OpenApiResponse> = {
-  '400': failure(
-    'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-  ),
-  '401': failure('unauthenticated (no session) or invalid_token'),
-  '404': failure('organisation_not_found: not an organisation of yours (or not an id at all)'),
-}
-const WITH_BODY: Record<string, OpenApiResponse> = {
-  '413': failure('too_large: the JSON body is over 64 KB'),
-  '415': failure('unsupported_media_type: send application/json'),
-}
-
-const operation = (
-  operationId: string,
-  summary: string,
-  tag: 'files' | 'presets',
-  responses: Record<string, OpenApiResponse>,
-  extra: Partial<OpenApiOperation> = {},
-): OpenApiOperation => ({
-  operationId,
-  summary,
-  tags: [tag],
-  ...extra,
-  parameters: [orgIdParam, ...(extra.parameters ?? [])],
-  responses: {
-    ...COMMON,
-    ...(extra.requestBody === undefined ? {} : WITH_BODY),
-    ...responses,
-  },
-})
-
-const nullableDate: JsonSchema = {
-  type: ['string', 'null'],
-  format: 'date-time',
-}
-const nullableInt: JsonSchema = { type: ['integer', 'null'] }
-const variable: JsonSchema = {
-  type: 'object',
-  properties: {
-    type: {
-      type: 'string',
-      enum: PARAM_TYPES,
-    },
-    default: { type: ['string', 'number', 'boolean', 'null'] },
-    enum: arrayOf(str()),
-    min: { type: 'number' },
-    max: { type: 'number' },
-  },
-  required: ['type'],
-  additionalProperties: false,
-}
-const params: JsonSchema = {
-  type: 'object',
-  description: 'The `$variables` of the transformation: `{ name: { type, default } }`',
-  additionalProperties: variable,
-  maxProperties: PRESET_MAX_VARIABLES,
-}
-const move: JsonSchema = {
-  type: 'object',
-  properties: {
-    name: str('New name (one segment, no /)'),
-    path: str('New folder; "" is the top level'),
-  },
-  additionalProperties: false,
-}
-
-/** The OpenAPI description of files, folders and presets of an organisation. */
-export const ASSET_API: OpenApiPart = {
+export const ASSET_API: ApiPart = {
   tags: [
     {
       name: 'files',
@@ -132,269 +34,213 @@ export const ASSET_API: OpenApiPart = {
     },
   ],
   schemas: {
-    AssetFile: object({
-      _id: { type: 'string', format: 'uuid' },
-      fileId: {
-        type: 'string',
-        format: 'uuid',
-        description: 'The same as _id',
-      },
-      orgId: { type: 'string', format: 'uuid' },
-      type: { type: 'string', const: 'file' },
-      name: str('File name, e.g. astronaut.png'),
-      path: str('Its folder; "" at the top level'),
-      fullPath: str('Folder and name, as in delivery URLs'),
-      format: str('Format found from the bytes (png, jpeg, webp, …)'),
-      contentType: str(),
-      assetType: { type: 'string', enum: ['image', 'raw'] },
-      size: int('Bytes'),
-      width: nullableInt,
-      height: nullableInt,
-      version: int('Bumped when the file is overwritten or moved'),
-      url: str('Delivery URL of the original: {PUBLIC_URL}/v2/{cloudName}/original/{fullPath}'),
+    AssetFile: z.object({
+      _id: formatted('uuid'),
+      fileId: formatted('uuid').describe('The same as _id'),
+      orgId: formatted('uuid'),
+      type: z.literal('file'),
+      name: z.string().describe('File name, e.g. astronaut.png'),
+      path: z.string().describe('Its folder; "" at the top level'),
+      fullPath: z.string().describe('Folder and name, as in delivery URLs'),
+      format: z.string().describe('Format found from the bytes (png, jpeg, webp, …)'),
+      contentType: z.string(),
+      assetType: z.enum(['image', 'raw']),
+      size: z.int().describe('Bytes'),
+      width: z.int().nullable(),
+      height: z.int().nullable(),
+      version: z.int().describe('Bumped when the file is overwritten or moved'),
+      url: z
+        .string()
+        .describe('Delivery URL of the original: {PUBLIC_URL}/v2/{cloudName}/original/{fullPath}'),
       createdAt: dateTime,
       updatedAt: dateTime,
     }),
-    AssetFolder: object({
-      _id: {
-        type: ['string', 'null'],
-        description:
+    AssetFolder: z.object({
+      _id: z
+        .string()
+        .nullable()
+        .describe(
           'Set for folders made with POST …/folders; null for folders that exist because something lies in them',
-      },
-      orgId: { type: 'string', format: 'uuid' },
-      type: { type: 'string', const: 'folder' },
-      name: str(),
-      path: str('Its parent folder; "" at the top level'),
-      fullPath: str(),
-      createdAt: nullableDate,
+        ),
+      orgId: formatted('uuid'),
+      type: z.literal('folder'),
+      name: z.string(),
+      path: z.string().describe('Its parent folder; "" at the top level'),
+      fullPath: z.string(),
+      createdAt: dateTime.nullable(),
     }),
-    AssetListing: object({
-      items: arrayOf({ oneOf: [ref('AssetFolder'), ref('AssetFile')] }),
+    AssetListing: z.object({
+      items: z.array(z.xor([ref('AssetFolder'), ref('AssetFile')])),
       page: ref('Page'),
     }),
-    FolderDeleted: object({
-      path: str(),
-      deleted: object({
-        files: int(),
-        folders: int('Folders made explicitly that went'),
+    FolderDeleted: z.object({
+      path: z.string(),
+      deleted: z.object({
+        files: z.int(),
+        folders: z.int().describe('Folders made explicitly that went'),
       }),
     }),
-    Preset: object({
-      _id: { type: 'string', format: 'uuid' },
-      orgId: { type: 'string', format: 'uuid' },
-      presetName: str(),
-      name: str('The same as presetName'),
-      transformation: str('Operations joined by ~, e.g. t.resize(w:$w)~t.flip()'),
-      params,
-      archived: bool,
-      createdAt: dateTime,
-      updatedAt: dateTime,
+    Usage: z.object({
+      storage: z.object({
+        files: z.int().describe('Files stored, in every folder'),
+        bytes: z.int().describe('Bytes of the stored originals'),
+      }),
+      derivedCache: z.object({
+        entries: z.int().describe("Derived images of this organisation's files that are stored"),
+        bytes: z.int().describe('Their bytes'),
+        budgetBytes: z
+          .int()
+          .describe(
+            "DERIVED_CACHE_MAX_BYTES: the byte budget of every organisation's derived images on this server together (least recently used go first)",
+          ),
+      }),
+      credits: z.object({ balance: z.int().describe('Credits left') }),
     }),
-    PresetList: object({ items: arrayOf(ref('Preset')), page: ref('Page') }),
-    ...USAGE_SCHEMAS,
+    RecentFiles: z.object({ items: z.array(ref('AssetFile')), page: ref('Page') }),
   },
-  paths: {
-    [`${BASE}/files`]: {
-      get: operation(
-        'listFiles',
-        'One folder level: its sub-folders (first) and files, by name, paged',
-        'files',
-        {
-          '200': json(ref('AssetListing'), 'One page of folders and files'),
-          '404': failure('organisation_not_found, or folder_not_found'),
-        },
-        {
-          parameters: [
-            folderPath('The folder to list; absent or "" for the top level', false),
-            {
-              name: 'name',
-              in: 'query',
-              description: 'Only names containing this text (case-insensitive, literal)',
-              schema: { type: 'string', maxLength: 255 },
-            },
-            pageNo,
-            pageSize(ASSET_PAGE_SIZE),
-          ],
-        },
-      ),
-    },
-    [`${BASE}/files/{fileId}`]: {
-      get: operation(
-        'getFile',
-        'One file',
-        'files',
-        {
-          '200': json(ref('AssetFile'), 'The file'),
-          '404': failure('organisation_not_found, or file_not_found'),
-        },
-        { parameters: [fileId] },
-      ),
-      patch: operation(
-        'moveFile',
-        'Rename and/or move a file',
-        'files',
-        {
-          '200': json(ref('AssetFile'), 'The file at its new path'),
-          '404': failure('organisation_not_found, or file_not_found'),
-          '409': failure('already_exists: a file or folder is at the new path'),
-        },
-        {
-          description:
-            'The delivery URL changes with the path: the old one answers 404 at once. The file gets a new version; its derived images are deleted and made again on request.',
-          parameters: [fileId],
-          requestBody: jsonBody(move),
-        },
-      ),
-      delete: operation(
-        'deleteFile',
-        'Delete a file, its stored original and every derived image',
-        'files',
-        {
-          '200': json(ref('AssetFile'), 'The file that was deleted'),
-          '404': failure('organisation_not_found, or file_not_found'),
-        },
-        { parameters: [fileId] },
-      ),
-    },
-    [`${BASE}/folders`]: {
-      post: operation(
-        'createFolder',
-        'Make a folder (and any missing parent folders)',
-        'files',
-        {
-          '201': json(ref('AssetFolder'), 'The new folder'),
-          '409': failure('already_exists: a folder or file is at this path'),
-        },
-        {
-          requestBody: jsonBody({
-            type: 'object',
-            properties: {
-              name: str('Folder name (one segment, no /)'),
-              path: str('Parent folder; absent or "" for the top level'),
-            },
-            required: ['name'],
-            additionalProperties: false,
-          }),
-        },
-      ),
-      patch: operation(
-        'moveFolder',
-        'Rename and/or move a folder with everything in it',
-        'files',
-        {
-          '200': json(ref('AssetFolder'), 'The folder at its new path'),
-          '404': failure('organisation_not_found, or folder_not_found'),
-          '409': failure('already_exists: something is at the new path'),
-        },
-        {
-          parameters: [folderPath('The folder to move, e.g. products/shoes', true)],
-          requestBody: jsonBody(move),
-        },
-      ),
-      delete: operation(
-        'deleteFolder',
-        'Delete an empty folder, or with recursive=true everything in it',
-        'files',
-        {
-          '200': json(ref('FolderDeleted'), 'What was deleted'),
-          '404': failure('organisation_not_found, or folder_not_found'),
-          '409': failure('folder_not_empty: send recursive=true to delete what is in it'),
-        },
-        {
-          parameters: [
-            folderPath('The folder to delete, e.g. products/shoes', true),
-            {
-              name: 'recursive',
-              in: 'query',
-              description: 'true: delete every file and folder under it too (default false)',
-              schema: { type: 'boolean', default: false },
-            },
-          ],
-        },
-      ),
-    },
-    [`${BASE}/presets`]: {
-      post: operation(
-        'createPreset',
-        'Create a preset',
-        'presets',
-        {
-          '201': json(ref('Preset'), 'The new preset'),
-          '409': failure('already_exists: the organisation has a preset of this name'),
-        },
-        {
-          description: `The transformation is checked as delivery would use it: a pattern the URL language refuses, an undeclared $variable, a missing or archived preset it refers to, a cycle or more than ${MAX_TRANSFORMATIONS} operations answer 400 invalid_transformation with the language’s message.`,
-          requestBody: jsonBody({
-            type: 'object',
-            properties: {
-              presetName: presetName.schema,
-              transformation: str(),
-              params,
-              archived: bool,
-            },
-            required: ['presetName', 'transformation'],
-            additionalProperties: false,
-          }),
-        },
-      ),
-      get: operation(
-        'listPresets',
-        'Presets by name, paged',
-        'presets',
-        { '200': json(ref('PresetList'), 'One page of presets') },
-        {
-          parameters: [
-            {
-              name: 'archived',
-              in: 'query',
-              description: 'false: only usable presets; true: only archived ones; absent: both',
-              schema: { type: 'boolean' },
-            },
-            pageNo,
-            pageSize(ASSET_PAGE_SIZE),
-          ],
-        },
-      ),
-    },
-    [`${BASE}/presets/{presetName}`]: {
-      get: operation(
-        'getPreset',
-        'One preset',
-        'presets',
-        {
-          '200': json(ref('Preset'), 'The preset'),
-          '404': failure('organisation_not_found, or preset_not_found'),
-        },
-        { parameters: [presetName] },
-      ),
-      patch: operation(
-        'updatePreset',
-        'Change the transformation or params, or archive (archived: true) / restore',
-        'presets',
-        {
-          '200': json(ref('Preset'), 'The changed preset'),
-          '404': failure('organisation_not_found, or preset_not_found'),
-        },
-        {
-          parameters: [presetName],
-          requestBody: jsonBody({
-            type: 'object',
-            properties: { transformation: str(), params, archived: bool },
-            additionalProperties: false,
-          }),
-        },
-      ),
-      delete: operation(
-        'deletePreset',
-        'Delete a preset (delivery URLs using it answer 400 afterwards)',
-        'presets',
-        {
-          '200': json(ref('Preset'), 'The preset that was deleted'),
-          '404': failure('organisation_not_found, or preset_not_found'),
-        },
-        { parameters: [presetName] },
-      ),
-    },
-    ...USAGE_PATHS,
-  },
+  routes: [
+    orgRoute({
+      method: 'get',
+      path: `${ASSET_API_BASE}/{orgId}/files`,
+      operationId: 'listFiles',
+      summary: 'One folder level: its sub-folders (first) and files, by name, paged',
+      tags: ['files'],
+      query: filesQuery,
+      responses: {
+        '200': { description: 'One page of folders and files', schema: ref('AssetListing') },
+        '400': failure(
+          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+        ),
+        '404': failure('organisation_not_found, or folder_not_found'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${ASSET_API_BASE}/{orgId}/files/{fileId}`,
+      operationId: 'getFile',
+      summary: 'One file',
+      tags: ['files'],
+      params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
+      responses: {
+        '200': { description: 'The file', schema: ref('AssetFile') },
+        '400': failure(
+          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+        ),
+        '404': failure('organisation_not_found, or file_not_found'),
+      },
+    }),
+    orgRoute({
+      method: 'patch',
+      path: `${ASSET_API_BASE}/{orgId}/files/{fileId}`,
+      operationId: 'moveFile',
+      summary: 'Rename and/or move a file',
+      description:
+        'The delivery URL changes with the path: the old one answers 404 at once. The file gets a new version; its derived images are deleted and made again on request.',
+      tags: ['files'],
+      params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
+      body: { schema: moveBody },
+      responses: {
+        '200': { description: 'The file at its new path', schema: ref('AssetFile') },
+        '400': failure(
+          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+        ),
+        '404': failure('organisation_not_found, or file_not_found'),
+        '409': failure('already_exists: a file or folder is at the new path'),
+        '413': failure('too_large: the JSON body is over 64 KB'),
+        '415': failure('unsupported_media_type: send application/json'),
+      },
+    }),
+    orgRoute({
+      method: 'delete',
+      path: `${ASSET_API_BASE}/{orgId}/files/{fileId}`,
+      operationId: 'deleteFile',
+      summary: 'Delete a file, its stored original and every derived image',
+      tags: ['files'],
+      params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
+      responses: {
+        '200': { description: 'The file that was deleted', schema: ref('AssetFile') },
+        '400': failure(
+          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+        ),
+        '404': failure('organisation_not_found, or file_not_found'),
+      },
+    }),
+    orgRoute({
+      method: 'post',
+      path: `${ASSET_API_BASE}/{orgId}/folders`,
+      operationId: 'createFolder',
+      summary: 'Make a folder (and any missing parent folders)',
+      tags: ['files'],
+      body: { schema: createFolderBody },
+      responses: {
+        '201': { description: 'The new folder', schema: ref('AssetFolder') },
+        '400': failure(
+          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+        ),
+        '409': failure('already_exists: a folder or file is at this path'),
+        '413': failure('too_large: the JSON body is over 64 KB'),
+        '415': failure('unsupported_media_type: send application/json'),
+      },
+    }),
+    orgRoute({
+      method: 'patch',
+      path: `${ASSET_API_BASE}/{orgId}/folders`,
+      operationId: 'moveFolder',
+      summary: 'Rename and/or move a folder with everything in it',
+      tags: ['files'],
+      query: folderQuery,
+      body: { schema: moveBody },
+      responses: {
+        '200': { description: 'The folder at its new path', schema: ref('AssetFolder') },
+        '400': failure(
+          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+        ),
+        '404': failure('organisation_not_found, or folder_not_found'),
+        '409': failure('already_exists: something is at the new path'),
+        '413': failure('too_large: the JSON body is over 64 KB'),
+        '415': failure('unsupported_media_type: send application/json'),
+      },
+    }),
+    orgRoute({
+      method: 'delete',
+      path: `${ASSET_API_BASE}/{orgId}/folders`,
+      operationId: 'deleteFolder',
+      summary: 'Delete an empty folder, or with recursive=true everything in it',
+      tags: ['files'],
+      query: deleteFolderQuery,
+      responses: {
+        '200': { description: 'What was deleted', schema: ref('FolderDeleted') },
+        '400': failure(
+          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+        ),
+        '404': failure('organisation_not_found, or folder_not_found'),
+        '409': failure('folder_not_empty: send recursive=true to delete what is in it'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${ASSET_API_BASE}/{orgId}/usage`,
+      operationId: 'getUsage',
+      summary: 'Storage, derived-image cache and credits of the organisation, counted now',
+      tags: ['files'],
+      responses: {
+        '200': { description: 'What the organisation uses', schema: ref('Usage') },
+        '400': failure('invalid_query, or a signature_* problem'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${ASSET_API_BASE}/{orgId}/recent-files`,
+      operationId: 'listRecentFiles',
+      summary: 'Files in every folder, the most recently uploaded or changed first, paged',
+      tags: ['files'],
+      query: z.object({
+        ...pageQuery(RECENT_PAGE_SIZE),
+      }),
+      responses: {
+        '200': { description: 'One page of files', schema: ref('RecentFiles') },
+        '400': failure('invalid_query, or a signature_* problem'),
+      },
+    }),
+  ],
 }

@@ -2,30 +2,25 @@
 // read, change and delete, each checked as delivery would use it (`presets.ts`). Mounted by
 // `routes.ts`, which gives the caller check every asset call makes.
 import { type Context, Hono } from 'hono'
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { Caller } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Preset } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
-import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
-import { booleanText, parseQuery, readQuery, shown } from '../http/query.ts'
-import { ASSET_PAGE_SIZE } from './paths.ts'
+import { offsetOf, pageOf } from '../http/paging.ts'
+import { parseQuery, readQuery, shown } from '../http/query.ts'
 import {
   createPresetBody,
   createPresetChecks,
   isPresetName,
   type presetParams,
+  presetsQuery,
   updatePresetBody,
 } from './presets.ts'
 
 /** Longest query value, as the file calls allow. */
 const MAX_QUERY_VALUE = 1024
-
-const presetsQuery = z.object({
-  ...pageQuery(ASSET_PAGE_SIZE),
-  archived: booleanText.optional(),
-})
 
 function presetJson(preset: Preset) {
   return {

@@ -15,7 +15,10 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { expandStoredPresets } from '../delivery/preset-expansion.ts'
 import { HttpError } from '../http/errors.ts'
+import { pageQuery } from '../http/paging.ts'
+import { booleanText } from '../http/query.ts'
 import { plainText } from '../http/text.ts'
+import { ASSET_PAGE_SIZE } from './paths.ts'
 
 /** Longest preset name, transformation, and most `$variables` a preset may declare. */
 export const PRESET_NAME_MAX = 64
@@ -39,6 +42,8 @@ export const presetName = z
     isPresetName,
     `must be 1 to ${PRESET_NAME_MAX} letters, digits, _ or - (as in p:name in delivery URLs)`,
   )
+  // The refinement, as the OpenAPI document states it.
+  .meta({ pattern: `^[A-Za-z0-9_-]{1,${PRESET_NAME_MAX}}$` })
 
 const scalar = z.union(
   [text(256), z.number().refine(Number.isFinite, 'must be finite'), z.boolean(), z.null()],
@@ -66,6 +71,8 @@ export const presetParams = z
     (params) => Object.keys(params).length <= PRESET_MAX_VARIABLES,
     `must declare at most ${PRESET_MAX_VARIABLES} variables`,
   )
+  .meta({ maxProperties: PRESET_MAX_VARIABLES })
+  .describe('The `$variables` of the transformation: `{ name: { type, default } }`')
 
 const transformation = text(PRESET_TRANSFORMATION_MAX)
   .transform((value) => value.trim())
@@ -87,6 +94,14 @@ export const updatePresetBody = z
     archived: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .strict()
+
+/** The query of the preset list. */
+export const presetsQuery = z.object({
+  ...pageQuery(ASSET_PAGE_SIZE),
+  archived: booleanText
+    .optional()
+    .describe('false: only usable presets; true: only archived ones; absent: both'),
+})
 
 export const invalidTransformation = (message: string) =>
   new HttpError(400, 'invalid_transformation', message)

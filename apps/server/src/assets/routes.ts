@@ -12,7 +12,6 @@
 // (uploads make folders that way). Folders are addressed by their path in the query string
 // (`?path=a/b`): an encoded `/` in a URL path is refused before routing.
 import { type Context, Hono } from 'hono'
-import { z } from 'zod'
 import type { Auth, Caller } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { RemovedFiles } from '../db/asset-change-queries.ts'
@@ -20,35 +19,20 @@ import { isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
 import type { Folder } from '../db/schema.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
-import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
-import { booleanText, freeText, invalidQuery, parseQuery, readQuery, shown } from '../http/query.ts'
-import { plainText } from '../http/text.ts'
+import { offsetOf, pageOf } from '../http/paging.ts'
+import { invalidQuery, parseQuery, readQuery, shown } from '../http/query.ts'
 import { fileJson, parentOf } from './file-json.ts'
 import { assertValidFilePath } from './files.ts'
-import { ASSET_PAGE_SIZE } from './paths.ts'
 import { presetRoutes } from './preset-routes.ts'
+import {
+  createFolderBody,
+  deleteFolderQuery,
+  filesQuery,
+  folderQuery,
+  MAX_QUERY_VALUE,
+  moveBody,
+} from './requests.ts'
 import { usageRoutes } from './usage-routes.ts'
-
-/** Longest query value: a folder path may be as long as a file path. */
-const MAX_QUERY_VALUE = 1024
-const text = plainText
-
-// ── input ────────────────────────────────────────────────────────────────────────────────────
-
-const moveBody = z.object({ name: text(255).optional(), path: text(1024).optional() }).strict()
-
-const createFolderBody = z.object({ name: text(255), path: text(1024).optional() }).strict()
-
-const filesQuery = z.object({
-  ...pageQuery(ASSET_PAGE_SIZE),
-  path: z.string().optional(),
-  name: freeText(255).optional(),
-})
-const folderQuery = z.object({ path: z.string({ error: 'is required' }) })
-const deleteFolderQuery = z.object({
-  path: z.string({ error: 'is required' }),
-  recursive: booleanText.default(false),
-})
 
 /** A folder path as given (`/a/b/` or `a/b`), checked; `''` is the top level. */
 function folderPath(value: string | undefined): string {

@@ -13,3 +13,5 @@ export const TEST_CHECKOUT_PATH = '/service/payments/v1.0/test-checkout'
 
 /** Page size of plans and addons when the client gives none: small, so clients must page. */
 export const BILLING_PAGE_SIZE = 3
+/** Page size of an organisation's credit ledger when the client gives none. */
+export const LEDGER_PAGE_SIZE = 20

@@ -4,44 +4,17 @@
 // through `requirePathOrganisation`. Credits are spent by AI operations through `credits.ts`.
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { Auth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { isUuid } from '../db/index.ts'
 import type { CreditEntry, Payment, Plan, Subscription } from '../db/schema.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
-import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
+import { offsetOf, pageOf } from '../http/paging.ts'
 import { parseQuery, readQuery } from '../http/query.ts'
 import type { PaymentProvider } from './payments.ts'
-import { consoleReturnUrl, MAX_RETURN_URL } from './return-url.ts'
-
-export const LEDGER_PAGE_SIZE = 20
-
-// ── input ────────────────────────────────────────────────────────────────────────────────────
-
-const itemId = (what: string) =>
-  z
-    .number({ error: `must be a number (the ${what} id)` })
-    .int(`must be a whole number (the ${what} id)`)
-    .min(-2_147_483_648, `is not a ${what} id`)
-    .max(2_147_483_647, `is not a ${what} id`)
-
-const returnUrl = z
-  .string({ error: 'must be a string (a page of the console)' })
-  .max(MAX_RETURN_URL, `must be at most ${MAX_RETURN_URL} characters`)
-  .optional()
-
-const checkoutBody = z.discriminatedUnion(
-  'kind',
-  [
-    z.strictObject({ kind: z.literal('subscription'), planId: itemId('plan'), returnUrl }),
-    z.strictObject({ kind: z.literal('topup'), addonId: itemId('addon'), returnUrl }),
-  ],
-  { error: 'must be subscription or topup' },
-)
-
-const ledgerQuery = z.object(pageQuery(LEDGER_PAGE_SIZE))
+import { checkoutBody, ledgerQuery } from './requests.ts'
+import { consoleReturnUrl } from './return-url.ts'
 
 // ── answers ──────────────────────────────────────────────────────────────────────────────────
 

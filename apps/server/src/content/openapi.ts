@@ -1,26 +1,15 @@
-// The OpenAPI part of the public content calls: dynamic apps, the predictions catalogue, the
+// The declared calls of the public content: dynamic apps, the predictions catalogue, the
 // Strapi-shaped CMS and announcements. Examples name real entries of the content.
+import { z } from 'zod'
+import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
+import { CMS_PAGE_SIZE } from './cms.ts'
+import { SOCIAL_MEDIA_IDENTIFIERS } from './content.ts'
 
-import {
-  arrayOf,
-  badQuery,
-  bool,
-  cached,
-  dateTime,
-  failure,
-  int,
-  json,
-  type OpenApiPart,
-  object,
-  pageNo,
-  pageSize,
-  ref,
-  str,
-} from '../http/openapi-kit.ts'
-import { CMS_PATHS, CMS_SCHEMAS } from './cms-openapi.ts'
-import { ANNOUNCEMENTS, APPS, APPS_PAGE_SIZE, TRANSFORMATION } from './paths.ts'
+import { ANNOUNCEMENTS, APPS, CMS, TRANSFORMATION } from './paths.ts'
+import { appsQuery } from './requests.ts'
 
-export function contentOpenApi(options: { appSlug: string; predictionId: string }): OpenApiPart {
+/** The public content calls; examples name real entries of the content. */
+export function contentOpenApi(options: { appSlug: string; predictionId: string }): ApiPart {
   return {
     tags: [
       { name: 'apps', description: 'Dynamic apps: the AI tools the website lists' },
@@ -29,190 +18,342 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
       { name: 'website', description: 'Website calls on the main domain' },
     ],
     schemas: {
-      DynamicApp: object({
-        _id: str('Same as slug'),
-        slug: str(),
-        tags: arrayOf(str()),
-        config: object({
-          title: str("Defaults to 'Untitled App'"),
-          description: str('Defaults to a generic description'),
-          thumbnailURL: { type: 'string', format: 'uri', description: 'Defaults to a demo image' },
-          isFeatured: bool,
-          url: str('Where the app lives: a site path or an absolute URL'),
-          transformation: str('The delivery-URL pattern the app runs, e.g. erase.bg(i:general)'),
-          operations: arrayOf(str('plugin.method')),
+      DynamicApp: z.object({
+        _id: z.string().describe('Same as slug'),
+        slug: z.string(),
+        tags: z.array(z.string()),
+        config: z.object({
+          title: z.string().describe("Defaults to 'Untitled App'"),
+          description: z.string().describe('Defaults to a generic description'),
+          thumbnailURL: formatted('uri').describe('Defaults to a demo image'),
+          isFeatured: z.boolean(),
+          url: z.string().describe('Where the app lives: a site path or an absolute URL'),
+          transformation: z
+            .string()
+            .describe('The delivery-URL pattern the app runs, e.g. erase.bg(i:general)'),
+          operations: z.array(z.string().describe('plugin.method')),
         }),
         createdAt: dateTime,
         updatedAt: dateTime,
       }),
-      DynamicAppList: object({ items: arrayOf(ref('DynamicApp')), page: ref('Page') }),
-      Prediction: object(
-        {
-          _id: str(),
-          id: str('e.g. erase_bg'),
-          name: str('Same as id'),
-          displayName: str(),
-          description: str(),
-          operation: str('The catalogue operation it runs, plugin.method'),
-          plugin: str(),
-          method: str(),
-          runnable: { type: 'boolean', description: "Whether this server's engine runs it" },
-          slow: { type: 'boolean', description: 'Runs as a background job (delivery answers 202)' },
-          tags: arrayOf(str()),
-          thumbnailURL: { type: 'string', format: 'uri' },
-        },
-        [
-          '_id',
-          'id',
-          'name',
-          'displayName',
-          'description',
-          'operation',
-          'plugin',
-          'method',
-          'runnable',
-          'slow',
-          'tags',
-        ],
-      ),
-      PredictionList: object({ items: arrayOf(ref('Prediction')) }),
-      PredictionSchema: {
-        type: 'object',
-        description: 'A prediction with the JSON Schema of its input and how to call it',
-        properties: {
-          id: str(),
-          operation: str(),
-          schema: {
-            type: 'object',
-            description:
+      DynamicAppList: z.object({ items: z.array(ref('DynamicApp')), page: ref('Page') }),
+      Prediction: z.object({
+        _id: z.string(),
+        id: z.string().describe('e.g. erase_bg'),
+        name: z.string().describe('Same as id'),
+        displayName: z.string(),
+        description: z.string(),
+        operation: z.string().describe('The catalogue operation it runs, plugin.method'),
+        plugin: z.string(),
+        method: z.string(),
+        runnable: z.boolean().describe("Whether this server's engine runs it"),
+        slow: z.boolean().describe('Runs as a background job (delivery answers 202)'),
+        tags: z.array(z.string()),
+        thumbnailURL: formatted('uri').optional(),
+      }),
+      PredictionList: z.object({ items: z.array(ref('Prediction')) }),
+      PredictionSchema: z
+        .object({
+          id: z.string(),
+          operation: z.string(),
+          schema: z
+            .record(z.string(), z.unknown())
+            .describe(
               'JSON Schema of the input: a required image URL, then the parameters of the operation by name (type, title, default, enum, minimum, maximum; x-param is the key in delivery URLs)',
-          },
-          apiDetails: object(
-            {
-              method: str(),
-              urlTemplate: str(),
-              example: { type: 'string', format: 'uri' },
-              runnable: bool,
-              async: bool,
-              notes: str(),
-            },
-            ['method', 'urlTemplate', 'runnable', 'async'],
-          ),
-        },
-        required: ['id', 'operation', 'schema', 'apiDetails'],
-      },
-      ...CMS_SCHEMAS,
-      AnnouncementList: object({
-        items: arrayOf(
-          object(
-            {
-              id: int(),
-              title: str(),
-              description: str(),
-              link: str(),
-              linkText: str(),
-              startsAt: dateTime,
-              endsAt: dateTime,
-            },
-            ['id', 'title', 'startsAt'],
-          ),
+            ),
+          apiDetails: z.object({
+            method: z.string(),
+            urlTemplate: z.string(),
+            example: formatted('uri').optional(),
+            runnable: z.boolean(),
+            async: z.boolean(),
+            notes: z.string().optional(),
+          }),
+        })
+        .describe('A prediction with the JSON Schema of its input and how to call it'),
+      StrapiMeta: z.object({
+        pagination: z.object({
+          page: z.int(),
+          pageSize: z.int(),
+          pageCount: z.int(),
+          total: z.int(),
+        }),
+      }),
+      ProductSectionList: z.object({
+        data: z.array(
+          z.object({
+            id: z.int(),
+            attributes: z.object({
+              sectionId: z.string(),
+              header: z
+                .object({ id: z.int(), title: z.string(), description: z.string() })
+                .optional(),
+              cards: z
+                .array(
+                  z.object({
+                    id: z.int(),
+                    title: z.string(),
+                    description: z.string(),
+                    image: formatted('uri'),
+                    link: z.string().describe('Path into the documentation site'),
+                  }),
+                )
+                .optional(),
+            }),
+          }),
+        ),
+        meta: ref('StrapiMeta'),
+      }),
+      WebsiteList: z.object({
+        data: z.array(
+          z.object({
+            id: z.int(),
+            attributes: z.object({
+              searchTag: z.string(),
+              lastUpdated: dateTime,
+              socialMediaLinks: z
+                .array(
+                  z.object({
+                    id: z.int(),
+                    identifier: z.enum(SOCIAL_MEDIA_IDENTIFIERS),
+                    link: formatted('uri'),
+                  }),
+                )
+                .optional(),
+              footerBadgeList: z
+                .array(z.object({ id: z.int(), badgeName: z.string(), badgeUrl: formatted('uri') }))
+                .optional(),
+            }),
+          }),
+        ),
+        meta: ref('StrapiMeta'),
+      }),
+      BlogList: z.object({
+        data: z.array(
+          z.object({
+            id: z.int(),
+            attributes: z.object({
+              title: z.string(),
+              slug: z.string(),
+              excerpt: z.string(),
+              url: formatted('uri').describe('The post on the blog'),
+              publishedAt: dateTime,
+              cover: z
+                .object({
+                  data: z.object({
+                    id: z.int(),
+                    attributes: z.object({ url: formatted('uri'), alternativeText: z.string() }),
+                  }),
+                })
+                .optional(),
+              author: z
+                .object({ id: z.int(), name: z.string(), role: z.string().optional() })
+                .optional(),
+            }),
+          }),
+        ),
+        meta: ref('StrapiMeta'),
+      }),
+      AnnouncementList: z.object({
+        items: z.array(
+          z.object({
+            id: z.int(),
+            title: z.string(),
+            description: z.string().optional(),
+            link: z.string().optional(),
+            linkText: z.string().optional(),
+            startsAt: dateTime,
+            endsAt: dateTime.optional(),
+          }),
         ),
       }),
     },
-    paths: {
-      [`${APPS}/dynamicApps`]: {
-        get: {
-          operationId: 'listDynamicApps',
-          summary: 'List dynamic apps (AI tools)',
-          tags: ['apps'],
-          parameters: [
-            {
-              name: 'tags',
-              in: 'query',
-              description: 'Comma-separated; apps carrying any of them',
-              schema: str(),
-              example: 'ai-tools',
-            },
-            pageNo,
-            pageSize(APPS_PAGE_SIZE),
-            {
-              name: 'sortBy',
-              in: 'query',
-              schema: { type: 'string', enum: ['createdAt', 'title'], default: 'createdAt' },
-            },
-            {
-              name: 'sortOrder',
-              in: 'query',
-              description: 'Default desc for createdAt, asc for title',
-              schema: { type: 'string', enum: ['asc', 'desc'] },
-            },
-            {
-              name: 'searchQuery',
-              in: 'query',
-              description: 'Trimmed; case-insensitive substring of the title or description',
-              schema: { type: 'string', maxLength: 100 },
-            },
-          ],
-          responses: {
-            '200': cached(json(ref('DynamicAppList'), 'One page of apps')),
-            '400': badQuery,
+    routes: [
+      route({
+        method: 'get',
+        path: `${APPS}/dynamicApps`,
+        operationId: 'listDynamicApps',
+        summary: 'List dynamic apps (AI tools)',
+        tags: ['apps'],
+        query: appsQuery,
+        responses: {
+          '200': {
+            description: 'One page of apps',
+            schema: ref('DynamicAppList'),
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
+          },
+          '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+        },
+      }),
+      route({
+        method: 'get',
+        path: `${APPS}/dynamicApps/{slug}`,
+        operationId: 'getDynamicApp',
+        summary: 'One dynamic app',
+        tags: ['apps'],
+        params: z.object({ slug: z.string().meta({ example: options.appSlug }) }),
+        responses: {
+          '200': {
+            description: 'The app',
+            schema: ref('DynamicApp'),
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
+          },
+          '404': failure('No app has this slug (code not_found)'),
+        },
+      }),
+      route({
+        method: 'get',
+        path: `${TRANSFORMATION}/predictions`,
+        operationId: 'listPredictions',
+        summary: 'List the runnable models',
+        tags: ['predictions'],
+        responses: {
+          '200': {
+            description: 'Every prediction',
+            schema: ref('PredictionList'),
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
           },
         },
-      },
-      [`${APPS}/dynamicApps/{slug}`]: {
-        get: {
-          operationId: 'getDynamicApp',
-          summary: 'One dynamic app',
-          tags: ['apps'],
-          parameters: [
-            { name: 'slug', in: 'path', required: true, schema: str(), example: options.appSlug },
-          ],
-          responses: {
-            '200': cached(json(ref('DynamicApp'), 'The app')),
-            '404': failure('No app has this slug (code not_found)'),
+      }),
+      route({
+        method: 'get',
+        path: `${TRANSFORMATION}/predictions/schema/{id}`,
+        operationId: 'getPredictionSchema',
+        summary: 'A prediction with its input schema',
+        tags: ['predictions'],
+        params: z.object({ id: z.string().meta({ example: options.predictionId }) }),
+        responses: {
+          '200': {
+            description: 'The prediction and its schema',
+            schema: ref('PredictionSchema'),
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
+          },
+          '404': {
+            description: 'No prediction has this id; the body is an empty object (SPEC §7.2)',
+            schema: z.record(z.string(), z.unknown()).meta({ maxProperties: 0 }),
           },
         },
-      },
-      [`${TRANSFORMATION}/predictions`]: {
-        get: {
-          operationId: 'listPredictions',
-          summary: 'List the runnable models',
-          tags: ['predictions'],
-          responses: { '200': cached(json(ref('PredictionList'), 'Every prediction')) },
+      }),
+      route({
+        method: 'get',
+        path: `${CMS}/product-sections`,
+        operationId: 'listProductSections',
+        summary: 'Marketing use-case sections (Strapi-shaped)',
+        description:
+          'Components (header, cards) are present only when populate asks for them, as in Strapi.',
+        tags: ['cms'],
+        query: z.object({
+          populate: z
+            .string()
+            .meta({ example: '*' })
+            .describe('* or a comma list of header, cards (also populate[0]=…)')
+            .optional(),
+          'filters[sectionId]': z.string().optional(),
+          'pagination[page]': z.int().min(1).optional(),
+          'pagination[pageSize]': z
+            .int()
+            .min(1)
+            .max(100)
+            .meta({ default: CMS_PAGE_SIZE })
+            .optional(),
+        }),
+        responses: {
+          '200': {
+            description: 'The sections',
+            schema: ref('ProductSectionList'),
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
+          },
+          '400': failure('A query parameter is invalid, repeated, too long or out of range'),
         },
-      },
-      [`${TRANSFORMATION}/predictions/schema/{id}`]: {
-        get: {
-          operationId: 'getPredictionSchema',
-          summary: 'A prediction with its input schema',
-          tags: ['predictions'],
-          parameters: [
-            {
-              name: 'id',
-              in: 'path',
-              required: true,
-              schema: str(),
-              example: options.predictionId,
-            },
-          ],
-          responses: {
-            '200': cached(json(ref('PredictionSchema'), 'The prediction and its schema')),
-            '404': json(
-              { type: 'object', maxProperties: 0 },
-              'No prediction has this id; the body is an empty object (SPEC §7.2)',
-            ),
+      }),
+      route({
+        method: 'get',
+        path: `${CMS}/websites`,
+        operationId: 'listWebsites',
+        summary: 'Site configuration: social links and footer badges (Strapi-shaped)',
+        tags: ['cms'],
+        query: z.object({
+          'filters[searchTag]': z
+            .string()
+            .meta({ example: 'tessera' })
+            .describe('Exact match (also filters[searchTag][$eq]); unknown tags give no data')
+            .optional(),
+          populate: z
+            .string()
+            .meta({ example: 'socialMediaLinks' })
+            .describe('Repeatable: socialMediaLinks, footerBadgeList, or *')
+            .optional(),
+          'pagination[page]': z.int().min(1).optional(),
+          'pagination[pageSize]': z
+            .int()
+            .min(1)
+            .max(100)
+            .meta({ default: CMS_PAGE_SIZE })
+            .optional(),
+        }),
+        responses: {
+          '200': {
+            description: 'The matching site configurations',
+            schema: ref('WebsiteList'),
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
+          },
+          '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+        },
+      }),
+      route({
+        method: 'get',
+        path: `${CMS}/blogs`,
+        operationId: 'listBlogPosts',
+        summary: 'Blog posts, e.g. the newest few for the home page (Strapi-shaped)',
+        description:
+          'File order unless sort is given. The cover (a media field) and the author (a component) are present only when populate asks for them, as in Strapi.',
+        tags: ['cms'],
+        query: z.object({
+          sort: z
+            .string()
+            .meta({ example: 'publishedAt:desc' })
+            .describe(
+              'field[:asc|desc], comma list or sort[0]=…; fields publishedAt, title, id (ascending when no direction is given)',
+            )
+            .optional(),
+          populate: z
+            .string()
+            .meta({ example: '*' })
+            .describe('* or a comma list of cover, author (also populate[0]=…)')
+            .optional(),
+          'filters[slug]': z.string().optional(),
+          'pagination[page]': z.int().min(1).optional(),
+          'pagination[pageSize]': z
+            .int()
+            .min(1)
+            .max(100)
+            .meta({ default: CMS_PAGE_SIZE })
+            .meta({ example: 3 })
+            .optional(),
+        }),
+        responses: {
+          '200': {
+            description: 'The posts',
+            schema: ref('BlogList'),
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
+          },
+          '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+        },
+      }),
+      route({
+        method: 'get',
+        path: ANNOUNCEMENTS,
+        operationId: 'listAnnouncements',
+        summary: 'Current announcements, newest first',
+        tags: ['website'],
+        responses: {
+          '200': {
+            description: 'Announcements shown now',
+            schema: ref('AnnouncementList'),
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
           },
         },
-      },
-      ...CMS_PATHS,
-      [`${ANNOUNCEMENTS}`]: {
-        get: {
-          operationId: 'listAnnouncements',
-          summary: 'Current announcements, newest first',
-          tags: ['website'],
-          responses: { '200': cached(json(ref('AnnouncementList'), 'Announcements shown now')) },
-        },
-      },
-    },
+      }),
+    ],
   }
 }

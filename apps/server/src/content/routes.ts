@@ -4,11 +4,11 @@
 // are cacheable for a minute (SPEC §9: website config 60 s). app.ts mounts each router under
 // its base path (`paths.ts`).
 import { type Context, Hono } from 'hono'
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { AppContext, AppEnv } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
-import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
-import { freeText, parseQuery, readQuery, tagList } from '../http/query.ts'
+import { offsetOf, pageOf } from '../http/paging.ts'
+import { parseQuery, readQuery } from '../http/query.ts'
 import {
   blogPostsCollection,
   productSectionsCollection,
@@ -17,18 +17,10 @@ import {
   websitesCollection,
 } from './cms.ts'
 import type { Content, DynamicApp, Prediction } from './content.ts'
-import { APPS_PAGE_SIZE } from './paths.ts'
+import { appsQuery } from './requests.ts'
 
 /** `Cache-Control` of every successful content answer. */
 export const CONTENT_CACHE_CONTROL = 'public, max-age=60'
-
-const appsQuery = z.object({
-  ...pageQuery(APPS_PAGE_SIZE),
-  tags: tagList(20, 64).optional(),
-  sortBy: z.enum(['createdAt', 'title'], { error: 'must be createdAt or title' }).optional(),
-  sortOrder: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
-  searchQuery: freeText(100).optional(),
-})
 
 // ── answers ──────────────────────────────────────────────────────────────────────────────────
 

@@ -1,204 +1,144 @@
-// The types and small builders every part of the OpenAPI document is written with.
+// Routes declared once, documented from their zod schemas. A feature lists its calls as
+// `route({ method, path, summary, tags, params, query, body, responses })`; the document builder
+// (`../openapi.ts`) turns every declaration into an OpenAPI 3.1 operation with zod's own JSON
+// Schema output (`z.toJSONSchema`), so no operation, parameter or body is written as JSON by hand.
 import { PUBLIC_API_PATHS } from '@tessera/url'
-import { MAX_PAGE_NO, MAX_PAGE_SIZE } from './paging.ts'
+import { z } from 'zod'
 
 /** Where the server serves its OpenAPI document. */
 export const OPENAPI_PATH = PUBLIC_API_PATHS.openapi
 
-export type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null'
+import type { HttpMethod } from './openapi-types.ts'
 
-/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), as far as this document needs. */
-export interface JsonSchema {
-  $ref?: string
-  type?: JsonType | readonly JsonType[]
-  description?: string
-  format?: string
-  enum?: readonly (string | number | boolean)[]
-  const?: string | number | boolean
-  default?: string | number | boolean
-  minimum?: number
-  maximum?: number
-  maxLength?: number
-  pattern?: string
-  properties?: Record<string, JsonSchema>
-  required?: readonly string[]
-  additionalProperties?: boolean | JsonSchema
-  maxProperties?: number
-  items?: JsonSchema
-  oneOf?: readonly JsonSchema[]
-  anyOf?: readonly JsonSchema[]
-  examples?: readonly unknown[]
-}
+export type { HttpMethod, JsonSchema, OpenApiDocument } from './openapi-types.ts'
 
-export interface OpenApiParameter {
-  name: string
-  in: 'path' | 'query' | 'header'
-  description?: string
-  required?: boolean
-  schema: JsonSchema
-  /** Path parameters always carry one: the route test calls every path with its examples. */
-  example?: string | number | boolean
-  style?: 'form' | 'deepObject' | 'simple'
-  explode?: boolean
-}
-
-export interface OpenApiMediaType {
-  schema: JsonSchema
-  example?: unknown
-}
-
-export interface OpenApiResponse {
+/** One answer of a call: a JSON schema (`schema`) or other media types (`content`). */
+export interface Answer {
   description: string
-  headers?: Record<string, { description?: string; schema: JsonSchema }>
-  content?: Record<string, OpenApiMediaType>
+  schema?: z.ZodType
+  example?: unknown
+  content?: Record<string, { schema: z.ZodType; example?: unknown }>
+  headers?: Record<string, { description?: string; schema: z.ZodType }>
 }
 
-export interface OpenApiOperation {
+/** A request body: JSON (`schema`) or other media types (`content`). */
+export interface Body {
+  required?: boolean
+  schema?: z.ZodType
+  example?: unknown
+  content?: Record<string, { schema: z.ZodType; example?: unknown }>
+}
+
+/**
+ * One call the server answers. Parameters are zod objects whose fields carry their description
+ * (`.describe`) and, for path parameters, the `example` the route test calls (`.meta`).
+ */
+export interface RouteDeclaration {
+  method: HttpMethod
+  /** The OpenAPI form, `/dynamicApps/{slug}`. */
+  path: string
   operationId: string
   summary: string
   description?: string
   tags: readonly string[]
-  parameters?: readonly OpenApiParameter[]
-  requestBody?: {
-    required?: boolean
-    content: Record<string, OpenApiMediaType>
-  }
-  responses: Record<string, OpenApiResponse>
+  params?: z.ZodObject
+  query?: z.ZodObject
+  headers?: z.ZodObject
+  body?: Body
+  responses: Record<string, Answer>
 }
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
+/** Declares a route; the declaration is what the document describes. */
+export function route(declaration: RouteDeclaration): RouteDeclaration {
+  return declaration
+}
 
-export type OpenApiPathItem = Partial<Record<HttpMethod, OpenApiOperation>>
-
-export interface OpenApiDocument {
-  openapi: '3.1.0'
-  info: {
-    title: string
-    version: string
-    description: string
-    license: { name: string; identifier: string }
-  }
-  servers: readonly { url: string; description: string }[]
+/** The calls, shared schemas (components) and tags one feature declares. */
+export interface ApiPart {
   tags: readonly { name: string; description: string }[]
-  paths: Record<string, OpenApiPathItem>
-  components: { schemas: Record<string, JsonSchema> }
+  schemas: Record<string, z.ZodType>
+  routes: readonly RouteDeclaration[]
 }
 
-export const ref = (name: string): JsonSchema => ({
-  $ref: `#/components/schemas/${name}`,
-})
-export const str = (description?: string): JsonSchema =>
-  description === undefined ? { type: 'string' } : { type: 'string', description }
-export const int = (description?: string): JsonSchema =>
-  description === undefined ? { type: 'integer' } : { type: 'integer', description }
-export const bool: JsonSchema = { type: 'boolean' }
-export const dateTime: JsonSchema = { type: 'string', format: 'date-time' }
-export const arrayOf = (items: JsonSchema): JsonSchema => ({
-  type: 'array',
-  items,
-})
-export const object = (
-  properties: Record<string, JsonSchema>,
-  required: readonly string[] = Object.keys(properties),
-): JsonSchema => ({ type: 'object', properties, required })
+const refs = new WeakMap<z.ZodType, string>()
 
-export const json = (schema: JsonSchema, description: string): OpenApiResponse => ({
-  description,
-  content: { 'application/json': { schema } },
+/** A reference to the shared schema `name` (a component of some part). */
+export function ref(name: string): z.ZodType {
+  const schema = z.unknown()
+  refs.set(schema, name)
+  return schema
+}
+
+/** The component a `ref` placeholder names, if `schema` is one. */
+export function refName(schema: z.ZodType): string | undefined {
+  return refs.get(schema)
+}
+
+/** `type: 'string', format` without the long pattern zod adds to its own string formats. */
+export const formatted = (format: string, description?: string) =>
+  z.string().meta(description === undefined ? { format } : { format, description })
+export const dateTime = formatted('date-time')
+
+/** The error body every API answers with. */
+export const ErrorBody = z.object({
+  code: z.string().describe('Stable machine-readable code, e.g. invalid_query, not_found'),
+  message: z.string().describe('What went wrong, for people'),
 })
-export const cached = (response: OpenApiResponse): OpenApiResponse => ({
-  ...response,
-  headers: {
-    'Cache-Control': {
-      description: 'public, max-age=60',
-      schema: { type: 'string' },
-    },
-  },
+
+/** The `page` object of paged answers (`paging.ts`). */
+export const PageBody = z.object({
+  current: z.int().describe('This page number (from 1)'),
+  size: z.int().describe('Page size'),
+  hasNext: z.boolean().describe('Whether a later page has items'),
+  itemTotal: z.int().describe('Number of items on all pages'),
+  type: z.literal('number'),
 })
-export const withCookie = (response: OpenApiResponse): OpenApiResponse => ({
-  ...response,
+
+export const json = (schema: z.ZodType, description: string): Answer => ({ description, schema })
+export const cached = (answer: Answer): Answer => ({
+  ...answer,
+  headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
+})
+export const withCookie = (answer: Answer): Answer => ({
+  ...answer,
   headers: {
     'Set-Cookie': {
       description: 'bg.session=<token>; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax[; Secure]',
-      schema: { type: 'string' },
+      schema: z.string(),
     },
   },
 })
-export const failure = (description: string): OpenApiResponse => json(ref('Error'), description)
+export const failure = (description: string): Answer => json(ref('Error'), description)
 export const badQuery = failure('A query parameter is invalid, repeated, too long or out of range')
-
-export const pageNo: OpenApiParameter = {
-  name: 'pageNo',
-  in: 'query',
-  description: 'Page to answer, from 1 (default 1)',
-  schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NO, default: 1 },
-}
-export const pageSize = (fallback: number): OpenApiParameter => ({
-  name: 'pageSize',
-  in: 'query',
-  description: `Items per page (default ${fallback})`,
-  schema: {
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_PAGE_SIZE,
-    default: fallback,
-  },
-})
-
-/** A slice of the document that one API module describes (merged by buildOpenApiDocument). */
-export interface OpenApiPart {
-  tags: readonly { name: string; description: string }[]
-  paths: Record<string, OpenApiPathItem>
-  schemas: Record<string, JsonSchema>
-}
 
 /** The id every uuid path parameter shows as its example (the route test calls it). */
 export const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000'
 
 /** A required uuid path parameter. */
-export const uuidParam = (name: string, description: string): OpenApiParameter => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string', format: 'uuid' },
-  example: EXAMPLE_ID,
-})
+export const uuidParam = (description: string) =>
+  formatted('uuid', description).meta({ example: EXAMPLE_ID })
 
 /** The `{orgId}` of every organisation-owned path. */
-export const orgIdParam = uuidParam('orgId', 'The organisation (`_id` from the organisation list)')
-
-/** A required JSON request body. */
-export const jsonBody = (schema: JsonSchema) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-})
+export const orgIdParam = uuidParam('The organisation (`_id` from the organisation list)')
 
 /** The failures of every call on an organisation. */
-export const ORG_ERRORS: Record<string, OpenApiResponse> = {
+export const ORG_ERRORS: Record<string, Answer> = {
   '401': failure('unauthenticated (no session) or invalid_token'),
   '404': failure('organisation_not_found: not an organisation of yours (or not an id at all)'),
 }
 
 /** The failures of reading a JSON body. */
-export const JSON_BODY_ERRORS: Record<string, OpenApiResponse> = {
+export const JSON_BODY_ERRORS: Record<string, Answer> = {
   '400': failure('invalid_json, invalid_body (naming the field), or a signature_* problem'),
   '413': failure('too_large: body over 64 KB'),
   '415': failure('unsupported_media_type: not application/json'),
 }
 
-/** An operation on an organisation (`{orgId}` in its path, `ORG_ERRORS` among its answers). */
-export const orgOperation = (
-  operationId: string,
-  summary: string,
-  tags: string[],
-  responses: Record<string, OpenApiResponse>,
-  extra: Partial<OpenApiOperation> = {},
-): OpenApiOperation => ({
-  operationId,
-  summary,
-  tags,
-  parameters: [orgIdParam],
-  ...extra,
-  responses: { ...ORG_ERRORS, ...responses },
+/** A call on an organisation: `{orgId}` among its path parameters, `ORG_ERRORS` among answers. */
+export const orgRoute = (
+  declaration: Omit<RouteDeclaration, 'params'> & { params?: z.ZodRawShape },
+): RouteDeclaration => ({
+  ...declaration,
+  params: z.object({ orgId: orgIdParam, ...declaration.params }),
+  responses: { ...ORG_ERRORS, ...declaration.responses },
 })

@@ -28,8 +28,10 @@ export function pageOf(current: number, size: number, itemTotal: number): Page {
 /** The `pageNo` and `pageSize` fields of a query schema, with the list's default page size. */
 export function pageQuery(defaultSize: number) {
   return {
-    pageNo: wholeNumber(1, MAX_PAGE_NO).default(1),
-    pageSize: wholeNumber(1, MAX_PAGE_SIZE).default(defaultSize),
+    pageNo: wholeNumber(1, MAX_PAGE_NO).default(1).describe('Page to answer, from 1 (default 1)'),
+    pageSize: wholeNumber(1, MAX_PAGE_SIZE)
+      .default(defaultSize)
+      .describe(`Items per page (default ${defaultSize})`),
   }
 }
 

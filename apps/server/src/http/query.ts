@@ -81,11 +81,15 @@ export function parseQuery<S extends z.ZodObject>(params: QueryParams, schema: S
 /** A whole number from `min` to `max` given in decimal digits. */
 export function wholeNumber(min: number, max: number) {
   const message = `must be a whole number from ${min} to ${max}`
-  return z
-    .string()
-    .regex(/^[0-9]{1,9}$/, message)
-    .transform(Number)
-    .refine((value) => value >= min && value <= max, message)
+  return (
+    z
+      .string()
+      .regex(/^[0-9]{1,9}$/, message)
+      .transform(Number)
+      .refine((value) => value >= min && value <= max, message)
+      // Documented as the integer the text stands for (http/openapi-generate.ts).
+      .meta({ type: 'integer', minimum: min, maximum: max })
+  )
 }
 
 /** `true` or `false`. */

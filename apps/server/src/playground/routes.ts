@@ -1,16 +1,14 @@
 // The visitor calls of the website's playground and AI tool pages, mounted under
 // `PUBLIC_PLAYGROUND`: no session, limited per client address (docs/api.md).
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { Auth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { clientAddress } from '../http/request.ts'
 import { CAPTCHA_HEADER } from './captcha.ts'
-import { MAX_PLAYGROUND_URL_LENGTH, type PlaygroundSigner } from './sign.ts'
+import { signBody } from './requests.ts'
+import type { PlaygroundSigner } from './sign.ts'
 import type { VisitorUploads } from './visitor-uploads.ts'
-
-const signBody = z.object({ url: z.string().trim().min(1).max(MAX_PLAYGROUND_URL_LENGTH) })
 
 export function playgroundRoutes(
   _app: AppContext,

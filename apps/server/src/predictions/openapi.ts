@@ -1,24 +1,19 @@
-// The OpenAPI part of prediction jobs: run a prediction on an image of the organisation as a
+// The declared calls of prediction jobs: run a prediction on an image of the organisation as a
 // background job, and poll it.
+import { z } from 'zod'
 import {
+  type ApiPart,
   dateTime,
   failure,
-  int,
-  JSON_BODY_ERRORS,
-  json,
-  type OpenApiPart,
-  object,
-  orgIdParam,
-  orgOperation,
+  formatted,
+  orgRoute,
   ref,
-  str,
   uuidParam,
 } from '../http/openapi-kit.ts'
+
 import { PREDICTIONS_ORG_BASE } from './paths.ts'
 
-const PREDICTIONS = `${PREDICTIONS_ORG_BASE}/{orgId}/predictions`
-
-export const PREDICTIONS_API: OpenApiPart = {
+export const PREDICTIONS_API: ApiPart = {
   tags: [
     {
       name: 'prediction jobs',
@@ -27,113 +22,89 @@ export const PREDICTIONS_API: OpenApiPart = {
     },
   ],
   schemas: {
-    PredictionJobQueued: object({
-      jobId: str(),
-      status: { type: 'string', const: 'queued' },
-      predictionId: str(),
-      credits: int('Credits the job spent'),
-      balance: int('The balance after it'),
+    PredictionJobQueued: z.object({
+      jobId: z.string(),
+      status: z.literal('queued'),
+      predictionId: z.string(),
+      credits: z.int().describe('Credits the job spent'),
+      balance: z.int().describe('The balance after it'),
     }),
-    PredictionJob: object(
-      {
-        jobId: str(),
-        predictionId: str(),
-        status: {
-          type: 'string',
-          enum: ['queued', 'running', 'done', 'failed'],
-        },
-        attempts: int(),
-        createdAt: dateTime,
-        updatedAt: dateTime,
-        result: object({
-          fileId: str(),
-          path: str('predictions/<prediction>/<job id>.<format>'),
-          url: {
-            type: 'string',
-            format: 'uri',
-            description: 'Delivery URL of the output',
-          },
-          format: str(),
-          contentType: str(),
-          width: int(),
-          height: int(),
-          size: int(),
-          data: {
-            type: 'object',
-            additionalProperties: true,
-            description:
+    PredictionJob: z.object({
+      jobId: z.string(),
+      predictionId: z.string(),
+      status: z.enum(['queued', 'running', 'done', 'failed']),
+      attempts: z.int(),
+      createdAt: dateTime,
+      updatedAt: dateTime,
+      result: z
+        .object({
+          fileId: z.string(),
+          path: z.string().describe('predictions/<prediction>/<job id>.<format>'),
+          url: formatted('uri').describe('Delivery URL of the output'),
+          format: z.string(),
+          contentType: z.string(),
+          width: z.int(),
+          height: z.int(),
+          size: z.int(),
+          data: z
+            .looseObject({})
+            .describe(
               "What a detection found (the transformation context's steps[].data); {} otherwise",
-          },
-        }),
-        error: str('Why it failed (when failed; its credits were refunded)'),
-      },
-      ['jobId', 'predictionId', 'status', 'attempts', 'createdAt', 'updatedAt'],
-    ),
+            ),
+        })
+        .optional(),
+      error: z
+        .string()
+        .describe('Why it failed (when failed; its credits were refunded)')
+        .optional(),
+    }),
   },
-  paths: {
-    [`${PREDICTIONS}/{predictionId}`]: {
-      post: orgOperation(
-        'createPredictionJob',
-        'Run a prediction as a background job (members and API tokens); costs credits',
-        ['prediction jobs'],
-        {
-          ...JSON_BODY_ERRORS,
-          '202': {
-            ...json(ref('PredictionJobQueued'), 'Queued; poll the Location'),
-            headers: { Location: { schema: str() } },
-          },
-          '400': failure(
-            'invalid_input (naming the field), invalid_path, invalid_body, invalid_json',
+  routes: [
+    orgRoute({
+      method: 'post',
+      path: `${PREDICTIONS_ORG_BASE}/{orgId}/predictions/{predictionId}`,
+      operationId: 'createPredictionJob',
+      summary: 'Run a prediction as a background job (members and API tokens); costs credits',
+      tags: ['prediction jobs'],
+      params: { predictionId: z.string().meta({ example: 'ic_crop' }) },
+      body: {
+        schema: z
+          .object({ image: z.unknown() })
+          .describe(
+            'The input schema of the prediction (GET …/predictions/schema/{id}): image is a file path of the organisation, the delivery URL of its original, or an http(s) URL; the other fields are the parameters by name',
           ),
-          '402': failure('insufficient_credits: nothing was queued'),
-          '404': failure('organisation_not_found, prediction_not_found or file_not_found'),
-          '501': failure('model_unavailable: this server cannot run the model'),
+        example: { image: 'photos/portrait.jpg', requiredWidth: 400, requiredHeight: 400 },
+      },
+      responses: {
+        '202': {
+          description: 'Queued; poll the Location',
+          schema: ref('PredictionJobQueued'),
+          headers: { Location: { schema: z.string() } },
         },
-        {
-          parameters: [
-            orgIdParam,
-            {
-              name: 'predictionId',
-              in: 'path',
-              required: true,
-              schema: str(),
-              example: 'ic_crop',
-            },
-          ],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  description:
-                    'The input schema of the prediction (GET …/predictions/schema/{id}): image is a file path of the organisation, the delivery URL of its original, or an http(s) URL; the other fields are the parameters by name',
-                  required: ['image'],
-                },
-                example: {
-                  image: 'photos/portrait.jpg',
-                  requiredWidth: 400,
-                  requiredHeight: 400,
-                },
-              },
-            },
-          },
+        '400': failure(
+          'invalid_input (naming the field), invalid_path, invalid_body, invalid_json',
+        ),
+        '402': failure('insufficient_credits: nothing was queued'),
+        '404': failure('organisation_not_found, prediction_not_found or file_not_found'),
+        '413': failure('too_large: body over 64 KB'),
+        '415': failure('unsupported_media_type: not application/json'),
+        '501': failure('model_unavailable: this server cannot run the model'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${PREDICTIONS_ORG_BASE}/{orgId}/predictions/jobs/{jobId}`,
+      operationId: 'getPredictionJob',
+      summary: 'Poll a prediction job',
+      tags: ['prediction jobs'],
+      params: { jobId: uuidParam('The jobId of the created job') },
+      responses: {
+        '200': {
+          description: 'The job; result when done, error when failed',
+          schema: ref('PredictionJob'),
         },
-      ),
-    },
-    [`${PREDICTIONS}/jobs/{jobId}`]: {
-      get: orgOperation(
-        'getPredictionJob',
-        'Poll a prediction job',
-        ['prediction jobs'],
-        {
-          '200': json(ref('PredictionJob'), 'The job; result when done, error when failed'),
-          '404': failure('organisation_not_found or job_not_found'),
-        },
-        {
-          parameters: [orgIdParam, uuidParam('jobId', 'The jobId of the created job')],
-        },
-      ),
-    },
-  },
+        '404': failure('organisation_not_found or job_not_found'),
+      },
+    }),
+  ],
 }

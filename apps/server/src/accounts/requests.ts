@@ -1,0 +1,83 @@
+// What the account calls read: their JSON bodies, validated by the route modules
+// (`identity-routes.ts`, `member-routes.ts`, `organisation-routes.ts`) and declared with the same
+// schemas in the OpenAPI parts (decision 013).
+import { z } from 'zod'
+import { labelText } from '../http/text.ts'
+
+/** 3 to 40 of a-z, 0-9 and -, not starting or ending with a hyphen. */
+export const CLOUD_NAME = /^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/
+
+const emailAddress = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email({ error: 'must be an email address' }))
+  .meta({ format: 'email' })
+
+const email = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'is required')
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email({ error: 'must be an email address' }))
+  .meta({ format: 'email' })
+
+const personName = labelText(100)
+
+const password = z.string({ error: 'must be a string' }).min(1, 'is required')
+
+export const signupBody = z.object({
+  email,
+  password: password.describe('10–128 characters, not one character repeated, not the email'),
+  firstName: personName,
+  lastName: personName,
+})
+export const googleBody = z.object({
+  credential: z
+    .string({ error: 'must be a string' })
+    .min(1, 'is required')
+    .max(8192, 'is too long')
+    .describe('The ID token (JWT) Google gave the page'),
+})
+export const loginBody = z.object({ email, password: password.max(1024, 'is too long') })
+
+const ROLE = z.enum(['owner', 'member'], {
+  error: "must be 'owner' or 'member'",
+})
+
+export const invitationBody = z
+  .object({ email: emailAddress, role: ROLE.default('member') })
+  .strict()
+export const roleBody = z.object({ role: ROLE }).strict()
+export const acceptBody = z
+  .object({ token: z.string({ error: 'must be a string' }).max(200) })
+  .strict()
+
+const LABEL = labelText(100)
+
+export const organisationChanges = z
+  .object({
+    name: LABEL.optional(),
+    cloudName: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .toLowerCase()
+      .regex(
+        CLOUD_NAME,
+        'must be 3 to 40 lower-case letters, digits or hyphens, not starting or ending with a hyphen',
+      )
+      .describe('3–40 of a-z, 0-9 and -')
+      .optional(),
+  })
+  .strict()
+export const tokenBody = z.object({ name: LABEL.describe('A label, 1–100 characters') }).strict()
+const SETTING = z.boolean({ error: 'must be true or false' }).optional()
+export const settingsBody = z
+  .object({
+    requireSignedUrls: SETTING,
+    strictTransformations: SETTING,
+    allowRawFiles: SETTING,
+  })
+  .strict()

@@ -1,0 +1,189 @@
+// The declared calls of an organisation's settings, API tokens and signing keys.
+import { z } from 'zod'
+import { type ApiPart, dateTime, failure, orgRoute, ref, uuidParam } from '../http/openapi-kit.ts'
+
+import { ORGANIZATION } from './paths.ts'
+import { settingsBody, tokenBody } from './requests.ts'
+
+export const SETTINGS_API: ApiPart = {
+  tags: [],
+  schemas: {
+    ApiToken: z.object({
+      _id: z.string(),
+      name: z.string(),
+      prefix: z.string().describe('The first characters, to tell tokens apart'),
+      createdAt: dateTime,
+      lastUsedAt: dateTime.nullable(),
+    }),
+    OrganisationSettings: z.object({
+      requireSignedUrls: z
+        .boolean()
+        .describe(
+          'Delivery answers only URLs signed with a live signing key of the organisation (401 invalid_signature)',
+        ),
+      strictTransformations: z
+        .boolean()
+        .describe(
+          'A delivery URL may run operations that cost credits (AI operations) only when it is signed or the operation comes from one of the organisation’s presets (401 strict_transformations). On for new organisations.',
+        ),
+      allowRawFiles: z
+        .boolean()
+        .describe('Uploads may store files that are not images (served as attachments)'),
+    }),
+    SigningKey: z.object({
+      _id: z.string(),
+      accessKey: z.string().describe('Public: written into signed URLs as pbt'),
+      createdAt: dateTime,
+    }),
+    NewSigningKey: z.object({
+      _id: z.string(),
+      accessKey: z.string().describe('Public: written into signed URLs as pbt'),
+      createdAt: dateTime,
+      secret: z
+        .string()
+        .describe('Shown once: the HMAC key that signs URLs (signUrl in @tessera/url)'),
+    }),
+    NewApiToken: z.object({
+      _id: z.string(),
+      name: z.string(),
+      prefix: z.string(),
+      createdAt: dateTime,
+      lastUsedAt: dateTime.nullable(),
+      token: z.string().describe('Shown once; only its hash is stored'),
+    }),
+  },
+  routes: [
+    orgRoute({
+      method: 'post',
+      path: `${ORGANIZATION}/{orgId}/tokens`,
+      operationId: 'createApiToken',
+      summary: 'Create an API token (owners, signed in); the token is shown once',
+      tags: ['organisations'],
+      body: { schema: tokenBody },
+      responses: {
+        '201': { description: 'Created', schema: ref('NewApiToken') },
+        '400': failure(
+          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
+        ),
+        '403': failure('forbidden: only owners (and never API tokens) may do this'),
+        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        '409': failure('too_many_tokens (50 live tokens at most)'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${ORGANIZATION}/{orgId}/tokens`,
+      operationId: 'listApiTokens',
+      summary: 'Live API tokens, without their secret (owners)',
+      tags: ['organisations'],
+      responses: {
+        '200': { description: 'Newest first', schema: z.array(ref('ApiToken')) },
+        '400': failure(
+          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
+        ),
+        '403': failure('forbidden: only owners (and never API tokens) may do this'),
+        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+      },
+    }),
+    orgRoute({
+      method: 'delete',
+      path: `${ORGANIZATION}/{orgId}/tokens/{tokenId}`,
+      operationId: 'revokeApiToken',
+      summary: 'Revoke an API token (owners); it stops working at once',
+      tags: ['organisations'],
+      params: { tokenId: uuidParam('The token') },
+      responses: {
+        '204': { description: 'Done' },
+        '400': failure(
+          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
+        ),
+        '403': failure('forbidden: only owners (and never API tokens) may do this'),
+        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${ORGANIZATION}/{orgId}/settings`,
+      operationId: 'getOrganisationSettings',
+      summary: 'The organisation’s delivery and upload settings',
+      tags: ['organisations'],
+      responses: {
+        '200': { description: 'The settings', schema: ref('OrganisationSettings') },
+        '400': failure(
+          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
+        ),
+        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+      },
+    }),
+    orgRoute({
+      method: 'patch',
+      path: `${ORGANIZATION}/{orgId}/settings`,
+      operationId: 'updateOrganisationSettings',
+      summary: 'Change settings (owners); settings not sent are kept',
+      tags: ['organisations'],
+      body: { schema: settingsBody },
+      responses: {
+        '200': {
+          description: 'The settings after the change',
+          schema: ref('OrganisationSettings'),
+        },
+        '400': failure(
+          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
+        ),
+        '403': failure('forbidden: only owners (and never API tokens) may do this'),
+        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        '409': failure('no_signing_key: requireSignedUrls needs a live signing key first'),
+      },
+    }),
+    orgRoute({
+      method: 'post',
+      path: `${ORGANIZATION}/{orgId}/signing-keys`,
+      operationId: 'createSigningKey',
+      summary: 'Create a URL signing key (owners); the secret is shown once',
+      tags: ['organisations'],
+      responses: {
+        '201': { description: 'Created', schema: ref('NewSigningKey') },
+        '400': failure(
+          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
+        ),
+        '403': failure('forbidden: only owners (and never API tokens) may do this'),
+        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        '409': failure('too_many_signing_keys (10 live keys at most)'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${ORGANIZATION}/{orgId}/signing-keys`,
+      operationId: 'listSigningKeys',
+      summary: 'Live signing keys, without their secret (owners)',
+      tags: ['organisations'],
+      responses: {
+        '200': { description: 'Oldest first', schema: z.array(ref('SigningKey')) },
+        '400': failure(
+          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
+        ),
+        '403': failure('forbidden: only owners (and never API tokens) may do this'),
+        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+      },
+    }),
+    orgRoute({
+      method: 'delete',
+      path: `${ORGANIZATION}/{orgId}/signing-keys/{keyId}`,
+      operationId: 'revokeSigningKey',
+      summary: 'Revoke a signing key (owners); URLs signed with it stop working at once',
+      tags: ['organisations'],
+      params: { keyId: uuidParam('The signing key') },
+      responses: {
+        '204': { description: 'Done' },
+        '400': failure(
+          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
+        ),
+        '403': failure('forbidden: only owners (and never API tokens) may do this'),
+        '404': failure(
+          'organisation_not_found, or signing_key_not_found: no live key with this id',
+        ),
+        '409': failure('last_signing_key: signed URLs are required and this is the last key'),
+      },
+    }),
+  ],
+}

@@ -1,0 +1,47 @@
+// What the file and folder calls read: their bodies and queries, validated by `routes.ts` and
+// declared with the same schemas in `openapi.ts` (decision 013).
+import { z } from 'zod'
+import { pageQuery } from '../http/paging.ts'
+import { booleanText, freeText } from '../http/query.ts'
+import { plainText as text } from '../http/text.ts'
+import { ASSET_PAGE_SIZE } from './paths.ts'
+
+/** Longest query value: a folder path may be as long as a file path. */
+export const MAX_QUERY_VALUE = 1024
+
+/** A folder path in the query, as long as `readQuery` lets a value be. */
+const folderInQuery = (description: string) =>
+  z.string({ error: 'is required' }).meta({ maxLength: MAX_QUERY_VALUE }).describe(description)
+
+export const moveBody = z
+  .object({
+    name: text(255).describe('New name (one segment, no /)').optional(),
+    path: text(1024).describe('New folder; "" is the top level').optional(),
+  })
+  .strict()
+
+export const createFolderBody = z
+  .object({
+    name: text(255).describe('Folder name (one segment, no /)'),
+    path: text(1024).describe('Parent folder; absent or "" for the top level').optional(),
+  })
+  .strict()
+
+export const filesQuery = z.object({
+  ...pageQuery(ASSET_PAGE_SIZE),
+  path: folderInQuery('The folder to list; absent or "" for the top level').optional(),
+  name: freeText(255)
+    .describe('Only names containing this text (case-insensitive, literal)')
+    .optional(),
+})
+
+export const folderQuery = z.object({
+  path: folderInQuery('The folder to move, e.g. products/shoes'),
+})
+
+export const deleteFolderQuery = z.object({
+  path: folderInQuery('The folder to delete, e.g. products/shoes'),
+  recursive: booleanText
+    .default(false)
+    .describe('true: delete every file and folder under it too (default false)'),
+})
