@@ -3,16 +3,22 @@
 // once instead of running to the limit (issue 19 finding 4). `ms = fixed + perMegapixel × input
 // megapixels`, per model (and scale). The figures are this 2-core machine's when quiet
 // (docs/benchmarks.md, AI bench quiet runs of 2026-11-23 and 2026-11-27, load 1.2–3.2):
-//   sr.upscale Flash ×2    0.92–1.00 s for 256×170 → 21–23 s per input MP
-//   sr.upscale Picasso ×2  3.45–3.90 s for 256×170 → 79–90 s per input MP
 //   erase.bg               2.2–3.4 s whatever the size (ISNet sees 1024²)
 //   ocr.extract            0.14 s for 512×512     → ~0.55 s per MP
 //   od.detect, nsfw, faces 0.05–0.24 s (fixed-size models)
-// and the ×4/×8 ratios from `bench/ai-cost-calibration.ts` (run under load average ~15, when every
-// figure was 3–5× the quiet one: ×4 Flash ≈ 0.8× ×2 per input MP). The estimate is what a quiet
-// machine takes, so only what cannot finish even then is refused; on a busy machine the time
-// limit still stops the rest, and a model's timeout is not retried. Re-run the calibration (and
-// adjust this table) when a model changes.
+// sr.upscale was calibrated again on 2026-11-27 after each tile became back-projected (+0.7–1.0 s
+// per output MP) and Picasso ×4 became two slim ×2 passes. The machine was loaded then (load
+// average 13–23), so `bench/ai-cost-calibration.ts` timed each call between two reference calls
+// (ocr.extract of 512², 0.14 s quiet) and scaled it by quiet ÷ loaded reference; two runs gave,
+// in s per input MP: Flash ×2 16–20, ×4 31–40, ×8 124–135; Picasso ×2 63–122, ×4 (two slim
+// passes) 118–128, ×8 88–101 (medium ×8 measured faster than slim ×8 in both runs). The table
+// takes the middle of the two runs at ×4 and ×8; at ×2, where quiet runs of the network alone
+// exist (Flash 20–23, Picasso 75–90 s/MP) and the loaded runs disagree most, it takes those plus
+// the back-projection (≈ 3.4 s per input MP at ×2): Flash 22, Picasso 80.
+// Such scaling is rough (±30 %): the estimate is meant to be what a quiet machine takes, so only
+// what cannot finish even then is refused; on a busy machine the time limit still stops the
+// rest, and a model's timeout is not retried. Re-run the calibration (and adjust this table)
+// when a model changes.
 import type { AiParams } from './params.ts'
 
 /** One model's cost: fixed milliseconds plus milliseconds per input megapixel. */
@@ -23,14 +29,18 @@ export interface AiCostModel {
 
 /** The models by what decides their cost. */
 export const AI_COST_MODELS = {
-  /** ESRGAN slim (`Flash`), by scale: tiles of the input, each up to scale² output. */
-  'esrgan-slim-2': { fixedMs: 300, msPerMegapixel: 20_000 },
-  'esrgan-slim-4': { fixedMs: 300, msPerMegapixel: 18_000 },
-  'esrgan-slim-8': { fixedMs: 300, msPerMegapixel: 25_000 },
-  /** ESRGAN medium (`Picasso`): about three and a half times slim. */
-  'esrgan-medium-2': { fixedMs: 500, msPerMegapixel: 75_000 },
-  'esrgan-medium-4': { fixedMs: 500, msPerMegapixel: 75_000 },
-  'esrgan-medium-8': { fixedMs: 500, msPerMegapixel: 90_000 },
+  /**
+   * ESRGAN slim (`Flash`), by scale: tiles of the input, each up to scale² output, then each
+   * tile back-projected (which grows with the output: ×8 is 64 times the input).
+   */
+  'esrgan-slim-2': { fixedMs: 300, msPerMegapixel: 22_000 },
+  'esrgan-slim-4': { fixedMs: 300, msPerMegapixel: 35_000 },
+  'esrgan-slim-8': { fixedMs: 300, msPerMegapixel: 130_000 },
+  /** `Picasso` ×4: slim ×2, then slim ×2 of that (four times the pixels), back-projected. */
+  'esrgan-slim-twice-4': { fixedMs: 500, msPerMegapixel: 125_000 },
+  /** ESRGAN medium (`Picasso` ×2 and ×8): about three and a half times slim's network. */
+  'esrgan-medium-2': { fixedMs: 500, msPerMegapixel: 80_000 },
+  'esrgan-medium-8': { fixedMs: 500, msPerMegapixel: 95_000 },
   /** PaddleOCR: detection over the whole image, recognition per line. */
   ocr: { fixedMs: 50, msPerMegapixel: 400 },
   /** Models that see a fixed size (ISNet, SSD/CenterNet, NSFW): resizing is the rest. */
@@ -47,9 +57,10 @@ const SCALES: Readonly<Record<string, number>> = { '2x': 2, '4x': 4, '8x': 8 }
 export function costModelsOf(key: string, params: AiParams): AiCostModelName[] {
   switch (key) {
     case 'sr.upscale': {
+      // The same choice as the upscaler's (ai.ts): Picasso ×4 is two slim ×2 passes.
       const scale = SCALES[params.string('t')] ?? 2
-      const variant =
-        params.string('model') === 'Flash' && !params.boolean('enhance_quality') ? 'slim' : 'medium'
+      const fast = params.string('model') === 'Flash' && !params.boolean('enhance_quality')
+      const variant = fast ? 'slim' : scale === 4 ? 'slim-twice' : 'medium'
       return [`esrgan-${variant}-${scale}` as AiCostModelName]
     }
     case 'ocr.extract':

@@ -47,6 +47,11 @@ export interface NewJob {
 export interface FailJobOptions {
   /** `false` fails the job for good, e.g. when its input can never succeed (default `true`). */
   retry?: boolean
+  /**
+   * The client error the job failed with (`{ status, code }`), kept as the failed job's
+   * `result` so that its caller answers it again (delivery's 400 for a refused parameter).
+   */
+  failure?: { status: number; code: string }
 }
 
 /** The job queries, tuned by `options`. */
@@ -181,7 +186,7 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
   async function failJob(
     id: string,
     error: string,
-    { retry = true }: FailJobOptions = {},
+    { retry = true, failure }: FailJobOptions = {},
   ): Promise<Job | undefined> {
     const retries = retry ? sql`${jobs.attempts} < ${jobs.maxAttempts}` : sql`false`
     const delay = sql`least(${retryBaseMs}::double precision * power(2, greatest(${jobs.attempts} - 1, 0)), ${retryMaxMs}::double precision)`
@@ -191,6 +196,7 @@ export function createJobQueries(db: Db, options: RepositoryOptions = {}) {
         status: sql`case when ${retries} then 'queued' else 'failed' end`,
         runAfter: sql`case when ${retries} then now() + ${delay} * interval '1 millisecond' else ${jobs.runAfter} end`,
         error,
+        result: failure === undefined ? null : { failure },
         lockedBy: null,
         lockedAt: null,
         updatedAt: now(),

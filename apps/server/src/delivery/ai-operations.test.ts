@@ -221,11 +221,11 @@ describe.each(testDatabases('server'))('AI operations over HTTP on %s', (kind) =
         response = await fetch(url)
         if (response.status === 202) await response.arrayBuffer()
       }
-      // A derive job that fails for a client error is not tried again; delivery answers every
-      // such failure with 422 and the job's message.
-      expect(response.status).toBe(422)
+      // A derive job that fails for a client error is not tried again, and delivery answers
+      // it as a request that ran at once would: 400 with the refusal's code and message.
+      expect(response.status).toBe(400)
       const body = (await response.json()) as { code: string; message: string }
-      expect(body.code).toBe('transformation_failed')
+      expect(body.code).toBe('invalid_transformation')
       expect(body.message).toMatch(/without a box.*box1=x_y_w_h/)
     },
     SLOW,

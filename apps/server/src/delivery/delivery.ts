@@ -19,6 +19,7 @@ import {
   DERIVE_JOB,
   DERIVE_VISITOR_JOB,
   type DeriveJobPayload,
+  failedJobError,
 } from './job.ts'
 import { createRenderLimit } from './render-limit.ts'
 import { createResolver, type DeliveryRequest, type FileRow, type Resolved } from './resolve.ts'
@@ -164,13 +165,7 @@ export function createDelivery(
     }
     metrics.cache.inc({ result: 'miss' })
     const existing = await repo.findJobByDedupeKey(cacheKey)
-    if (existing?.status === 'failed') {
-      throw new HttpError(
-        422,
-        'transformation_failed',
-        existing.error ?? 'The transformation failed',
-      )
-    }
+    if (existing?.status === 'failed') throw failedJobError(existing)
     // A job queued or running was paid for when it was queued. A new render — none yet, or a
     // done one whose image has left the cache — counts and is charged (by the done run it
     // replaces, so requests racing on one eviction pay once); cached images cost nothing.

@@ -3,9 +3,10 @@
 import { isModelTimeout } from '@tessera/engine'
 import { parsePattern, type UrlOptions } from '@tessera/url'
 import type { AppContext } from '../context.ts'
-import { isClientFailure } from '../http/engine-errors.ts'
+import type { Job } from '../db/index.ts'
+import { engineErrorToHttp, isClientFailure } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
-import type { JobHandler } from '../platform/jobs.ts'
+import type { JobFailure, JobHandler } from '../platform/jobs.ts'
 import type { Deriver } from './derive.ts'
 
 /** The job kind of a queued delivery transformation. */
@@ -61,5 +62,31 @@ export function createDeriveJobHandler(
   // A bad image or parameter fails at once (and is refunded), and so does a model that ran out
   // of AI_TIMEOUT_MS: the same input and model take as long again (issue 19 finding 4). Other
   // timeouts (the engine's budget on a busy machine) are tried again.
-  return { run, isPermanent: (error) => isClientFailure(error) || isModelTimeout(error) }
+  // A client error (a refused parameter, a bad image) is kept with the job as its status and
+  // code, so delivery answers it as a request that ran at once would, not with a generic 422.
+  function clientError(error: unknown): JobFailure | undefined {
+    const mapped = engineErrorToHttp(error)
+    if (!(mapped instanceof HttpError) || mapped.status < 400 || mapped.status >= 500) return
+    return { status: mapped.status, code: mapped.code }
+  }
+
+  return {
+    run,
+    isPermanent: (error) => isClientFailure(error) || isModelTimeout(error),
+    clientError,
+  }
+}
+
+/**
+ * The answer to a request whose derive job failed for good: the client error it kept (`400
+ * invalid_transformation` for a refused parameter), else `422 transformation_failed`.
+ */
+export function failedJobError(job: Pick<Job, 'error' | 'result'>): HttpError {
+  const message = job.error ?? 'The transformation failed'
+  const failure = (job.result as { failure?: Partial<JobFailure> } | null)?.failure
+  const { status, code } = failure ?? {}
+  if (typeof status === 'number' && status >= 400 && status < 500 && typeof code === 'string') {
+    return new HttpError(status, code, message)
+  }
+  return new HttpError(422, 'transformation_failed', message)
 }

@@ -15,6 +15,18 @@ export interface JobHandler {
    * what its errors mean.
    */
   isPermanent(error: unknown): boolean
+  /**
+   * The answer a client should get for `error` when it is the client's own (a refused
+   * parameter): kept with the failed job, so whoever asks after it gets that answer, not a
+   * generic failure. Undefined for errors that are not the client's.
+   */
+  clientError?(error: unknown): JobFailure | undefined
+}
+
+/** A client error a job failed with: the HTTP status and code its caller answers. */
+export interface JobFailure {
+  status: number
+  code: string
 }
 
 export interface JobRunner {
@@ -140,7 +152,11 @@ export function createJobRunner(
       // A job failing for good is refunded before it shows as failed, so whoever sees it failed
       // also sees the refund. (`failJob` decides the same way: no retry, or no attempts left.)
       if (permanent || job.attempts >= job.maxAttempts) await refund({ ...job, status: 'failed' })
-      await app.repo.failJob(job.id, message, permanent ? { retry: false } : {})
+      const failure = handler?.clientError?.(error)
+      await app.repo.failJob(job.id, message, {
+        ...(permanent ? { retry: false } : {}),
+        ...(failure === undefined ? {} : { failure }),
+      })
       app.metrics.jobs.inc({ kind: job.kind, outcome: 'failed' })
       app.logger.warn({ jobId: job.id, kind: job.kind, err: error }, 'job failed')
     } finally {

@@ -10,14 +10,17 @@ import {
   ORIGINAL_PATTERN,
   parseDeliveryPath,
   parsePattern,
+  parseQueryOptions,
   signUrl,
   splitUrl,
   type UrlParts,
 } from '@tessera/url'
 import type { AppContext } from '../context.ts'
 import type { SigningKey } from '../db/index.ts'
+import { decodeFilePath } from '../delivery/resolve.ts'
 import { writtenCostlyOperation } from '../delivery/strict-transformations.ts'
 import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
+import { assertAiCanFinish } from '../http/ai-cost.ts'
 import { HttpError } from '../http/errors.ts'
 import type { VisitorAllowance } from './allowance.ts'
 import type { CaptchaGuard } from './captcha.ts'
@@ -64,10 +67,10 @@ const onlyOf = (cloudName: string) =>
 export type PlaygroundSigner = ReturnType<typeof createPlaygroundSigner>
 
 export function createPlaygroundSigner(
-  app: Pick<AppContext, 'repo' | 'lookups' | 'config' | 'logger'>,
+  app: Pick<AppContext, 'repo' | 'lookups' | 'config' | 'logger' | 'engine'>,
   { allowance, captcha }: { allowance: VisitorAllowance; captcha: CaptchaGuard },
 ) {
-  const { repo, lookups, config } = app
+  const { repo, lookups, config, engine } = app
 
   const hostOf = (url: string | undefined) => {
     if (url === undefined) return undefined
@@ -130,6 +133,28 @@ export function createPlaygroundSigner(
     return pattern ?? ORIGINAL_PATTERN
   }
 
+  /**
+   * Refuses a chain whose AI steps cannot finish on the demo file it names (too many pixels, or
+   * more than AI_TIMEOUT_MS by the cost estimate), so no visitor URL is signed for work the
+   * queue would only run to its time limit. Delivery checks again, presets expanded.
+   */
+  async function assertCanFinish(parts: UrlParts, pattern: string): Promise<void> {
+    const demo = await lookups.organisationByCloudName(DEMO_CLOUD_NAME)
+    const { filePath } = parseDeliveryPath(parts.pathname)
+    if (demo === undefined || filePath === undefined) return
+    const file = await lookups.file(demo.id, decodeFilePath(filePath))
+    if (file === undefined) return
+    const { value } = parsePattern(pattern, { format: file.format })
+    // `dpr=auto` is rendered at the page's hint, unknown here, and a bad query is delivery's
+    // 400: both are judged there.
+    let dpr = 1
+    try {
+      const { dpr: given } = parseQueryOptions(parts.search)
+      if (typeof given === 'number') dpr = given
+    } catch {}
+    assertAiCanFinish(engine, value, file, dpr)
+  }
+
   async function demoKey(): Promise<SigningKey> {
     const demo = await lookups.organisationByCloudName(DEMO_CLOUD_NAME)
     if (demo === undefined) {
@@ -171,7 +196,7 @@ export function createPlaygroundSigner(
    * here: delivery counts the AI renders it starts (cache misses) against the daily allowance.
    *
    * @throws {HttpError} 400 `not_playground_url` for anything but a demo delivery URL of this
-   *   server; the captcha's 400/403/503.
+   *   server; the captcha's 400/403/503; 422 `image_too_large` for AI work that cannot finish.
    */
   async function sign(request: SignRequest): Promise<SignAnswer> {
     const { parts, isPath } = partsOf(request)
@@ -182,6 +207,7 @@ export function createPlaygroundSigner(
     const left = () => allowance.remaining('ai', request.clientAddress)
     if (costly === undefined) return { url: request.url, remaining: { aiRuns: await left() } }
     await captcha.verify(request.captchaToken, request.clientAddress)
+    await assertCanFinish(parts, pattern)
     const url = await signWith(await demoKey(), parts, isPath)
     return { url, remaining: { aiRuns: await left() } }
   }

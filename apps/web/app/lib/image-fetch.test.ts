@@ -36,6 +36,12 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-type': 'image/gif' }).end('GIF89a')
       return
     }
+    if (key.includes('refused')) {
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end('{"code":"invalid_transformation","message":"wm.remove: without a box, give box1"}')
+      return
+    }
     if (key.includes('missing')) {
       response
         .writeHead(404, { 'content-type': 'application/json' })
@@ -95,6 +101,19 @@ describe('image fetch', () => {
       (error: unknown) => error,
     )
     expect(failure).toMatchObject({ status: 404, code: 'file_not_found' })
+  })
+
+  it('rejects with the refusal of a job that failed after 202 answers, its 400 and message', async () => {
+    // A queued AI job refused for its parameters: the tool page shows this message.
+    const failure = await fetchImage(`${base}/v2/demo/slow-2/refused.png`, { wait: () => 1 }).catch(
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(ImageFetchError)
+    expect(failure).toMatchObject({
+      status: 400,
+      code: 'invalid_transformation',
+      message: 'wm.remove: without a box, give box1',
+    })
   })
 
   it('stops waiting when cancelled', async () => {
