@@ -9,7 +9,7 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
-import { SettingsNav } from '../../components/console/settings-nav.tsx'
+import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type ApiToken, problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
@@ -55,9 +55,7 @@ export default function ApiTokens() {
     }
   }
   return (
-    <div className="console-panel is-wide" data-testid="settings-apps">
-      <SettingsNav />
-      <h1>API tokens</h1>
+    <SettingsPage testId="settings-apps" title="API tokens">
       <p className="lead">
         Tokens let servers and scripts upload and manage files without a browser: send one as
         Authorization: Bearer tsk_….
@@ -90,13 +88,13 @@ export default function ApiTokens() {
           </form>
           <ErrorText message={error} />
           {created?.token === undefined ? null : (
-            <div className="form-alert is-success secret-box" role="status" data-testid="new-token">
+            <SecretBox testId="new-token">
               <p>
                 <strong>{created.name}</strong>: copy it now, it is not shown again.
               </p>
               <code data-testid="new-token-value">{created.token}</code>
               <CopyButton text={created.token} label="Copy token" />
-            </div>
+            </SecretBox>
           )}
           <ListState
             state={tokens.state}
@@ -147,7 +145,7 @@ export default function ApiTokens() {
           </ListState>
         </>
       )}
-    </div>
+    </SettingsPage>
   )
 }
 
