@@ -29,6 +29,7 @@ import { joinUrl } from '../lib/runtime-config.ts'
 import { metaFor } from '../lib/seo.ts'
 import { hasSessionCookie } from '../lib/session.ts'
 import type { Route } from './+types/prediction.ts'
+import '../styles/run-status.css'
 import './predictions.css'
 
 export const meta: Route.MetaFunction = (args) =>
