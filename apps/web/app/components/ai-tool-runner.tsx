@@ -26,13 +26,12 @@ import {
   getCredits,
   SAMPLE_FILES,
   sampleThumbnailUrl,
-  signAsMember,
-  signAsVisitor,
   uploadAsMember,
   uploadAsVisitor,
 } from '../lib/playground-api.ts'
 import { absoluteUrl } from '../lib/runtime-config.ts'
 import { useCaptcha } from './captcha.tsx'
+import { useDeliveryRun } from './use-delivery-run.ts'
 import { useFetchedImage } from './use-fetched-image.ts'
 import { usePageLocation } from './use-page-location.ts'
 
@@ -104,44 +103,19 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
       : originalUrl({ deliveryBase, cloudName, filePath })
 
   const before = useFetchedImage(beforeUrl)
-  const after = useFetchedImage(runUrl, {
-    prepare: async (url) => {
-      if (!isAiTool(app)) return url
-      // A member's organisation may have strict transformations on: its own key signs the run
-      // (the samples are the demo's: the visitor call signs those).
-      if (workspace.orgId !== undefined && cloudName !== DEMO_CLOUD_NAME)
-        return signAsMember(session.client, config, workspace.orgId, url)
-      try {
-        return (await signAsVisitor(config, url, await captcha.token())).url
-      } catch (error) {
-        const failure = describeFailure(error)
-        if (failure.status === 404) return url // the server does not sign visitor runs
-        if (failure.code === DAILY_LIMIT_CODE) {
-          trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
-        }
-        if (failure.code.startsWith('captcha')) {
-          trackAppEvent(APP_EVENTS.captchaFailed, { tool: app.slug })
-        }
-        throw error
-      }
-    },
-    onStart: () => trackAppEvent(APP_EVENTS.transformationTriggered, { tool: app.slug }),
-    onReady: (ready) => {
-      trackAppEvent(APP_EVENTS.success, { tool: app.slug })
-      if (ready.retries > 0) trackAppEvent(APP_EVENTS.pollingSucceeded, { tool: app.slug })
+  const after = useDeliveryRun(runUrl, {
+    tags: { tool: app.slug },
+    signed: isAiTool(app),
+    // The samples are the demo's: the visitor call signs those.
+    memberOrgId: cloudName === DEMO_CLOUD_NAME ? undefined : workspace.orgId,
+    captcha,
+    limitApplies: true,
+    onReady: () => {
       if (workspace.orgId !== undefined && isAiTool(app)) {
         getCredits(session.client, config, workspace.orgId).then(
           (credits) => setWorkspace((current) => ({ ...current, credits })),
           () => undefined,
         )
-      }
-    },
-    onFailed: (failure) => {
-      trackAppEvent(APP_EVENTS.failed, { tool: app.slug, status: failure.status_code })
-      if (failure.wasProcessing) trackAppEvent(APP_EVENTS.pollingFailed, { tool: app.slug })
-      // Delivery refuses a visitor's new AI render past the daily allowance.
-      if (failure.code === DAILY_LIMIT_CODE) {
-        trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
       }
     },
   })

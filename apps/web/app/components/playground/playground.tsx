@@ -5,21 +5,18 @@
 // The parts are beside it: the state (playground-state.ts), the chain, the options, the parameter
 // form, the image tabs, the URL box and the image picker.
 import { CATALOGUE } from '@tessera/url'
-import { useCallback, useEffect, useReducer, useState } from 'react'
+import { useEffect, useReducer, useState } from 'react'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { APP_EVENTS, trackAppEvent } from '../../lib/app-events.ts'
 import {
-  DAILY_LIMIT_CODE,
   DEMO_CLOUD_NAME,
   describeFailure,
   listPresets,
   PLAYGROUND_DEFAULT_SAMPLE,
-  signAsMember,
-  signAsVisitor,
 } from '../../lib/playground-api.ts'
 import { absoluteUrl } from '../../lib/runtime-config.ts'
 import { useCaptcha } from '../captcha.tsx'
 import { DefaultSampleImage } from '../playground-shell.tsx'
+import { useDeliveryRun } from '../use-delivery-run.ts'
 import { useFetchedImage } from '../use-fetched-image.ts'
 import { presetItem, readDeliveryUrl } from './chain-items.ts'
 import { ChainPanel } from './chain-list.tsx'
@@ -101,29 +98,6 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
   const visitorAi = org === undefined && hasAi
   const [limitMessage, setLimitMessage] = useState<string | null>(null)
   const captcha = useCaptcha('playground')
-  const prepare = useCallback(
-    async (url: string) => {
-      if (!hasAi) return url
-      // A member's organisation may have strict transformations on: its own key signs the run.
-      if (org !== undefined) return signAsMember(client, config, org.id, url)
-      try {
-        return (await signAsVisitor(config, url, await captcha.token())).url
-      } catch (error) {
-        const failure = describeFailure(error)
-        // A server without visitor signing (404): the plain demo URL is used.
-        if (failure.status === 404) return url
-        if (failure.code === DAILY_LIMIT_CODE) {
-          trackAppEvent(APP_EVENTS.dailyLimitExceeded, { where: 'playground' })
-          setLimitMessage(failure.message)
-        }
-        if (failure.code.startsWith('captcha')) {
-          trackAppEvent(APP_EVENTS.captchaFailed, { where: 'playground' })
-        }
-        throw error
-      }
-    },
-    [hasAi, org, client, config, captcha.token],
-  )
 
   const shownUrl =
     tab === 'original'
@@ -133,26 +107,14 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
         : state.transformedUrl
   const original = useFetchedImage(state.originalUrl === '' ? null : state.originalUrl)
   const isChain = shownUrl !== state.originalUrl
-  const shown = useFetchedImage(isChain ? shownUrl : null, {
-    prepare,
-    onStart: () =>
-      trackAppEvent(APP_EVENTS.transformationTriggered, {
-        where: 'playground',
-        pattern: chainPattern(state.transformationList),
-      }),
-    onReady: (ready) => {
-      trackAppEvent(APP_EVENTS.success, { where: 'playground' })
-      if (ready.retries > 0) trackAppEvent(APP_EVENTS.pollingSucceeded, { retries: ready.retries })
-    },
-    onFailed: (failure) => {
-      trackAppEvent(APP_EVENTS.failed, { where: 'playground', status: failure.status_code })
-      if (failure.wasProcessing) trackAppEvent(APP_EVENTS.pollingFailed, { code: failure.code })
-      // Delivery refuses a visitor's new AI render past the daily allowance.
-      if (failure.code === DAILY_LIMIT_CODE && visitorAi) {
-        trackAppEvent(APP_EVENTS.dailyLimitExceeded, { where: 'playground' })
-        setLimitMessage(failure.message)
-      }
-    },
+  const shown = useDeliveryRun(isChain ? shownUrl : null, {
+    tags: { where: 'playground' },
+    signed: hasAi,
+    memberOrgId: org?.id,
+    captcha,
+    limitApplies: visitorAi,
+    startTags: () => ({ pattern: chainPattern(state.transformationList) }),
+    onDailyLimit: setLimitMessage,
   })
   const view = isChain ? shown : original
   // A visitor's playground opening on the default sample shows what the server's shell showed
