@@ -1,5 +1,6 @@
 // The OpenAPI part of an organisation's files, folders and presets.
 import { MAX_TRANSFORMATIONS, PARAM_TYPES } from '@tessera/url'
+import { FILE_SORTS } from '../db/index.ts'
 import {
   arrayOf,
   bool,
@@ -211,6 +212,13 @@ export const ASSET_API: OpenApiPart = {
               in: 'query',
               description: 'Only names containing this text (case-insensitive, literal)',
               schema: { type: 'string', maxLength: 255 },
+            },
+            {
+              name: 'sort',
+              in: 'query',
+              description:
+                'The order of the whole level, folders first: name (default), -name, -updated, -size or type',
+              schema: { type: 'string', enum: [...FILE_SORTS] },
             },
             pageNo,
             pageSize(ASSET_PAGE_SIZE),

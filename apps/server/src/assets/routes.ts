@@ -16,7 +16,7 @@ import { z } from 'zod'
 import { type Caller, createAuth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { RemovedFiles } from '../db/asset-change-queries.ts'
-import { isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
+import { FILE_SORTS, isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
 import type { Folder } from '../db/schema.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
@@ -43,6 +43,7 @@ const filesQuery = z.object({
   ...pageQuery(ASSET_PAGE_SIZE),
   path: z.string().optional(),
   name: freeText(255).optional(),
+  sort: z.enum(FILE_SORTS).optional(),
 })
 const folderQuery = z.object({ path: z.string({ error: 'is required' }) })
 const deleteFolderQuery = z.object({
@@ -150,6 +151,7 @@ export function assetRoutes(app: AppContext): Hono<AppEnv> {
     const level = await repo.listFolderLevel(organisationId, {
       folder,
       name: query.name,
+      sort: query.sort,
       limit: query.pageSize,
       offset: offsetOf(query),
     })

@@ -39,29 +39,6 @@ const SORTS: [Sort, string][] = [
 export const keyOf = (item: LibraryItem) =>
   item.type === 'file' ? `file:${item._id}` : `folder:${item.fullPath}`
 
-function sortItems(items: LibraryItem[], sort: Sort): LibraryItem[] {
-  const folders = items.filter((item) => item.type === 'folder')
-  const files = items.filter((item): item is FileItem => item.type === 'file')
-  const byName = (a: LibraryItem, b: LibraryItem) =>
-    a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true })
-  const sortedFiles = [...files].sort((a, b) => {
-    switch (sort) {
-      case '-name':
-        return byName(b, a)
-      case '-updated':
-        return b.updatedAt.localeCompare(a.updatedAt) || byName(a, b)
-      case '-size':
-        return b.size - a.size || byName(a, b)
-      case 'type':
-        return a.format.localeCompare(b.format) || byName(a, b)
-      default:
-        return byName(a, b)
-    }
-  })
-  const sortedFolders = [...folders].sort(sort === '-name' ? (a, b) => byName(b, a) : byName)
-  return [...sortedFolders, ...sortedFiles]
-}
-
 /** Files and folders under a folder, counted by walking it (bounded, for the delete question). */
 async function countFolder(
   api: ConsoleApi,
@@ -116,8 +93,16 @@ export default function Editor() {
   const settings = useLoad(() => api.settings(), `settings:${org._id}`)
   const signedOnly = settings.state.status === 'ready' && settings.state.data.requireSignedUrls
   const list = useLoad(
-    () => api.listFiles({ path, name: q, pageNo, pageSize: PAGE_SIZE }),
-    `${org._id}|${path}|${q}|${pageNo}`,
+    // The API sorts the whole folder, so every page follows the order chosen.
+    () =>
+      api.listFiles({
+        path,
+        name: q,
+        ...(sort === 'name' ? {} : { sort }),
+        pageNo,
+        pageSize: PAGE_SIZE,
+      }),
+    `${org._id}|${path}|${q}|${sort}|${pageNo}`,
   )
 
   const change = (next: Record<string, string | undefined>) => {
@@ -163,8 +148,8 @@ export default function Editor() {
   }, [search])
 
   const items = useMemo(
-    () => (list.state.status === 'ready' ? sortItems(list.state.data.items, sort) : []),
-    [list.state, sort],
+    () => (list.state.status === 'ready' ? list.state.data.items : []),
+    [list.state],
   )
   const chosen = items.filter((item) => selected.has(keyOf(item)))
   const toggle = (item: LibraryItem) =>
@@ -327,7 +312,7 @@ export default function Editor() {
               <span className="visually-hidden">Sort</span>
               <select
                 value={sort}
-                onChange={(event) => change({ sort: event.target.value })}
+                onChange={(event) => change({ sort: event.target.value, page: undefined })}
                 data-testid="library-sort"
               >
                 {SORTS.map(([value, label]) => (
