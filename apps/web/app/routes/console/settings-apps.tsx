@@ -9,6 +9,7 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
+import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type ApiToken, problemOf } from '../../lib/console-api.ts'
@@ -103,44 +104,30 @@ export default function ApiTokens() {
             empty={(list) => (list.length > 0 ? null : <p>No tokens yet.</p>)}
           >
             {(list) => (
-              <div className="table-scroll">
-                <table className="data-table" data-testid="token-list">
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Starts with</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((token) => (
-                      <tr key={token._id} data-testid="token-row">
-                        <td>{token.name}</td>
-                        <td>
-                          <code>{token.prefix}…</code>
-                        </td>
-                        <td>{formatDate(token.createdAt)}</td>
-                        <td>
-                          {token.lastUsedAt === null ? 'Never' : formatDate(token.lastUsedAt)}
-                        </td>
-                        <td>
-                          <button
-                            type="button"
-                            className="button is-small is-danger"
-                            onClick={() => void revoke(token)}
-                          >
-                            Revoke
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                testId="token-list"
+                columns={['Name', 'Starts with', 'Created', 'Last used', ACTIONS_COLUMN]}
+              >
+                {list.map((token) => (
+                  <tr key={token._id} data-testid="token-row">
+                    <td>{token.name}</td>
+                    <td>
+                      <code>{token.prefix}…</code>
+                    </td>
+                    <td>{formatDate(token.createdAt)}</td>
+                    <td>{token.lastUsedAt === null ? 'Never' : formatDate(token.lastUsedAt)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button is-small is-danger"
+                        onClick={() => void revoke(token)}
+                      >
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </ListState>
         </>

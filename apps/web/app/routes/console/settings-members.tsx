@@ -9,6 +9,7 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
+import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type Invitation, type Member, problemOf } from '../../lib/console-api.ts'
@@ -155,21 +156,9 @@ export default function Members() {
         empty={(list) => (list.length > 0 ? null : <p>No members.</p>)}
       >
         {(list) => (
-          <div className="table-scroll">
-            <table className="data-table" data-testid="member-list">
-              <thead>
-                <tr>
-                  <th scope="col">Person</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Joined</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>{list.map(memberRow)}</tbody>
-            </table>
-          </div>
+          <DataTable testId="member-list" columns={['Person', 'Role', 'Joined', ACTIONS_COLUMN]}>
+            {list.map(memberRow)}
+          </DataTable>
         )}
       </ListState>
       {isOwner ? (
