@@ -10,6 +10,7 @@ import type { Route } from './+types/playground-console.ts'
 import { requireConsoleUser } from './console/console.server.ts'
 // The page's layout (`.console-wide`) is styled from the server's first HTML, not once the
 // playground's code (which imports the same stylesheet) has arrived.
+import '../styles/sample-thumbs.css'
 import '../components/playground/playground.css'
 
 /**
