@@ -8,6 +8,6 @@ export default defineConfig({
     // The property and fuzz tests are CPU-bound: beside two other test files on a busy 2-core
     // machine they take several times their quiet duration. The limit guards against hangs.
     testTimeout: 30_000,
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
   },
 })

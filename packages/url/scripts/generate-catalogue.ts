@@ -1,143 +1,31 @@
-// Regenerates src/catalogue-data.ts from the research catalogue (shared/reference/plugins.json).
+// Regenerates src/catalogue-data.ts from the research catalogue (scripts/plugins.json, a copy of
+// shared/reference/plugins.json) and the hand-added ranges (scripts/catalogue-overrides.ts).
 // Usage: npm run generate:catalogue -w @tessera/url [-- path/to/plugins.json]
-// The output is committed; edit `runnable` (and `slow`) there as the engine gains operations,
-// and keep those edits when regenerating (the script carries them over).
+// `runnable`, `slow` and `unavailableReason` are edited in the output as the engine gains
+// operations; the generator carries them over. catalogue-generator.test.ts proves that
+// regenerating gives the committed file.
+import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildPlugins, readKept, renderCatalogue, type SourceCatalogue } from './catalogue-build.ts'
+import { PARAM_OVERRIDES } from './catalogue-overrides.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const source = resolve(
-  process.argv[2] ?? resolve(here, '../../../../shared/reference/plugins.json'),
-)
+const source = resolve(process.argv[2] ?? resolve(here, 'plugins.json'))
 const target = resolve(here, '../src/catalogue-data.ts')
 
-interface Bounds {
-  min?: number
-  max?: number
-  note?: string
-  enum?: string[]
-}
-interface SourceParam {
-  identifier: string
-  sdkName: string
-  title: string
-  type: string
-  default: unknown
-  enum?: string[]
-  required?: boolean
-  api2022?: Bounds
-  docs?: Bounds
-}
-interface SourceOperation {
-  method: string
-  displayName?: string
-  description?: string
-  params: SourceParam[]
-}
-interface SourcePlugin {
-  identifier: string
-  sdkModule: string
-  description: string
-  operations: SourceOperation[]
-}
-
-const previous = new Map<string, { runnable: boolean; slow: boolean; reason?: string }>()
+let previous = ''
 try {
-  const text = readFileSync(target, 'utf8')
-  for (const match of text.matchAll(
-    /key: '([^']+)',\n\s+runnable: (true|false),\n\s+slow: (true|false),(?:\n\s+unavailableReason: '([^']*)',)?/g,
-  )) {
-    previous.set(match[1] as string, {
-      runnable: match[2] === 'true',
-      slow: match[3] === 'true',
-      ...(match[4] === undefined ? {} : { reason: match[4] }),
-    })
-  }
+  previous = readFileSync(target, 'utf8')
 } catch {}
-
-// Operations that only make sense for some source formats.
-const FORMATS: Record<string, string[]> = {
-  'vsr.upscale': ['mp4', 'mov', 'mkv', 'webm', 'avi', 'mpg', 'mpeg'],
-  'wmv.remove': ['mp4', 'mov', 'mkv', 'webm', 'avi', 'mpg', 'mpeg'],
-  'pwr.remove': ['pdf'],
-}
-
-function humanise(method: string): string {
-  return method.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase())
-}
-
-function bound(param: SourceParam, which: 'min' | 'max'): number | undefined {
-  const docs = param.docs
-  // Pages that say larger values are scaled down describe a clamp, not a validation bound.
-  if (docs?.[which] !== undefined && !docs.note?.includes('scaled down')) return docs[which]
-  return param.api2022?.[which]
-}
-
-const data = JSON.parse(readFileSync(source, 'utf8')) as { plugins: SourcePlugin[] }
-const plugins = data.plugins.map((plugin) => ({
-  id: plugin.identifier,
-  name: plugin.sdkModule,
-  description: plugin.description,
-  operations: plugin.operations.map((operation) => {
-    const key = `${plugin.identifier}.${operation.method}`
-    const kept = previous.get(key)
-    return {
-      plugin: plugin.identifier,
-      method: operation.method,
-      key,
-      runnable: kept?.runnable ?? false,
-      slow: kept?.slow ?? plugin.identifier !== 't',
-      ...(kept?.reason === undefined ? {} : { unavailableReason: kept.reason }),
-      displayName: operation.displayName ?? humanise(operation.method),
-      description: operation.description ?? plugin.description,
-      ...(FORMATS[key] ? { formats: FORMATS[key] } : {}),
-      params: operation.params.map((param) => {
-        const min = bound(param, 'min')
-        const max = bound(param, 'max')
-        return {
-          id: param.identifier,
-          name: param.sdkName,
-          title: param.title,
-          type: param.type === 'custom' ? 'string' : param.type,
-          default: param.default ?? null,
-          required: param.required === true,
-          ...(param.enum ? { enum: param.enum } : {}),
-          ...(min !== undefined ? { min } : {}),
-          ...(max !== undefined ? { max } : {}),
-        }
-      }),
-    }
-  }),
-}))
-
-function literal(value: unknown, indent: string): string {
-  if (Array.isArray(value)) {
-    if (value.every((item) => typeof item !== 'object' || item === null)) {
-      return `[${value.map((item) => literal(item, '')).join(', ')}]`
-    }
-    const inner = `${indent}  `
-    return `[\n${value.map((item) => `${inner}${literal(item, inner)},`).join('\n')}\n${indent}]`
-  }
-  if (typeof value === 'object' && value !== null) {
-    const inner = `${indent}  `
-    const lines = Object.entries(value).map(
-      ([k, v]) => `${inner}${/^[A-Za-z_]\w*$/.test(k) ? k : `'${k}'`}: ${literal(v, inner)},`,
-    )
-    return `{\n${lines.join('\n')}\n${indent}}`
-  }
-  if (typeof value === 'string') return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
-  return String(value)
-}
-
-const output = `// Generated by scripts/generate-catalogue.ts from shared/reference/plugins.json.
-// Hand edits: \`runnable\`, \`slow\` and \`unavailableReason\` only (the generator keeps them).
-import type { PluginSpec } from './catalogue.ts'
-
-/** Every plugin and operation of the delivery-URL language. */
-export const PLUGINS: readonly PluginSpec[] = ${literal(plugins, '')}
-`
-writeFileSync(target, output)
+const data = JSON.parse(readFileSync(source, 'utf8')) as SourceCatalogue
+const plugins = buildPlugins(data, readKept(previous), PARAM_OVERRIDES)
+writeFileSync(target, renderCatalogue(plugins))
+// The committed file is as the formatter leaves it.
+const biome = resolve(here, '../../../node_modules/.bin/biome')
+const formatted = spawnSync(biome, ['format', '--write', target], { encoding: 'utf8' })
+if (formatted.status !== 0) throw new Error(`biome format failed:\n${formatted.stderr}`)
 console.log(
   `wrote ${target}: ${plugins.length} plugins, ${plugins.reduce((n, p) => n + p.operations.length, 0)} operations`,
 )

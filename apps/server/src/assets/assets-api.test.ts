@@ -401,6 +401,51 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
         }
       })
 
+      it('sorts the whole level, not one page: folders first, then files by the order asked', async () => {
+        const sizes = new Map<string, number>()
+        for (const [name, pixels] of [
+          ['a.png', 10],
+          ['b.png', 60],
+          ['c.png', 30],
+          ['d.png', 90],
+          ['e.png', 20],
+        ] as const) {
+          sizes.set(name, (await addFile(ada.orgId, `sorted/${name}`, pixels)).size)
+        }
+        for (const name of ['f1', 'f2']) await addFile(ada.orgId, `sorted/${name}/inner.png`, 8)
+        const walk = async (sort: string) => {
+          const seen: string[] = []
+          for (let pageNo = 1; ; pageNo++) {
+            const answer = await call(
+              ada,
+              'GET',
+              `${API}/${ada.orgId}/files?path=sorted&pageSize=3&pageNo=${pageNo}&sort=${sort}`,
+            )
+            expect(answer.status).toBe(200)
+            const { items, page } = answer.body as Listing<FileAnswer | FolderAnswer>
+            seen.push(...items.map((item) => `${item.type}:${item.name}`))
+            if (!page.hasNext) return seen
+          }
+        }
+        const largestFirst = [...sizes.keys()].sort(
+          (a, b) => (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0) || a.localeCompare(b),
+        )
+        expect(await walk('-size')).toEqual([
+          'folder:f1',
+          'folder:f2',
+          ...largestFirst.map((name) => `file:${name}`),
+        ])
+        expect(await walk('-name')).toEqual([
+          'folder:f2',
+          'folder:f1',
+          ...['e', 'd', 'c', 'b', 'a'].map((name) => `file:${name}.png`),
+        ])
+        expect(await walk('name')).toEqual(await walk('type'))
+        const refused = await call(ada, 'GET', `${API}/${ada.orgId}/files?path=sorted&sort=size`)
+        expect(refused.status).toBe(400)
+        expect((refused.body as ApiError).code).toBe('invalid_query')
+      })
+
       it('answers 404 folder_not_found for a folder that does not exist', async () => {
         const answer = await call(ada, 'GET', `${API}/${ada.orgId}/files?path=nowhere/at/all`)
         expect(answer.status).toBe(404)

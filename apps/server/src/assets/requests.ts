@@ -1,6 +1,7 @@
 // What the file and folder calls read: their bodies and queries, validated by `routes.ts` and
 // declared with the same schemas in `openapi.ts` (decision 013).
 import { z } from 'zod'
+import { FILE_SORTS } from '../db/index.ts'
 import { pageQuery } from '../http/paging.ts'
 import { booleanText, freeText } from '../http/query.ts'
 import { plainText as text } from '../http/text.ts'
@@ -32,6 +33,12 @@ export const filesQuery = z.object({
   path: folderInQuery('The folder to list; absent or "" for the top level').optional(),
   name: freeText(255)
     .describe('Only names containing this text (case-insensitive, literal)')
+    .optional(),
+  sort: z
+    .enum(FILE_SORTS)
+    .describe(
+      'The order of the whole level, folders first: name (default), -name, -updated, -size or type',
+    )
     .optional(),
 })
 

@@ -133,6 +133,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
     const level = await repo.listFolderLevel(organisationId, {
       folder,
       name: query.name,
+      sort: query.sort,
       limit: query.pageSize,
       offset: offsetOf(query),
     })

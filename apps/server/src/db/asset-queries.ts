@@ -12,9 +12,15 @@ export interface FolderLevel {
   total: number
 }
 
+/** The orders of a folder level (the console library's "Sort"); folders always come first. */
+export const FILE_SORTS = ['name', '-name', '-updated', '-size', 'type'] as const
+export type FileSort = (typeof FILE_SORTS)[number]
+
 export interface FolderLevelOptions {
   /** The folder (`products/shoes`), or `''` for the top level. */
   folder: string
+  /** The order of the whole level, so that every page follows it; by name when absent. */
+  sort?: FileSort | undefined
   /** Only entries whose name contains this text (case-insensitive, compared literally). */
   name?: string | undefined
   limit: number
@@ -24,6 +30,29 @@ export interface FolderLevelOptions {
 // `files.path` and `folders.path` are whole paths without leading or trailing slash. A folder
 // exists when it was made explicitly (a `folders` row) or while a file or folder lies under it.
 // Every prefix is compared with starts_with, never LIKE, so `%` and `_` in names are plain text.
+
+// Names compare case-insensitively, ties broken by the exact name, so the order is total and a
+// page never repeats or skips an entry. Folders have only a name: `-name` reverses them, every
+// other order lists them A to Z.
+const byName = (column: SQL, direction: SQL = sql`asc`): SQL[] => [
+  sql`lower(${column}) collate "C" ${direction}`,
+  sql`${column} collate "C" ${direction}`,
+]
+
+function fileOrder(sort: FileSort): SQL[] {
+  switch (sort) {
+    case '-name':
+      return byName(sql`${files.name}`, sql`desc`)
+    case '-updated':
+      return [sql`${files.updatedAt} desc`, ...byName(sql`${files.name}`)]
+    case '-size':
+      return [sql`${files.size} desc`, ...byName(sql`${files.name}`)]
+    case 'type':
+      return [sql`${files.format} collate "C"`, ...byName(sql`${files.name}`)]
+    case 'name':
+      return byName(sql`${files.name}`)
+  }
+}
 
 const containsText = (column: SQL, text: string | undefined): SQL | undefined =>
   text === undefined ? undefined : sql`strpos(lower(${column}), lower(${text}::text)) > 0`
@@ -69,7 +98,8 @@ export function createAssetQueries(db: Db) {
     const names = childFolderNames(organisationId, prefix)
     const nameFilter =
       options.name === undefined ? sql`true` : containsText(sql`n.name`, options.name)
-    const order = sql`order by lower(n.name) collate "C", n.name collate "C"`
+    const sort = options.sort ?? 'name'
+    const order = sql`order by ${sql.join(byName(sql`n.name`, sort === '-name' ? sql`desc` : sql`asc`), sql`, `)}`
     const fileWhere = and(
       eq(files.organisationId, organisationId),
       sql`starts_with(${files.path}, ${prefix}::text)`,
@@ -99,7 +129,7 @@ export function createAssetQueries(db: Db) {
             .select()
             .from(files)
             .where(fileWhere)
-            .orderBy(sql`lower(${files.name}) collate "C"`, sql`${files.name} collate "C"`)
+            .orderBy(...fileOrder(sort))
             .limit(fileLimit)
             .offset(Math.max(0, offset - folderTotal))
         : []

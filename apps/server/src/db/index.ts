@@ -1,3 +1,4 @@
+export { FILE_SORTS, type FileSort } from './asset-queries.ts'
 export {
   createDatabase,
   type Database,

@@ -1,19 +1,12 @@
 // The working half of an AI tool page: pick a sample, drop or choose an image (with upload
 // progress), run the tool's transformation, and compare before and after with a slider; the
-// result's size, a download and the URL behind it. Visitors work in the demo organisation (the
-// visitor upload and signing calls, with their daily limit); signed-in users in their active
-// organisation with its credits. The tool page loads this module once it has painted
-// (routes/ai-tool.tsx); its stylesheet is the page's own, so the server's markup is styled at once.
-import { formatBytes } from '@tessera/url'
+// result's size, a download and the URL behind it (ai-tool-result.tsx). Visitors work in the
+// demo organisation (the visitor upload and signing calls, with their daily limit); signed-in
+// users in their active organisation with its credits. The tool page loads this module once it
+// has painted (routes/ai-tool.tsx); its stylesheet is the page's own, so the server's markup is
+// styled at once.
 import { useEffect, useId, useState } from 'react'
-import {
-  downloadName,
-  isAiTool,
-  isToolRunnable,
-  originalUrl,
-  sliderKey,
-  toolRunUrl,
-} from '../lib/ai-tool.ts'
+import { isAiTool, isToolRunnable, originalUrl, toolRunUrl } from '../lib/ai-tool.ts'
 import type { DynamicApp } from '../lib/api.ts'
 import { getOrganizations } from '../lib/api.ts'
 import { useConfig, useSession } from '../lib/app-context.tsx'
@@ -26,13 +19,13 @@ import {
   getCredits,
   SAMPLE_FILES,
   sampleThumbnailUrl,
-  signAsMember,
-  signAsVisitor,
   uploadAsMember,
   uploadAsVisitor,
 } from '../lib/playground-api.ts'
 import { absoluteUrl } from '../lib/runtime-config.ts'
+import { ToolResult } from './ai-tool-result.tsx'
 import { useCaptcha } from './captcha.tsx'
+import { useDeliveryRun } from './use-delivery-run.ts'
 import { useFetchedImage } from './use-fetched-image.ts'
 import { usePageLocation } from './use-page-location.ts'
 
@@ -104,44 +97,19 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
       : originalUrl({ deliveryBase, cloudName, filePath })
 
   const before = useFetchedImage(beforeUrl)
-  const after = useFetchedImage(runUrl, {
-    prepare: async (url) => {
-      if (!isAiTool(app)) return url
-      // A member's organisation may have strict transformations on: its own key signs the run
-      // (the samples are the demo's: the visitor call signs those).
-      if (workspace.orgId !== undefined && cloudName !== DEMO_CLOUD_NAME)
-        return signAsMember(session.client, config, workspace.orgId, url)
-      try {
-        return (await signAsVisitor(config, url, await captcha.token())).url
-      } catch (error) {
-        const failure = describeFailure(error)
-        if (failure.status === 404) return url // the server does not sign visitor runs
-        if (failure.code === DAILY_LIMIT_CODE) {
-          trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
-        }
-        if (failure.code.startsWith('captcha')) {
-          trackAppEvent(APP_EVENTS.captchaFailed, { tool: app.slug })
-        }
-        throw error
-      }
-    },
-    onStart: () => trackAppEvent(APP_EVENTS.transformationTriggered, { tool: app.slug }),
-    onReady: (ready) => {
-      trackAppEvent(APP_EVENTS.success, { tool: app.slug })
-      if (ready.retries > 0) trackAppEvent(APP_EVENTS.pollingSucceeded, { tool: app.slug })
+  const after = useDeliveryRun(runUrl, {
+    tags: { tool: app.slug },
+    signed: isAiTool(app),
+    // The samples are the demo's: the visitor call signs those.
+    memberOrgId: cloudName === DEMO_CLOUD_NAME ? undefined : workspace.orgId,
+    captcha,
+    limitApplies: true,
+    onReady: () => {
       if (workspace.orgId !== undefined && isAiTool(app)) {
         getCredits(session.client, config, workspace.orgId).then(
           (credits) => setWorkspace((current) => ({ ...current, credits })),
           () => undefined,
         )
-      }
-    },
-    onFailed: (failure) => {
-      trackAppEvent(APP_EVENTS.failed, { tool: app.slug, status: failure.status_code })
-      if (failure.wasProcessing) trackAppEvent(APP_EVENTS.pollingFailed, { tool: app.slug })
-      // Delivery refuses a visitor's new AI render past the daily allowance.
-      if (failure.code === DAILY_LIMIT_CODE) {
-        trackAppEvent(APP_EVENTS.dailyLimitExceeded, { tool: app.slug })
       }
     },
   })
@@ -309,148 +277,5 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
         )}
       </div>
     </section>
-  )
-}
-
-type Fetched = ReturnType<typeof useFetchedImage>
-
-function ToolResult({
-  slug,
-  signup,
-  onSignup,
-  before,
-  after,
-  runUrl,
-  topUp,
-}: {
-  slug: string
-  signup: string
-  onSignup: () => void
-  before: Fetched
-  after: Fetched
-  runUrl: string
-  topUp: string | undefined
-}) {
-  const state = after.state
-  return (
-    <div className="tool-result" data-testid="tool-result">
-      {state.status === 'loading' ? (
-        <p className="tool-wait" role="status">
-          Running…
-        </p>
-      ) : state.status === 'processing' ? (
-        <div className="tool-wait" role="status" data-testid="processing">
-          <p>Processing: the model is working on it (check {state.attempt} of 12).</p>
-          <button type="button" className="button is-secondary is-small" onClick={after.cancel}>
-            Cancel
-          </button>
-        </div>
-      ) : state.status === 'cancelled' ? (
-        <div className="tool-wait" role="status">
-          <p>Cancelled.</p>
-          <button type="button" className="button is-secondary is-small" onClick={after.retry}>
-            Run again
-          </button>
-        </div>
-      ) : state.status === 'failed' ? (
-        <div className="tool-alert" role="alert" data-testid="run-error">
-          {state.status_code === 402 ? (
-            <p>
-              Your organisation has no credits left for this AI operation (each run costs one
-              credit).{' '}
-              {topUp === undefined ? null : (
-                <a
-                  href={topUp}
-                  onClick={() => trackAppEvent(APP_EVENTS.paymentTriggered, { tool: slug })}
-                >
-                  Buy a top-up
-                </a>
-              )}
-            </p>
-          ) : state.code === DAILY_LIMIT_CODE ? (
-            // Said here only, where the result would have been: the run is what was refused.
-            <p data-testid="daily-limit">
-              {state.message}{' '}
-              <a href={signup} onClick={onSignup}>
-                Sign up
-              </a>{' '}
-              to keep going with your own credits.
-            </p>
-          ) : (
-            <p>
-              The tool could not run: {state.message}
-              {state.status_code === 0 ? '' : ` (HTTP ${state.status_code})`}
-            </p>
-          )}
-          <button type="button" className="button is-secondary is-small" onClick={after.retry}>
-            Try again
-          </button>
-        </div>
-      ) : null}
-      {state.status === 'ready' && before.state.status === 'ready' ? (
-        <>
-          <CompareSlider before={before.state.src} after={state.src} />
-          <dl className="tool-facts">
-            <div>
-              <dt>Before</dt>
-              <dd data-testid="before-size">
-                {before.state.details.width} × {before.state.details.height} px ·{' '}
-                {formatBytes(before.state.details.bytes)}
-              </dd>
-            </div>
-            <div>
-              <dt>After</dt>
-              <dd data-testid="after-size">
-                {state.details.width} × {state.details.height} px · {state.details.format} ·{' '}
-                {formatBytes(state.details.bytes)}
-              </dd>
-            </div>
-          </dl>
-          <div className="button-row">
-            <a
-              className="button is-primary"
-              href={state.src}
-              download={downloadName(slug, state.details.format)}
-            >
-              Download
-            </a>
-          </div>
-          <p className="tool-note">The URL behind it:</p>
-          <pre className="code-block" data-testid="run-url">
-            <code>{state.url === runUrl ? runUrl : state.url}</code>
-          </pre>
-        </>
-      ) : null}
-    </div>
-  )
-}
-
-/** Before and after over each other; the slider (mouse, touch or keys) moves the divide. */
-export function CompareSlider({ before, after }: { before: string; after: string }) {
-  const [position, setPosition] = useState(50)
-  return (
-    <div className="compare" data-testid="compare">
-      <img className="compare-img" src={after} alt="After" />
-      <div className="compare-before" style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}>
-        <img className="compare-img" src={before} alt="Before" />
-      </div>
-      <div className="compare-line" style={{ left: `${position}%` }} aria-hidden="true" />
-      <input
-        className="compare-range"
-        type="range"
-        min={0}
-        max={100}
-        value={position}
-        aria-label="Before and after divide"
-        aria-valuetext={`${position}% before`}
-        onChange={(event) => setPosition(Number(event.target.value))}
-        onKeyDown={(event) => {
-          const next = sliderKey(position, event.key)
-          if (next === undefined) return
-          event.preventDefault()
-          setPosition(next)
-        }}
-      />
-    </div>
   )
 }

@@ -3,7 +3,7 @@
 // the SPEC §4 retries and shows the result when it is ready.
 import { useEffect, useState } from 'react'
 import { useConfig } from '../lib/app-context.tsx'
-import { fetchImage } from '../lib/fetch-image.ts'
+import { fetchImage } from '../lib/image-fetch.ts'
 import { signAsVisitor } from '../lib/playground-api.ts'
 import './live-image.css'
 
@@ -38,7 +38,7 @@ export function LiveImage({
         throw error
       })
       .then((url) => fetchImage(url, { signal: controller.signal }))
-      .then((blob) => {
+      .then(({ blob }) => {
         objectUrl = URL.createObjectURL(blob)
         setState({ kind: 'ready', url: objectUrl })
       })

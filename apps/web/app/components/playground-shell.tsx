@@ -5,7 +5,8 @@ import { type Ref, useEffect, useRef } from 'react'
 import { useConfig } from '../lib/app-context.tsx'
 import { sampleImage } from '../lib/images.ts'
 import { PLAYGROUND_DEFAULT_SAMPLE, PLAYGROUND_DEFAULT_SAMPLE_SIZE } from '../lib/playground-api.ts'
-import './playground.css'
+import '../styles/sample-thumbs.css'
+import './playground/playground.css'
 
 /**
  * What the server renders for the visitor playground while its client-only part loads: the same

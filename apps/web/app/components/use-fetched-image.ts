@@ -1,6 +1,7 @@
 // A delivery URL fetched for display by the rules of lib/image-fetch.ts, with its state
 // (loading, processing with the retry count, ready with details, failed) and a cancel.
 import { useCallback, useEffect, useRef, useState } from 'react'
+import type { ImageDetails } from '../components/playground/playground-state.ts'
 import {
   fetchImage,
   formatOf,
@@ -8,7 +9,6 @@ import {
   type ImageFetchOptions,
   imageSize,
 } from '../lib/image-fetch.ts'
-import type { ImageDetails } from '../lib/playground-state.ts'
 
 export type FetchedImageState =
   | { status: 'idle' }

@@ -236,8 +236,14 @@ export function consoleApi(signedClient: HttpClient, config: RuntimeConfig, orgI
   const org = (path: string) => joinUrl(config.apiUrl, `${ORGANIZATION}/${id}${path}`)
   const billing = (path: string) => joinUrl(config.apiUrl, `${BILLING}/${ORG_SEGMENT}/${id}${path}`)
   return {
-    listFiles: (options: { path: string; name?: string; pageNo: number; pageSize: number }) =>
-      client.request<Paged<LibraryItem>>(assets(`/files${query(options)}`)),
+    listFiles: (options: {
+      path: string
+      name?: string
+      /** The order of the whole folder (the API's `sort`): name, -name, -updated, -size, type. */
+      sort?: string
+      pageNo: number
+      pageSize: number
+    }) => client.request<Paged<LibraryItem>>(assets(`/files${query(options)}`)),
     recentFiles: (pageNo: number, pageSize: number) =>
       client.request<Paged<FileItem>>(assets(`/recent-files${query({ pageNo, pageSize })}`)),
     usage: () => client.request<Usage>(assets('/usage')),

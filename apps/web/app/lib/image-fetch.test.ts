@@ -134,3 +134,49 @@ describe('image fetch', () => {
     )
   })
 })
+
+// Formerly lib/fetch-image.ts's tests: the live examples of the docs pages fetch with the same
+// module since the two copies were merged.
+describe('image fetch through an injected fetch (SPEC §4)', () => {
+  function answers(...statuses: number[]) {
+    const calls: RequestInit[] = []
+    const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      calls.push(init ?? {})
+      const status = statuses[Math.min(calls.length - 1, statuses.length - 1)] ?? 500
+      return new Response(status === 202 ? '{"status":"processing"}' : 'img', {
+        status,
+        headers: { 'content-type': status === 202 ? 'application/json' : 'image/png' },
+      })
+    }
+    return { fetch: fetch as typeof globalThis.fetch, calls }
+  }
+
+  it('retries a 202 with waits growing by the factor, then returns the image', async () => {
+    const { fetch, calls } = answers(202, 202, 200)
+    const waits: number[] = []
+    const { blob } = await fetchImage('http://x/x.png', {
+      fetch,
+      wait: (attempt) => {
+        waits.push(retryWait(attempt))
+        return 0
+      },
+    })
+    expect(await blob.text()).toBe('img')
+    expect(waits).toEqual([500, 1000])
+    expect(calls.every((init) => init.credentials === 'omit')).toBe(true)
+  })
+
+  it('gives up after 12 retries', async () => {
+    const { fetch, calls } = answers(202)
+    await expect(fetchImage('http://x/x.png', { fetch, wait: () => 0 })).rejects.toBeInstanceOf(
+      ImageFetchError,
+    )
+    expect(calls).toHaveLength(13)
+  })
+
+  it('fails at once on an error status', async () => {
+    const { fetch, calls } = answers(501)
+    await expect(fetchImage('http://x/x.png', { fetch })).rejects.toMatchObject({ status: 501 })
+    expect(calls).toHaveLength(1)
+  })
+})

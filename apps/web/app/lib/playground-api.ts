@@ -3,10 +3,10 @@
 // server's `POST …/playground/v1.0/uploads` and `…/sign` (docs/api.md); a server without them
 // answers 404, which the pages show as "not available".
 import { ORG_SEGMENT, PANEL_API_PATHS, PUBLIC_API_PATHS, signRequest } from '@tessera/url'
+import type { Preset } from '../components/playground/playground-state.ts'
 import type { HttpClient } from './http-client.ts'
 import { HttpError } from './http-client.ts'
 import { CaptchaError } from './integrations/captcha.ts'
-import type { Preset } from './playground-state.ts'
 import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
 
 export const PUBLIC_PLAYGROUND = PUBLIC_API_PATHS.playground

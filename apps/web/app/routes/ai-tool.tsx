@@ -8,6 +8,7 @@ import { getDynamicApp } from '../lib/api.ts'
 import { HttpError } from '../lib/http-client.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/ai-tool.ts'
+import '../styles/sample-thumbs.css'
 import '../components/ai-tool-runner.css'
 
 /**

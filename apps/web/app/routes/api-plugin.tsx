@@ -16,6 +16,7 @@ import {
 } from '../lib/operation-docs.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/api-plugin.ts'
+import '../styles/run-status.css'
 import './api-pages.css'
 
 export const meta: Route.MetaFunction = (args) =>

@@ -10,7 +10,8 @@ import type { Route } from './+types/playground-console.ts'
 import { requireConsoleUser } from './console/console.server.ts'
 // The page's layout (`.console-wide`) is styled from the server's first HTML, not once the
 // playground's code (which imports the same stylesheet) has arrived.
-import '../components/playground.css'
+import '../styles/sample-thumbs.css'
+import '../components/playground/playground.css'
 
 /**
  * The playground's code is a chunk of its own, loaded the way /playground loads it: a static
@@ -18,7 +19,7 @@ import '../components/playground.css'
  * whole playground into this route's first scripts. In the browser it is fetched as soon as this
  * module runs, as a static import's would be, not only once the page has mounted.
  */
-const loadPlayground = () => import('../components/playground.tsx')
+const loadPlayground = () => import('../components/playground/playground.tsx')
 if (typeof document !== 'undefined') loadPlayground().catch(() => undefined)
 const Playground = lazy(() => loadPlayground().then((module) => ({ default: module.Playground })))
 

@@ -11,7 +11,7 @@ import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/playground.ts'
 
 /** The playground's own code loads after hydration (the page's first scripts stay small). */
-const loadPlayground = () => import('../components/playground.tsx')
+const loadPlayground = () => import('../components/playground/playground.tsx')
 const Playground = lazy(() => loadPlayground().then((module) => ({ default: module.Playground })))
 
 export const meta: Route.MetaFunction = (args) =>

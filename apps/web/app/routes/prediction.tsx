@@ -6,6 +6,7 @@ import { ORG_SEGMENT, PANEL_API_PATHS, signRequest } from '@tessera/url'
 import { type FormEvent, useState } from 'react'
 import { data, Link } from 'react-router'
 import { PageHero } from '../components/page-hero.tsx'
+import { PredictionField as Field } from '../components/prediction-field.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { usePageLocation } from '../components/use-page-location.ts'
 import { serverApi } from '../lib/api.server.ts'
@@ -16,7 +17,6 @@ import { loginUrl, signupUrl } from '../lib/links.ts'
 import {
   buildInput,
   errorMessage,
-  type FormField,
   type FormValues,
   formFields,
   getPredictionJob,
@@ -29,6 +29,7 @@ import { joinUrl } from '../lib/runtime-config.ts'
 import { metaFor } from '../lib/seo.ts'
 import { hasSessionCookie } from '../lib/session.ts'
 import type { Route } from './+types/prediction.ts'
+import '../styles/run-status.css'
 import './predictions.css'
 
 export const meta: Route.MetaFunction = (args) =>
@@ -62,93 +63,6 @@ type Run =
   | { phase: 'error'; code: string; message: string }
 
 const STEPS = ['queued', 'running', 'done'] as const
-
-function Field({
-  field,
-  value,
-  onChange,
-  invalid,
-}: {
-  field: FormField
-  value: string
-  onChange: (value: string) => void
-  invalid: boolean
-}) {
-  const id = `field-${field.name}`
-  const help = field.description === '' ? null : <small>{field.description}</small>
-  if (field.kind === 'checkbox') {
-    return (
-      <div className="field is-checkbox">
-        <label htmlFor={id}>
-          <input
-            id={id}
-            name={field.name}
-            type="checkbox"
-            checked={value === 'true'}
-            onChange={(event) => onChange(event.target.checked ? 'true' : 'false')}
-          />{' '}
-          {field.label}
-        </label>
-        {help}
-      </div>
-    )
-  }
-  if (field.kind === 'select') {
-    return (
-      <div className="field">
-        <label htmlFor={id}>{field.label}</label>
-        <select
-          id={id}
-          name={field.name}
-          value={value}
-          aria-invalid={invalid}
-          onChange={(event) => onChange(event.target.value)}
-        >
-          {field.required ? null : <option value="">Default</option>}
-          {field.options.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-        {help}
-      </div>
-    )
-  }
-  const numeric = field.kind === 'integer' || field.kind === 'number'
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {field.label}
-        {field.required ? ' (required)' : ''}
-      </label>
-      <input
-        id={id}
-        name={field.name}
-        type={numeric ? 'number' : 'text'}
-        inputMode={numeric ? (field.kind === 'integer' ? 'numeric' : 'decimal') : undefined}
-        step={field.kind === 'integer' ? 1 : numeric ? 'any' : undefined}
-        min={field.min}
-        max={field.max}
-        value={value}
-        required={field.required}
-        aria-invalid={invalid}
-        placeholder={
-          field.kind === 'image' ? 'photos/portrait.jpg or https://…' : numeric ? '' : undefined
-        }
-        onChange={(event) => onChange(event.target.value)}
-      />
-      {field.kind === 'image' ? (
-        <small>
-          A file of your organisation (its path), the delivery URL of one of its originals, or a
-          public http(s) URL.
-        </small>
-      ) : (
-        help
-      )}
-    </div>
-  )
-}
 
 export default function Prediction({ loaderData }: Route.ComponentProps) {
   const { prediction, orgId } = loaderData

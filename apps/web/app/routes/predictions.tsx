@@ -12,6 +12,7 @@ import { useConfig, useSession } from '../lib/app-context.tsx'
 import { PREDICTIONS_FAILED, type PredictionItem, predictionsReducer } from '../lib/predictions.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/predictions.ts'
+import '../styles/run-status.css'
 import './predictions.css'
 
 export const meta: Route.MetaFunction = (args) =>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { NavLink } from 'react-router'
 import { useConsole } from './console-context.tsx'
 
@@ -26,5 +27,33 @@ export function SettingsNav() {
         ))}
       </nav>
     </>
+  )
+}
+
+/** The frame every settings page shares: the panel, the settings tabs and the page's title. */
+export function SettingsPage({
+  testId,
+  title,
+  children,
+}: {
+  testId: string
+  title: string
+  children: ReactNode
+}) {
+  return (
+    <div className="console-panel is-wide" data-testid={testId}>
+      <SettingsNav />
+      <h1>{title}</h1>
+      {children}
+    </div>
+  )
+}
+
+/** A secret shown once (a token, a signing key, an invitation link), with what to do with it. */
+export function SecretBox({ testId, children }: { testId: string; children: ReactNode }) {
+  return (
+    <div className="form-alert is-success secret-box" role="status" data-testid={testId}>
+      {children}
+    </div>
   )
 }

@@ -4,6 +4,9 @@
 import { formatBytes } from '@tessera/url'
 import { useState } from 'react'
 import { type UploadEntry, type UploadState, uploadProblem } from '../../lib/upload-state.ts'
+import type { useUploadQueue } from './use-upload-queue.ts'
+
+type UploadQueue = ReturnType<typeof useUploadQueue>
 
 export function UploadSummary({
   state,
@@ -175,5 +178,39 @@ export function UploadRow({
         ) : null}
       </div>
     </li>
+  )
+}
+
+/** The queue as the pages show it: the summary above one row per entry. */
+export function UploadQueueList({
+  queue,
+  showBytes,
+  testId,
+}: {
+  queue: Pick<UploadQueue, 'state' | 'cancel' | 'cancelAll' | 'retry' | 'retryFailed' | 'clear'>
+  /** Whether each row says its size (files have one; URLs not until fetched). */
+  showBytes: boolean
+  testId?: string
+}) {
+  return (
+    <>
+      <UploadSummary
+        state={queue.state}
+        onCancelAll={queue.cancelAll}
+        onRetryFailed={queue.retryFailed}
+        onClear={queue.clear}
+      />
+      <ul className="upload-list" data-testid={testId}>
+        {queue.state.entries.map((entry) => (
+          <UploadRow
+            key={entry.id}
+            entry={entry}
+            showBytes={showBytes}
+            onCancel={() => queue.cancel(entry.id)}
+            onRetry={(change) => queue.retry(entry.id, change)}
+          />
+        ))}
+      </ul>
+    </>
   )
 }

@@ -11,6 +11,7 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
+import { DataTable } from '../../components/console/data-table.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type Addon, getAddons, getPlans, type Plan } from '../../lib/api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
@@ -352,30 +353,18 @@ export default function Billing() {
       >
         {(answer) => (
           <>
-            <div className="table-scroll">
-              <table className="data-table" data-testid="ledger">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Change</th>
-                    <th scope="col">Balance</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {answer.items.map((entry) => (
-                    <tr key={entry._id} data-testid="ledger-row" data-reason={entry.reason}>
-                      <td>{formatDate(entry.createdAt)}</td>
-                      <td>{REASONS[entry.reason] ?? entry.reason}</td>
-                      <td className={entry.delta < 0 ? 'is-negative' : 'is-positive'}>
-                        {entry.delta > 0 ? `+${entry.delta}` : entry.delta}
-                      </td>
-                      <td>{entry.balance}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable testId="ledger" columns={['When', 'What', 'Change', 'Balance']}>
+              {answer.items.map((entry) => (
+                <tr key={entry._id} data-testid="ledger-row" data-reason={entry.reason}>
+                  <td>{formatDate(entry.createdAt)}</td>
+                  <td>{REASONS[entry.reason] ?? entry.reason}</td>
+                  <td className={entry.delta < 0 ? 'is-negative' : 'is-positive'}>
+                    {entry.delta > 0 ? `+${entry.delta}` : entry.delta}
+                  </td>
+                  <td>{entry.balance}</td>
+                </tr>
+              ))}
+            </DataTable>
             <nav className="pager" aria-label="Ledger pages">
               <button
                 type="button"

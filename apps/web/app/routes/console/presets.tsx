@@ -1,66 +1,24 @@
 // Presets (/console/organization/{orgId}/presets): the usable ones and, apart, the archived
 // ones; create from a chain (or from the playground), edit with variables and their types,
 // archive and unarchive, delete. Each shows its `p:name` and an example URL.
-import { type FormEvent, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import {
   CopyButton,
-  Dialog,
   ErrorText,
   ListState,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
+import { PresetDialog } from '../../components/console/preset-dialog.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useConfig } from '../../lib/app-context.tsx'
-import { type Preset, type PresetParam, problemOf } from '../../lib/console-api.ts'
+import { type Preset, problemOf } from '../../lib/console-api.ts'
 import { presetPattern } from '../../lib/console-urls.ts'
 import { joinUrl } from '../../lib/runtime-config.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/presets.ts'
 
 export const meta: Route.MetaFunction = (args) => metaFor(args, { title: 'Presets', noIndex: true })
-
-const PARAM_TYPES = ['integer', 'float', 'string', 'color', 'boolean', 'enum', 'file', 'bbox']
-
-interface VariableRow {
-  name: string
-  type: string
-  default: string
-}
-
-/** `$variables` used in a chain, in order of first use. */
-export function variablesOf(transformation: string): string[] {
-  return [
-    ...new Set(
-      [...transformation.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string),
-    ),
-  ]
-}
-
-function toParams(rows: VariableRow[]): Record<string, PresetParam> {
-  const params: Record<string, PresetParam> = {}
-  for (const row of rows) {
-    const param: PresetParam = { type: row.type }
-    if (row.default !== '') {
-      param.default =
-        row.type === 'integer' || row.type === 'float'
-          ? Number(row.default)
-          : row.type === 'boolean'
-            ? row.default === 'true'
-            : row.default
-    }
-    params[row.name] = param
-  }
-  return params
-}
-
-function fromParams(params: Record<string, PresetParam>): VariableRow[] {
-  return Object.entries(params).map(([name, param]) => ({
-    name,
-    type: param.type,
-    default: param.default === undefined ? '' : String(param.default),
-  }))
-}
 
 export default function Presets() {
   const { api, org } = useConsole()
@@ -225,182 +183,6 @@ export default function Presets() {
         }}
       />
     </div>
-  )
-}
-
-function PresetDialog({
-  editing,
-  onClose,
-  onSaved,
-}: {
-  editing: Preset | 'new' | null
-  onClose: () => void
-  onSaved: () => Promise<void>
-}) {
-  const { api } = useConsole()
-  const [name, setName] = useState('')
-  const [chain, setChain] = useState('')
-  const [rows, setRows] = useState<VariableRow[]>([])
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [openedFor, setOpenedFor] = useState<Preset | 'new' | null>(null)
-  if (editing !== openedFor) {
-    setOpenedFor(editing)
-    setError(null)
-    setBusy(false)
-    if (editing === 'new') {
-      const fromUrl =
-        typeof window === 'undefined'
-          ? null
-          : new URLSearchParams(window.location.search).get('transformation')
-      setName('')
-      setChain(fromUrl ?? '')
-      setRows([])
-    } else if (editing !== null) {
-      setName(editing.presetName)
-      setChain(editing.transformation)
-      setRows(fromParams(editing.params))
-    }
-  }
-  // Every $variable of the chain gets a row; rows for removed variables go.
-  const syncRows = (text: string) => {
-    setChain(text)
-    const names = variablesOf(text)
-    setRows((current) =>
-      names.map(
-        (variable) =>
-          current.find((row) => row.name === variable) ?? {
-            name: variable,
-            type: 'integer',
-            default: '',
-          },
-      ),
-    )
-  }
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      if (editing === 'new') {
-        await api.createPreset({
-          presetName: name.trim(),
-          transformation: chain.trim(),
-          params: toParams(rows),
-        })
-      } else if (editing !== null) {
-        await api.updatePreset(editing.presetName, {
-          transformation: chain.trim(),
-          params: toParams(rows),
-        })
-      }
-      await onSaved()
-    } catch (reason) {
-      setError(problemOf(reason))
-      setBusy(false)
-    }
-  }
-  return (
-    <Dialog
-      title={
-        editing === 'new' ? 'New preset' : `Edit p:${editing === null ? '' : editing.presetName}`
-      }
-      open={editing !== null}
-      onClose={onClose}
-      testId="preset-dialog"
-    >
-      <form onSubmit={(event) => void submit(event)}>
-        <div className="field">
-          <label htmlFor="preset-name">Name (letters, digits, _ and -)</label>
-          <input
-            id="preset-name"
-            value={name}
-            disabled={editing !== 'new'}
-            onChange={(event) => setName(event.target.value)}
-            pattern="[A-Za-z0-9_-]{1,64}"
-            required
-            data-testid="preset-name"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="preset-chain">Transformation chain (use $name for a variable)</label>
-          <textarea
-            id="preset-chain"
-            rows={3}
-            value={chain}
-            onChange={(event) => syncRows(event.target.value)}
-            required
-            placeholder="t.resize(w:$w,h:$w)~t.toFormat(f:webp)"
-            data-testid="preset-chain"
-          />
-        </div>
-        {rows.length > 0 ? (
-          <table className="param-table">
-            <caption>Variables</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Default</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, index) => (
-                <tr key={row.name}>
-                  <td>
-                    <code>${row.name}</code>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Type of ${row.name}`}
-                      value={row.type}
-                      onChange={(event) =>
-                        setRows(
-                          rows.map((r, i) =>
-                            i === index ? { ...r, type: event.target.value } : r,
-                          ),
-                        )
-                      }
-                    >
-                      {PARAM_TYPES.map((type) => (
-                        <option key={type}>{type}</option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <input
-                      aria-label={`Default of ${row.name}`}
-                      value={row.default}
-                      onChange={(event) =>
-                        setRows(
-                          rows.map((r, i) =>
-                            i === index ? { ...r, default: event.target.value } : r,
-                          ),
-                        )
-                      }
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : null}
-        <ErrorText message={error} testId="preset-error" />
-        <div className="button-row">
-          <button
-            type="submit"
-            className="button is-primary"
-            disabled={busy}
-            data-testid="preset-save"
-          >
-            Save preset
-          </button>
-          <button type="button" className="button is-ghost" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
   )
 }
 

@@ -9,7 +9,8 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
-import { SettingsNav } from '../../components/console/settings-nav.tsx'
+import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
+import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type ApiToken, problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
@@ -55,9 +56,7 @@ export default function ApiTokens() {
     }
   }
   return (
-    <div className="console-panel is-wide" data-testid="settings-apps">
-      <SettingsNav />
-      <h1>API tokens</h1>
+    <SettingsPage testId="settings-apps" title="API tokens">
       <p className="lead">
         Tokens let servers and scripts upload and manage files without a browser: send one as
         Authorization: Bearer tsk_….
@@ -90,13 +89,13 @@ export default function ApiTokens() {
           </form>
           <ErrorText message={error} />
           {created?.token === undefined ? null : (
-            <div className="form-alert is-success secret-box" role="status" data-testid="new-token">
+            <SecretBox testId="new-token">
               <p>
                 <strong>{created.name}</strong>: copy it now, it is not shown again.
               </p>
               <code data-testid="new-token-value">{created.token}</code>
               <CopyButton text={created.token} label="Copy token" />
-            </div>
+            </SecretBox>
           )}
           <ListState
             state={tokens.state}
@@ -105,49 +104,35 @@ export default function ApiTokens() {
             empty={(list) => (list.length > 0 ? null : <p>No tokens yet.</p>)}
           >
             {(list) => (
-              <div className="table-scroll">
-                <table className="data-table" data-testid="token-list">
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Starts with</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((token) => (
-                      <tr key={token._id} data-testid="token-row">
-                        <td>{token.name}</td>
-                        <td>
-                          <code>{token.prefix}…</code>
-                        </td>
-                        <td>{formatDate(token.createdAt)}</td>
-                        <td>
-                          {token.lastUsedAt === null ? 'Never' : formatDate(token.lastUsedAt)}
-                        </td>
-                        <td>
-                          <button
-                            type="button"
-                            className="button is-small is-danger"
-                            onClick={() => void revoke(token)}
-                          >
-                            Revoke
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                testId="token-list"
+                columns={['Name', 'Starts with', 'Created', 'Last used', ACTIONS_COLUMN]}
+              >
+                {list.map((token) => (
+                  <tr key={token._id} data-testid="token-row">
+                    <td>{token.name}</td>
+                    <td>
+                      <code>{token.prefix}…</code>
+                    </td>
+                    <td>{formatDate(token.createdAt)}</td>
+                    <td>{token.lastUsedAt === null ? 'Never' : formatDate(token.lastUsedAt)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button is-small is-danger"
+                        onClick={() => void revoke(token)}
+                      >
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </ListState>
         </>
       )}
-    </div>
+    </SettingsPage>
   )
 }
 

@@ -9,7 +9,8 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
-import { SettingsNav } from '../../components/console/settings-nav.tsx'
+import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
+import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type Invitation, type Member, problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
@@ -102,9 +103,7 @@ export default function Members() {
     </tr>
   )
   return (
-    <div className="console-panel is-wide" data-testid="settings-members">
-      <SettingsNav />
-      <h1>Members</h1>
+    <SettingsPage testId="settings-members" title="Members">
       <ErrorText message={error} />
       {isOwner ? (
         <form className="card settings-card" onSubmit={(event) => void invite(event)}>
@@ -141,17 +140,13 @@ export default function Members() {
         </form>
       ) : null}
       {invited?.acceptUrl === undefined ? null : (
-        <div
-          className="form-alert is-success secret-box"
-          role="status"
-          data-testid="invitation-link"
-        >
+        <SecretBox testId="invitation-link">
           <p>
             Send this link to {invited.email}; it works once, for 7 days, signed in with that email.
           </p>
           <code data-testid="invitation-url">{invited.acceptUrl}</code>
           <CopyButton text={invited.acceptUrl} label="Copy link" />
-        </div>
+        </SecretBox>
       )}
       <h2>People</h2>
       <ListState
@@ -161,21 +156,9 @@ export default function Members() {
         empty={(list) => (list.length > 0 ? null : <p>No members.</p>)}
       >
         {(list) => (
-          <div className="table-scroll">
-            <table className="data-table" data-testid="member-list">
-              <thead>
-                <tr>
-                  <th scope="col">Person</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Joined</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>{list.map(memberRow)}</tbody>
-            </table>
-          </div>
+          <DataTable testId="member-list" columns={['Person', 'Role', 'Joined', ACTIONS_COLUMN]}>
+            {list.map(memberRow)}
+          </DataTable>
         )}
       </ListState>
       {isOwner ? (
@@ -209,7 +192,7 @@ export default function Members() {
           </ListState>
         </>
       ) : null}
-    </div>
+    </SettingsPage>
   )
 }
 

@@ -6,7 +6,7 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
-import { SettingsNav } from '../../components/console/settings-nav.tsx'
+import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useConfig } from '../../lib/app-context.tsx'
 import { type OrganisationDetails, problemOf } from '../../lib/console-api.ts'
@@ -144,9 +144,7 @@ export default function OrganizationSettings() {
   const { api, org } = useConsole()
   const details = useLoad(() => api.details(), `details:${org._id}`)
   return (
-    <div className="console-panel is-wide" data-testid="settings-organization">
-      <SettingsNav />
-      <h1>Organisation</h1>
+    <SettingsPage testId="settings-organization" title="Organisation">
       <ListState
         state={details.state}
         label="the organisation"
@@ -158,7 +156,7 @@ export default function OrganizationSettings() {
       <DeliveryDomain
         cloudName={details.state.status === 'ready' ? details.state.data.cloudName : org.cloudName}
       />
-    </div>
+    </SettingsPage>
   )
 }
 

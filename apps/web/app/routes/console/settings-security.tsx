@@ -11,7 +11,7 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
-import { SettingsNav } from '../../components/console/settings-nav.tsx'
+import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type OrgSettings, problemOf, type SigningKey } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
@@ -170,9 +170,7 @@ export default function Security() {
     }
   }
   return (
-    <div className="console-panel is-wide" data-testid="settings-security">
-      <SettingsNav />
-      <h1>Security</h1>
+    <SettingsPage testId="settings-security" title="Security">
       <h2>Delivery</h2>
       <ListState
         state={settings.state}
@@ -205,11 +203,7 @@ export default function Security() {
         </button>
       ) : null}
       {created?.secret === undefined ? null : (
-        <div
-          className="form-alert is-success secret-box"
-          role="status"
-          data-testid="new-signing-key"
-        >
+        <SecretBox testId="new-signing-key">
           <p>
             Key <code data-testid="new-key-access">{created.accessKey}</code>: copy its secret now,
             it is not shown again.
@@ -217,7 +211,7 @@ export default function Security() {
           <code data-testid="new-key-secret">{created.secret}</code>
           <CopyButton text={created.secret} label="Copy secret" />
           <Signer secret={created.secret} accessKey={created.accessKey} />
-        </div>
+        </SecretBox>
       )}
       <ListState
         state={keys.state}
@@ -247,7 +241,7 @@ export default function Security() {
           </ul>
         )}
       </ListState>
-    </div>
+    </SettingsPage>
   )
 }
 

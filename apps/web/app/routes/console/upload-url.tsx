@@ -3,7 +3,7 @@
 import { type FormEvent, useState } from 'react'
 import { Link } from 'react-router'
 import { useConsole } from '../../components/console/console-context.tsx'
-import { UploadRow, UploadSummary } from '../../components/console/upload-list.tsx'
+import { UploadQueueList } from '../../components/console/upload-list.tsx'
 import { type UploadWork, useUploadQueue } from '../../components/console/use-upload-queue.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { normalisePath } from '../../lib/console-urls.ts'
@@ -99,23 +99,7 @@ export default function UploadFromUrl() {
           Fetch into the library
         </button>
       </form>
-      <UploadSummary
-        state={queue.state}
-        onCancelAll={queue.cancelAll}
-        onRetryFailed={queue.retryFailed}
-        onClear={queue.clear}
-      />
-      <ul className="upload-list">
-        {queue.state.entries.map((entry) => (
-          <UploadRow
-            key={entry.id}
-            entry={entry}
-            showBytes={false}
-            onCancel={() => queue.cancel(entry.id)}
-            onRetry={(change) => queue.retry(entry.id, change)}
-          />
-        ))}
-      </ul>
+      <UploadQueueList queue={queue} showBytes={false} />
       {queue.state.statusCount.successCount > 0 ? (
         <Link to="/console/editor" className="button is-secondary">
           Open the library

@@ -3,7 +3,7 @@
 import { type DragEvent, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { useConsole } from '../../components/console/console-context.tsx'
-import { UploadRow, UploadSummary } from '../../components/console/upload-list.tsx'
+import { UploadQueueList } from '../../components/console/upload-list.tsx'
 import { type UploadWork, useUploadQueue } from '../../components/console/use-upload-queue.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useConfig } from '../../lib/app-context.tsx'
@@ -184,23 +184,7 @@ export default function Upload() {
           JPEG, PNG, WebP, AVIF, GIF, TIFF, SVG and more, up to 50 MB each.
         </p>
       </section>
-      <UploadSummary
-        state={queue.state}
-        onCancelAll={queue.cancelAll}
-        onRetryFailed={queue.retryFailed}
-        onClear={queue.clear}
-      />
-      <ul className="upload-list" data-testid="upload-list">
-        {queue.state.entries.map((entry) => (
-          <UploadRow
-            key={entry.id}
-            entry={entry}
-            showBytes
-            onCancel={() => queue.cancel(entry.id)}
-            onRetry={(change) => queue.retry(entry.id, change)}
-          />
-        ))}
-      </ul>
+      <UploadQueueList queue={queue} showBytes testId="upload-list" />
       {queue.state.statusCount.successCount > 0 ? (
         <Link
           to={`/console/editor${normalisePath(folder) === '' ? '' : `?path=${encodeURIComponent(normalisePath(folder))}`}`}

@@ -1,17 +1,14 @@
 import { CATALOGUE } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
+import { chainCount, operationItem, presetItem, readDeliveryUrl } from './chain-items.ts'
 import {
   type ChainItem,
-  chainCount,
   deliveryUrl,
   type ImageSource,
   INITIAL_PLAYGROUND,
-  operationItem,
   type PlaygroundAction,
   type PlaygroundState,
   playgroundReducer,
-  presetItem,
-  readDeliveryUrl,
 } from './playground-state.ts'
 
 const SOURCE: ImageSource = {
@@ -250,6 +247,75 @@ describe('the playground chain (SPEC §4)', () => {
       },
     ])
     expect(state.presetData.map((p) => p.presetName)).toEqual(['a'])
+  })
+})
+
+describe('the playground panels and details', () => {
+  it('moving an item reorders the URL and selects the moved item', () => {
+    const state = run(
+      [
+        { type: 'add', item: FLIP },
+        { type: 'add', item: RESIZE },
+      ],
+      start,
+    )
+    const moved = playgroundReducer(state, { type: 'move', from: 1, to: 0 })
+    expect(moved.transformationList.map((item) => item.method)).toEqual(['resize', 'flip'])
+    expect(moved.selectedTransformIdx).toBe(0)
+    expect(moved.transformedUrl).toBe(deliveryUrl(SOURCE, [RESIZE, FLIP]))
+  })
+
+  it('refuses a move past either end of the chain', () => {
+    const state = run(
+      [
+        { type: 'add', item: FLIP },
+        { type: 'add', item: RESIZE },
+      ],
+      start,
+    )
+    expect(playgroundReducer(state, { type: 'move', from: 0, to: -1 })).toBe(state)
+    expect(playgroundReducer(state, { type: 'move', from: 1, to: 2 })).toBe(state)
+    expect(playgroundReducer(state, { type: 'move', from: 5, to: 0 })).toBe(state)
+  })
+
+  it('keeping a tried preset forgets the stashed chain and keeps the new one', () => {
+    const state = run(
+      [{ type: 'add', item: FLIP }, { type: 'stash' }, { type: 'add', item: preset('card', 2) }],
+      start,
+    )
+    const kept = playgroundReducer(state, { type: 'keep_stash' })
+    expect(kept.prevTransformationList).toBeNull()
+    expect(kept.transformationList).toEqual(state.transformationList)
+  })
+
+  it('shows one options tab at a time and hides both', () => {
+    const presets = run([{ type: 'show_options', tab: 'presets' }], start)
+    expect(presets.isPresetsVisible).toBe(true)
+    expect(presets.isTransformationVisible).toBe(false)
+    const hidden = playgroundReducer(presets, { type: 'hide_options' })
+    expect(hidden.isPresetsVisible).toBe(false)
+    expect(hidden.isTransformationVisible).toBe(false)
+  })
+
+  it('records the details of the original and of the shown image apart', () => {
+    const details = { width: 10, height: 20, format: 'png', bytes: 300 }
+    const state = run(
+      [
+        { type: 'set_details', which: 'original', details },
+        { type: 'set_details', which: 'preview', details: null },
+      ],
+      start,
+    )
+    expect(state.originalDetails).toEqual(details)
+    expect(state.previewDetails).toBeNull()
+  })
+
+  it('dismissing the refusal clears the error and keeps the chain', () => {
+    const refused = playgroundReducer(filled(15), { type: 'add', item: FLIP })
+    expect(refused.error).not.toBeNull()
+    const dismissed = playgroundReducer(refused, { type: 'dismiss_error' })
+    expect(dismissed.error).toBeNull()
+    expect(dismissed.transformationList).toHaveLength(15)
   })
 })
 

@@ -1,0 +1,121 @@
+// The library's files and folders as a grid or a list: each with its checkbox, thumbnail (none
+// when delivery requires signed URLs), name and details, draggable onto a folder.
+import { formatBytes } from '@tessera/url'
+import type { DragEvent } from 'react'
+import type { LibraryItem } from '../../../lib/console-api.ts'
+import { thumbnailUrl } from '../../../lib/console-urls.ts'
+import { formatDate } from '../console-context.tsx'
+import { keyOf } from './library-state.ts'
+
+/** The drag and drop handlers of one item (a folder takes drops). */
+export interface DragHandlers {
+  draggable?: boolean
+  onDragStart?: (event: DragEvent) => void
+  onDragOver?: (event: DragEvent) => void
+  onDragLeave?: () => void
+  onDrop?: (event: DragEvent) => void
+}
+
+export function LibraryGrid({
+  items,
+  view,
+  path,
+  selected,
+  dropTarget,
+  signedOnly,
+  onToggle,
+  onOpen,
+  dragProps,
+  dropProps,
+}: {
+  items: LibraryItem[]
+  view: 'grid' | 'list'
+  path: string
+  selected: ReadonlySet<string>
+  dropTarget: string | null
+  signedOnly: boolean
+  onToggle: (item: LibraryItem) => void
+  onOpen: (item: LibraryItem) => void
+  dragProps: (item: LibraryItem) => DragHandlers
+  dropProps: (item: LibraryItem) => DragHandlers
+}) {
+  return (
+    <ul
+      className={`library is-${view}`}
+      data-testid="library"
+      aria-label={`Files and folders in ${path === '' ? 'All files' : path}`}
+    >
+      {items.map((item) => {
+        const key = keyOf(item)
+        const isSelected = selected.has(key)
+        return (
+          <li
+            key={key}
+            className={[
+              'library-item',
+              isSelected ? 'is-selected' : '',
+              dropTarget === item.fullPath && item.type === 'folder' ? 'is-drop-target' : '',
+            ].join(' ')}
+            data-testid="library-item"
+            data-name={item.name}
+            data-type={item.type}
+            {...dragProps(item)}
+            {...dropProps(item)}
+          >
+            <input
+              type="checkbox"
+              className="item-check"
+              checked={isSelected}
+              onChange={() => onToggle(item)}
+              aria-label={`Select ${item.name}`}
+            />
+            <button
+              type="button"
+              className="item-open"
+              onClick={() => onOpen(item)}
+              aria-label={item.type === 'folder' ? `Open folder ${item.name}` : `Show ${item.name}`}
+            >
+              <span className="item-thumb" aria-hidden="true">
+                {item.type === 'folder' ? (
+                  <svg
+                    className="folder-icon"
+                    viewBox="0 0 24 24"
+                    width="40"
+                    height="40"
+                    aria-hidden="true"
+                  >
+                    <path
+                      d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.6l2 2h8.4A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z"
+                      fill="currentColor"
+                    />
+                  </svg>
+                ) : !signedOnly && (item.assetType === undefined || item.assetType === 'image') ? (
+                  <img src={thumbnailUrl(item.url)} alt="" loading="lazy" />
+                ) : (
+                  <span className="raw-icon">{item.format.toUpperCase()}</span>
+                )}
+              </span>
+              <span className="item-name">{item.name}</span>
+              {item.type === 'file' ? (
+                <span className="item-meta">
+                  <span>{formatBytes(item.size)}</span>
+                  <span>{item.format}</span>
+                  <span>
+                    {item.width === null || item.height === null
+                      ? '—'
+                      : `${item.width}×${item.height}`}
+                  </span>
+                  <span>{formatDate(item.updatedAt)}</span>
+                </span>
+              ) : (
+                <span className="item-meta">
+                  <span>Folder</span>
+                </span>
+              )}
+            </button>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
