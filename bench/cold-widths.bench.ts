@@ -7,7 +7,7 @@
 // Run: `npm run bench:cold-widths -w @tessera/bench`.
 import '../apps/server/src/platform/thread-pool.ts'
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
@@ -100,6 +100,8 @@ async function listen(server: Server): Promise<string> {
 }
 
 const root = await mkdtemp(join(tmpdir(), 'tessera-cold-widths-'))
+// nginx's workers run as another user: they must be able to walk to the files.
+await chmod(root, 0o755)
 const stops: Array<() => Promise<unknown>> = []
 try {
   const source = await sharp(await readFile(SAMPLE))
