@@ -159,7 +159,10 @@ try {
 
   const nginx = nginxAvailable()
     ? await startNginx(files, join(root, 'nginx'), {
-        workers: availableParallelism(),
+        // One worker per connection, as our engine runs one pipeline per request (4 at once):
+        // each worker renders one image at a time, and on a loaded machine the scheduler shares
+        // CPU by thread, so fewer workers than our threads would understate nginx.
+        workers: CONCURRENCY,
         quality: 80,
       })
     : undefined
