@@ -19,6 +19,14 @@ PipelinedRequestsQueue.prototype.addBody = () => {}
 /** Where a path template takes each request's own id (cold runs: every request unique). */
 export const ID_MARK = '{id}'
 
+/** Where a path template takes a width made from each request's id (`widthOf`). */
+export const WIDTH_MARK = '{w}'
+
+/** A width from 200 to 999 px for request `id`: new widths of a 1000 px image, in turn. */
+export function widthOf(id: number): number {
+  return 200 + (id % 800)
+}
+
 /** The largest id `idColour` can write. */
 export const MAX_ID = 0xfffff
 
@@ -70,11 +78,13 @@ function runPhase(
   nextId: () => number,
   record: boolean,
 ): Promise<Omit<ClientResult, 'idsUsed'>> {
-  const vary = job.path.includes(ID_MARK)
-  const request: AutocannonRequest = { method: 'GET', path: job.path.replace(ID_MARK, '000000') }
+  const vary = job.path.includes(ID_MARK) || job.path.includes(WIDTH_MARK)
+  const pathOf = (id: number) =>
+    job.path.replace(ID_MARK, idColour(id)).replace(WIDTH_MARK, String(widthOf(id)))
+  const request: AutocannonRequest = { method: 'GET', path: pathOf(0) }
   if (vary) {
     request.setupRequest = (next) => {
-      next.path = job.path.replace(ID_MARK, idColour(nextId()))
+      next.path = pathOf(nextId())
       return next
     }
   }

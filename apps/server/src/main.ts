@@ -1,4 +1,6 @@
 // Entry point of `npm start`: validate the environment, start everything, stop cleanly on signals.
+// First: sizes libuv's thread pool before any module can start it.
+import './platform/thread-pool.ts'
 import { ConfigError, isLocalUrl, loadConfig, paymentProviderNote } from './config.ts'
 import { createLogger } from './platform/logger.ts'
 import { startServer } from './server.ts'

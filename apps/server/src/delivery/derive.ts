@@ -7,6 +7,7 @@ import { HttpError } from '../http/errors.ts'
 import type { DerivedBudget } from './budget.ts'
 import { createDerivedIndexWriter } from './derived-index.ts'
 import type { FileRow, Resolved } from './resolve.ts'
+import { createStoreQueue, type StoreQueue } from './store-queue.ts'
 
 /** A derived image as computed, before (and while) it is stored. */
 export interface Derived {
@@ -32,12 +33,15 @@ export function createDeriver(
   parts: {
     budget: DerivedBudget
     findMergeFile: (organisationId: string, reference: string) => Promise<FileRow | undefined>
+    /** Where the writes of derived images wait their turn (default: `createStoreQueue()`). */
+    stores?: StoreQueue
   },
 ) {
   const { repo, lookups, storage, engine, metrics, config, logger } = app
   const { budget, findMergeFile } = parts
   const inFlight = new Map<string, Promise<Derived>>()
   const index = createDerivedIndexWriter(repo)
+  const stores = parts.stores ?? createStoreQueue()
 
   async function derive(
     resolved: Omit<Resolved, 'pattern'>,
@@ -84,12 +88,23 @@ export function createDeriver(
       metrics.derivedNotStored.inc()
       return { ...computed, persisted: Promise.resolve() }
     }
-    lookups.bytes.set(storageKey, result.data)
-    // Storing (write, fsync, rename) and indexing (with the rows of other images made in the same
-    // few milliseconds, derived-index.ts) happen after the answer is on its way; until they
-    // finish, identical requests are answered from the in-flight entry.
-    const persisted = (async () => {
-      await storage.put(storageKey, result.data, { contentType: result.contentType })
+    // Storing (write, fsync, rename, the folder's fsync) and indexing (with the rows of other
+    // images made in the same few milliseconds, derived-index.ts) happen after the answer is on
+    // its way, a few writes at a time (store-queue.ts); until they finish, identical requests are
+    // answered from the in-flight entry. The row goes in only once the file is durable.
+    // A job's result is stored whatever the queue holds: storage is the only way it reaches the
+    // client (jobs cost credits, so they cannot flood it).
+    const written = stores.offer(
+      result.data.length,
+      () => storage.put(storageKey, result.data, { contentType: result.contentType }),
+      storeAlways,
+    )
+    if (written === undefined) {
+      // More waiting to be written than the queue holds: answered, rendered again next time.
+      metrics.derivedNotStored.inc()
+      return { ...computed, persisted: Promise.resolve() }
+    }
+    const persisted = written.then(async () => {
       await index.record({
         organisationId: resolved.organisationId,
         fileId: file.id,
@@ -104,7 +119,9 @@ export function createDeriver(
         context: result.steps.map((step) => ({ ...step })),
       })
       budget.stored(result.data.length)
-    })()
+    })
+    // Never read back: the bytes just made answer the next requests for this key from memory.
+    lookups.bytes.set(storageKey, result.data)
     persisted.catch((error: unknown) => logger.error({ err: error, cacheKey }, 'could not store'))
     return { ...computed, persisted }
   }

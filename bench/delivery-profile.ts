@@ -1,0 +1,133 @@
+// Profile of a cache miss: our server in this process, every request a new render (workload A of
+// delivery.bench.ts), driven by autocannon in a worker thread for PROFILE_SECONDS (default 10).
+// The main thread is profiled during the measured run only (start-up and migrations left out),
+// into PROFILE_OUT (default delivery-miss.cpuprofile in the temporary folder); summarise it with
+// `node bench/cpu-profile-summary.ts FILE`. While it runs, it samples libvips'
+// queue (`sharp.counters()`: tasks waiting for and running on libuv's pool) every 10 ms, and
+// prints how often the pool had work waiting, the figures docs/benchmarks.md quotes.
+import { createHash } from 'node:crypto'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { Session } from 'node:inspector/promises'
+import { createRequire } from 'node:module'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { ClientJob, ClientResult } from './delivery-client.ts'
+
+// PROFILE_SERVER: another copy of apps/server/src/index.ts (an older commit, to compare).
+const { loadConfig, startServer } = (await import(
+  process.env.PROFILE_SERVER || '@tessera/server'
+)) as typeof import('@tessera/server')
+const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10)
+const FILE_PATH = 'bench/big.jpg'
+const SAMPLE = new URL('../apps/server/demo/samples/hubble_deep_field.jpg', import.meta.url)
+const requireFromEngine = createRequire(import.meta.resolve('@tessera/engine'))
+const sharp = requireFromEngine('sharp') as typeof import('sharp').default
+
+const root = await mkdtemp(join(tmpdir(), 'tessera-delivery-profile-'))
+const server = await startServer(
+  {
+    ...loadConfig({
+      DATA_DIR: join(root, 'data'),
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      RENDER_LIMIT_PER_MINUTE: '0',
+      ...(process.env.ENGINE_CONCURRENCY === undefined
+        ? {}
+        : { ENGINE_CONCURRENCY: process.env.ENGINE_CONCURRENCY }),
+    }),
+    port: 0,
+  },
+  { databaseDir: 'memory://' },
+)
+try {
+  const source = await sharp(await readFile(SAMPLE))
+    .resize({ width: 2725, height: 2225, fit: 'cover' })
+    .jpeg({ quality: 90 })
+    .toBuffer()
+  const { repo, storage, engine } = server.services.context
+  const organisation = await repo.createOrganisation({ cloudName: 'demo', name: 'Profile' })
+  const probe = await engine.probe(source)
+  const hash = createHash('sha256').update(source).digest('hex')
+  const storageKey = `orgs/${organisation.id}/originals/profile.jpg`
+  await storage.put(storageKey, source, { contentType: 'image/jpeg' })
+  await repo.upsertFile(organisation.id, {
+    path: FILE_PATH,
+    name: 'big.jpg',
+    size: source.length,
+    format: probe.format,
+    contentType: 'image/jpeg',
+    width: probe.width,
+    height: probe.height,
+    hash,
+    storageKey,
+  })
+
+  let samples = 0
+  let waiting = 0
+  let running = 0
+  const sampler = setInterval(() => {
+    const counters = sharp.counters()
+    samples++
+    running += counters.process
+    if (counters.queue > 0) waiting++
+  }, 10)
+  const job: ClientJob = {
+    origin: server.url,
+    path: `/v2/demo/t.resize(w:720,h:588,b:{id})/${FILE_PATH}`,
+    connections: 4,
+    warmupSeconds: 2,
+    seconds: SECONDS,
+    firstId: 1,
+  }
+  const inspector = new Session()
+  inspector.connect()
+  await inspector.post('Profiler.enable')
+  let profiling = false
+  const cpu = process.threadCpuUsage()
+  const worker = new Worker(new URL('./delivery-client.ts', import.meta.url), {
+    workerData: { client: job },
+  })
+  // The client warms up first; the profile covers the measured seconds.
+  const startProfile = setTimeout(() => {
+    profiling = true
+    void inspector.post('Profiler.start')
+  }, job.warmupSeconds * 1000)
+  const result = await new Promise<ClientResult>((resolve, reject) => {
+    worker.once('message', (message: { result?: ClientResult; error?: string }) => {
+      if (message.result !== undefined) resolve(message.result)
+      else reject(new Error(message.error))
+    })
+    worker.once('error', reject)
+  })
+  await worker.terminate()
+  clearTimeout(startProfile)
+  clearInterval(sampler)
+  if (profiling) {
+    const { profile } = await inspector.post('Profiler.stop')
+    const out = process.env.PROFILE_OUT ?? join(tmpdir(), 'delivery-miss.cpuprofile')
+    await writeFile(out, JSON.stringify(profile))
+    console.log(`profile of the main thread: ${out}`)
+  }
+  inspector.disconnect()
+  const used = process.threadCpuUsage(cpu)
+  const answers = result.ok
+  console.log(
+    `server ${process.env.PROFILE_SERVER || 'this worktree'}; ${availableParallelism()} CPUs, load ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')}; UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}, ` +
+      `sharp.concurrency ${sharp.concurrency()}`,
+  )
+  console.log(
+    `${answers} misses in ${result.seconds.toFixed(1)} s (${(answers / result.seconds).toFixed(1)}/s), ` +
+      `${result.failed} failed; main thread ${((used.user + used.system) / 1000 / answers).toFixed(2)} ms CPU per answer ` +
+      '(warm-up included in CPU)',
+  )
+  console.log(
+    `libvips tasks running on the pool: ${(running / samples).toFixed(2)} on average; ` +
+      `tasks waiting for a pool thread in ${((100 * waiting) / samples).toFixed(0)}% of samples`,
+  )
+} finally {
+  await server.close()
+  await rm(root, { recursive: true, force: true })
+}
