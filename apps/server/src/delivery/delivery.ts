@@ -169,7 +169,10 @@ export function createDelivery(
     // A job queued or running was paid for when it was queued. A new render — none yet, or a
     // done one whose image has left the cache — counts and is charged (by the done run it
     // replaces, so requests racing on one eviction pay once); cached images cost nothing.
-    if (existing === undefined || existing.status === 'done') {
+    // A done job whose image is still indexed (a caller that read before the row went in, or a
+    // row stored before its context was kept) is not an eviction: it runs again, already paid.
+    const evicted = existing?.status === 'done' && (await repo.findDerived(cacheKey)) === undefined
+    if (existing === undefined || evicted) {
       const credits = aiCreditsOf(operations)
       const reference =
         existing === undefined ? cacheKey : `${cacheKey}@${existing.updatedAt.toISOString()}`
