@@ -11,6 +11,7 @@ import {
   uuidParam,
 } from '../http/openapi-kit.ts'
 
+import { BAD_REQUEST, NOT_YOURS, OWNERS_ONLY } from './openapi-answers.ts'
 import { ORGANIZATION, USERS } from './paths.ts'
 import {
   acceptBody,
@@ -103,10 +104,8 @@ export const ACCOUNT_API: ApiPart = {
       tags: ['organisations'],
       responses: {
         '200': { description: 'The organisation', schema: ref('Organisation') },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...NOT_YOURS,
       },
     }),
     orgRoute({
@@ -120,11 +119,9 @@ export const ACCOUNT_API: ApiPart = {
       body: { schema: organisationChanges },
       responses: {
         '200': { description: 'Changed', schema: ref('OrganisationChanged') },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
         '409': failure('cloud_name_taken'),
       },
     }),
@@ -136,11 +133,9 @@ export const ACCOUNT_API: ApiPart = {
       tags: ['organisations'],
       responses: {
         '200': { description: 'Oldest member first', schema: z.array(ref('Member')) },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
+        ...BAD_REQUEST,
         '403': failure('forbidden: API tokens cannot list members'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...NOT_YOURS,
       },
     }),
     orgRoute({
@@ -153,11 +148,9 @@ export const ACCOUNT_API: ApiPart = {
       body: { schema: roleBody },
       responses: {
         '200': { description: 'Changed', schema: z.object({ _id: z.string(), role: z.string() }) },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
         '409': failure('last_owner: the organisation would have no owner'),
       },
     }),
@@ -170,11 +163,9 @@ export const ACCOUNT_API: ApiPart = {
       params: { userId: uuidParam('The member (user id)') },
       responses: {
         '204': { description: 'Done' },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
         '409': failure('last_owner: the last owner cannot leave'),
       },
     }),
@@ -190,11 +181,9 @@ export const ACCOUNT_API: ApiPart = {
           description: 'Invited; an earlier open invitation to it is revoked',
           schema: ref('NewInvitation'),
         },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
         '409': failure('already_member'),
       },
     }),
@@ -206,11 +195,9 @@ export const ACCOUNT_API: ApiPart = {
       tags: ['organisations'],
       responses: {
         '200': { description: 'Newest first', schema: z.array(ref('Invitation')) },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
       },
     }),
     orgRoute({
@@ -222,11 +209,9 @@ export const ACCOUNT_API: ApiPart = {
       params: { invitationId: uuidParam('The invitation') },
       responses: {
         '204': { description: 'Done' },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
       },
     }),
     route({
@@ -248,9 +233,7 @@ export const ACCOUNT_API: ApiPart = {
             }),
           }),
         },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
+        ...BAD_REQUEST,
         '401': failure('unauthenticated'),
         '404': failure('invitation_not_found: unknown, used, revoked or expired'),
         '409': failure('invitation_email_mismatch or already_member'),

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { type ApiPart, dateTime, failure, orgRoute, ref, uuidParam } from '../http/openapi-kit.ts'
 
+import { BAD_REQUEST, NOT_YOURS, OWNERS_ONLY } from './openapi-answers.ts'
 import { ORGANIZATION } from './paths.ts'
 import { settingsBody, tokenBody } from './requests.ts'
 
@@ -62,11 +63,9 @@ export const SETTINGS_API: ApiPart = {
       body: { schema: tokenBody },
       responses: {
         '201': { description: 'Created', schema: ref('NewApiToken') },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
         '409': failure('too_many_tokens (50 live tokens at most)'),
       },
     }),
@@ -78,11 +77,9 @@ export const SETTINGS_API: ApiPart = {
       tags: ['organisations'],
       responses: {
         '200': { description: 'Newest first', schema: z.array(ref('ApiToken')) },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
       },
     }),
     orgRoute({
@@ -94,11 +91,9 @@ export const SETTINGS_API: ApiPart = {
       params: { tokenId: uuidParam('The token') },
       responses: {
         '204': { description: 'Done' },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
       },
     }),
     orgRoute({
@@ -109,10 +104,8 @@ export const SETTINGS_API: ApiPart = {
       tags: ['organisations'],
       responses: {
         '200': { description: 'The settings', schema: ref('OrganisationSettings') },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...NOT_YOURS,
       },
     }),
     orgRoute({
@@ -127,11 +120,9 @@ export const SETTINGS_API: ApiPart = {
           description: 'The settings after the change',
           schema: ref('OrganisationSettings'),
         },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
         '409': failure('no_signing_key: requireSignedUrls needs a live signing key first'),
       },
     }),
@@ -143,11 +134,9 @@ export const SETTINGS_API: ApiPart = {
       tags: ['organisations'],
       responses: {
         '201': { description: 'Created', schema: ref('NewSigningKey') },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
         '409': failure('too_many_signing_keys (10 live keys at most)'),
       },
     }),
@@ -159,11 +148,9 @@ export const SETTINGS_API: ApiPart = {
       tags: ['organisations'],
       responses: {
         '200': { description: 'Oldest first', schema: z.array(ref('SigningKey')) },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
-        '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
+        ...NOT_YOURS,
       },
     }),
     orgRoute({
@@ -175,10 +162,8 @@ export const SETTINGS_API: ApiPart = {
       params: { keyId: uuidParam('The signing key') },
       responses: {
         '204': { description: 'Done' },
-        '400': failure(
-          'invalid_json, invalid_body, or a signature_* problem (see Request signing)',
-        ),
-        '403': failure('forbidden: only owners (and never API tokens) may do this'),
+        ...BAD_REQUEST,
+        ...OWNERS_ONLY,
         '404': failure(
           'organisation_not_found, or signing_key_not_found: no live key with this id',
         ),

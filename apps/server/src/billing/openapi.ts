@@ -15,6 +15,53 @@ import {
 import { BILLING_ORG_BASE, PAYMENT_WEBHOOK_BASE, TEST_CHECKOUT_PATH } from './paths.ts'
 import { checkoutBody, ledgerQuery } from './requests.ts'
 
+// The test checkout page's two buttons (pay, cancel): the same call but for what it settles.
+const settleTestCheckout = (action: 'pay' | 'cancel', operationId: string, summary: string) =>
+  route({
+    method: 'post',
+    path: `${TEST_CHECKOUT_PATH}/{ref}/${action}`,
+    operationId,
+    summary,
+    description:
+      'The buttons of the test checkout page post here (no session or signature: the reference is the capability). Settles the payment through the same path as the provider webhook.',
+    tags: ['payments'],
+    params: z.object({
+      ref: z
+        .string()
+        .regex(/^tpc_[A-Za-z0-9_-]{43}$/)
+        .meta({ example: 'tpc_example' })
+        .describe('The test checkout reference: tpc_ and 43 characters (from checkoutUrl)'),
+    }),
+    query: z.object({
+      return: z
+        .string()
+        .max(2048)
+        .describe(
+          'The console page the checkout goes back to (set by the server in checkoutUrl when the checkout was made with returnUrl)',
+        )
+        .optional(),
+      rs: z
+        .string()
+        .describe('The HMAC of the reference and the return address (set with return)')
+        .optional(),
+    }),
+    responses: {
+      '303': {
+        description:
+          'Settled (or already settled): back to the return address with ?paymentId=…&status=…, or without one to the checkout page',
+        headers: { Location: { schema: z.string() } },
+      },
+      '400': failure(
+        'invalid_checkout: not a test checkout reference; invalid_return_url: return or rs missing, altered or not a console page',
+      ),
+      '404': failure('payment_not_found, or unknown_provider when test payments are off'),
+      '409': {
+        description: 'The checkout was already settled the other way (and has no return address)',
+        content: { 'text/html': { schema: z.string() } },
+      },
+    },
+  })
+
 export const BILLING_API: ApiPart = {
   tags: [
     {
@@ -204,93 +251,11 @@ export const BILLING_API: ApiPart = {
         '404': failure('payment_not_found, or unknown_provider when test payments are off'),
       },
     }),
-    route({
-      method: 'post',
-      path: `${TEST_CHECKOUT_PATH}/{ref}/pay`,
-      operationId: 'payTestCheckout',
-      summary: 'Test mode: pay the checkout (no money moves); grants its credits once',
-      description:
-        'The buttons of the test checkout page post here (no session or signature: the reference is the capability). Settles the payment through the same path as the provider webhook.',
-      tags: ['payments'],
-      params: z.object({
-        ref: z
-          .string()
-          .regex(/^tpc_[A-Za-z0-9_-]{43}$/)
-          .meta({ example: 'tpc_example' })
-          .describe('The test checkout reference: tpc_ and 43 characters (from checkoutUrl)'),
-      }),
-      query: z.object({
-        return: z
-          .string()
-          .max(2048)
-          .describe(
-            'The console page the checkout goes back to (set by the server in checkoutUrl when the checkout was made with returnUrl)',
-          )
-          .optional(),
-        rs: z
-          .string()
-          .describe('The HMAC of the reference and the return address (set with return)')
-          .optional(),
-      }),
-      responses: {
-        '303': {
-          description:
-            'Settled (or already settled): back to the return address with ?paymentId=…&status=…, or without one to the checkout page',
-          headers: { Location: { schema: z.string() } },
-        },
-        '400': failure(
-          'invalid_checkout: not a test checkout reference; invalid_return_url: return or rs missing, altered or not a console page',
-        ),
-        '404': failure('payment_not_found, or unknown_provider when test payments are off'),
-        '409': {
-          description: 'The checkout was already settled the other way (and has no return address)',
-          content: { 'text/html': { schema: z.string() } },
-        },
-      },
-    }),
-    route({
-      method: 'post',
-      path: `${TEST_CHECKOUT_PATH}/{ref}/cancel`,
-      operationId: 'cancelTestCheckout',
-      summary: 'Test mode: cancel the checkout',
-      description:
-        'The buttons of the test checkout page post here (no session or signature: the reference is the capability). Settles the payment through the same path as the provider webhook.',
-      tags: ['payments'],
-      params: z.object({
-        ref: z
-          .string()
-          .regex(/^tpc_[A-Za-z0-9_-]{43}$/)
-          .meta({ example: 'tpc_example' })
-          .describe('The test checkout reference: tpc_ and 43 characters (from checkoutUrl)'),
-      }),
-      query: z.object({
-        return: z
-          .string()
-          .max(2048)
-          .describe(
-            'The console page the checkout goes back to (set by the server in checkoutUrl when the checkout was made with returnUrl)',
-          )
-          .optional(),
-        rs: z
-          .string()
-          .describe('The HMAC of the reference and the return address (set with return)')
-          .optional(),
-      }),
-      responses: {
-        '303': {
-          description:
-            'Settled (or already settled): back to the return address with ?paymentId=…&status=…, or without one to the checkout page',
-          headers: { Location: { schema: z.string() } },
-        },
-        '400': failure(
-          'invalid_checkout: not a test checkout reference; invalid_return_url: return or rs missing, altered or not a console page',
-        ),
-        '404': failure('payment_not_found, or unknown_provider when test payments are off'),
-        '409': {
-          description: 'The checkout was already settled the other way (and has no return address)',
-          content: { 'text/html': { schema: z.string() } },
-        },
-      },
-    }),
+    settleTestCheckout(
+      'pay',
+      'payTestCheckout',
+      'Test mode: pay the checkout (no money moves); grants its credits once',
+    ),
+    settleTestCheckout('cancel', 'cancelTestCheckout', 'Test mode: cancel the checkout'),
   ],
 }

@@ -1,0 +1,15 @@
+// Answers most of an organisation's calls share, declared once for the accounts parts.
+import { failure } from '../http/openapi-kit.ts'
+
+/** A body or signature the call refuses. */
+export const BAD_REQUEST = {
+  '400': failure('invalid_json, invalid_body, or a signature_* problem (see Request signing)'),
+}
+/** A call only owners may make. */
+export const OWNERS_ONLY = {
+  '403': failure('forbidden: only owners (and never API tokens) may do this'),
+}
+/** Another organisation's id, or none at all. */
+export const NOT_YOURS = {
+  '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
+}
