@@ -12,11 +12,9 @@ import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { Worker } from 'node:worker_threads'
 import { loadConfig, startServer } from '@tessera/server'
 import { createIPX, createIPXNodeServer, type IPXOptions, ipxFSStorage } from 'ipx'
-import type { ClientJob, ClientResult } from './delivery-client.ts'
-import { widthOf } from './delivery-client.ts'
+import { type ClientJob, runClient, widthOf } from './delivery-client.ts'
 import { nginxAvailable, startNginx } from './nginx-peer.ts'
 import { printTable } from './table.ts'
 
@@ -69,27 +67,12 @@ async function overHttp(origin: string, path: string): Promise<{ ok: number; sec
     seconds: SECONDS,
     firstId: nextId,
   }
-  const worker = new Worker(new URL('./delivery-client.ts', import.meta.url), {
-    workerData: { client: job },
-  })
-  try {
-    const result = await new Promise<ClientResult>((resolve, reject) => {
-      worker.once('message', (message: { result?: ClientResult; error?: string }) => {
-        if (message.result !== undefined) resolve(message.result)
-        else reject(new Error(message.error))
-      })
-      worker.once('error', reject)
-    })
-    nextId += result.idsUsed
-    if (result.failed > 0 || result.errors > 0) {
-      throw new Error(
-        `${origin}${path}: ${JSON.stringify(result.statuses)}, ${result.errors} errors`,
-      )
-    }
-    return { ok: result.ok, seconds: result.seconds }
-  } finally {
-    await worker.terminate()
+  const result = await runClient(job)
+  nextId += result.idsUsed
+  if (result.failed > 0 || result.errors > 0) {
+    throw new Error(`${origin}${path}: ${JSON.stringify(result.statuses)}, ${result.errors} errors`)
   }
+  return { ok: result.ok, seconds: result.seconds }
 }
 
 async function listen(server: Server): Promise<string> {

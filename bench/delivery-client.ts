@@ -2,7 +2,7 @@
 // thread (and event loop), so it does not queue behind the server it measures, but it still runs
 // on the same machine and shares its CPUs with the server.
 import { createRequire } from 'node:module'
-import { isMainThread, parentPort, workerData } from 'node:worker_threads'
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import autocannon, { type AutocannonRequest } from 'autocannon'
 
 // autocannon appends every chunk of every response body to a string (`body += chunk`), for its
@@ -149,4 +149,25 @@ if (!isMainThread && parentPort !== null && (workerData as { client?: unknown })
     (result) => port.postMessage({ result }, [result.latencies.buffer]),
     (error: unknown) => port.postMessage({ error: String(error) }),
   )
+}
+
+/**
+ * Runs `job` in a worker thread of this module and answers its result; the worker ends either
+ * way. `onStart` is called once the worker is started (the profiler times its warm-up from it).
+ */
+export async function runClient(job: ClientJob, onStart?: () => void): Promise<ClientResult> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { client: job } })
+  onStart?.()
+  try {
+    return await new Promise<ClientResult>((resolve, reject) => {
+      worker.once('message', (message: { result?: ClientResult; error?: string }) => {
+        if (message.result !== undefined) resolve(message.result)
+        else reject(new Error(`load generator failed: ${message.error}`))
+      })
+      worker.once('error', reject)
+      worker.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)))
+    })
+  } finally {
+    await worker.terminate()
+  }
 }

@@ -11,8 +11,7 @@ import { Session } from 'node:inspector/promises'
 import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
-import type { ClientJob, ClientResult } from './delivery-client.ts'
+import { type ClientJob, runClient } from './delivery-client.ts'
 
 // PROFILE_SERVER: another copy of apps/server/src/index.ts (an older commit, to compare).
 const { loadConfig, startServer } = (await import(
@@ -85,22 +84,14 @@ try {
   await inspector.post('Profiler.enable')
   let profiling = false
   const cpu = process.threadCpuUsage()
-  const worker = new Worker(new URL('./delivery-client.ts', import.meta.url), {
-    workerData: { client: job },
-  })
+  let startProfile: NodeJS.Timeout | undefined
   // The client warms up first; the profile covers the measured seconds.
-  const startProfile = setTimeout(() => {
-    profiling = true
-    void inspector.post('Profiler.start')
-  }, job.warmupSeconds * 1000)
-  const result = await new Promise<ClientResult>((resolve, reject) => {
-    worker.once('message', (message: { result?: ClientResult; error?: string }) => {
-      if (message.result !== undefined) resolve(message.result)
-      else reject(new Error(message.error))
-    })
-    worker.once('error', reject)
+  const result = await runClient(job, () => {
+    startProfile = setTimeout(() => {
+      profiling = true
+      void inspector.post('Profiler.start')
+    }, job.warmupSeconds * 1000)
   })
-  await worker.terminate()
   clearTimeout(startProfile)
   clearInterval(sampler)
   if (profiling) {

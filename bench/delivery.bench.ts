@@ -19,13 +19,12 @@ import { createRequire } from 'node:module'
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import { DEFAULT_OPTIONS, type Engine } from '@tessera/engine'
 import { loadConfig, type RunningServer, startServer } from '@tessera/server'
 import { parsePattern } from '@tessera/url'
 import { createIPX, createIPXNodeServer, type IPXOptions, ipxFSStorage } from 'ipx'
 import type { Sharp, SharpOptions } from 'sharp'
-import { type ClientJob, type ClientResult, ID_MARK, idColour, MAX_ID } from './delivery-client.ts'
+import { type ClientJob, ID_MARK, idColour, MAX_ID, runClient } from './delivery-client.ts'
 import { printTable } from './table.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -260,30 +259,16 @@ async function measureHttp(origin: string, path: string): Promise<Measured> {
     seconds: SECONDS,
     firstId: nextId,
   }
-  const worker = new Worker(new URL('./delivery-client.ts', import.meta.url), {
-    workerData: { client: job },
-  })
-  try {
-    const result = await new Promise<ClientResult>((resolve, reject) => {
-      worker.once('message', (message: { result?: ClientResult; error?: string }) => {
-        if (message.result !== undefined) resolve(message.result)
-        else reject(new Error(`load generator failed: ${message.error}`))
-      })
-      worker.once('error', reject)
-      worker.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)))
-    })
-    nextId += result.idsUsed
-    if (nextId > MAX_ID) throw new RangeError('ran out of request ids')
-    if (result.failed > 0 || result.errors > 0 || result.timeouts > 0) {
-      throw new Error(
-        `${origin}${path}: ${result.failed} non-2xx (${JSON.stringify(result.statuses)}), ` +
-          `${result.errors} errors, ${result.timeouts} timeouts`,
-      )
-    }
-    return result
-  } finally {
-    await worker.terminate()
+  const result = await runClient(job)
+  nextId += result.idsUsed
+  if (nextId > MAX_ID) throw new RangeError('ran out of request ids')
+  if (result.failed > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${origin}${path}: ${result.failed} non-2xx (${JSON.stringify(result.statuses)}), ` +
+        `${result.errors} errors, ${result.timeouts} timeouts`,
+    )
   }
+  return result
 }
 
 function percentile(sorted: Float64Array, p: number): number {
