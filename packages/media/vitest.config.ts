@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+import { TEST_WORKERS } from '../../vitest.workers.ts'
+
+export default defineConfig({
+  test: {
+    name: 'media',
+    maxWorkers: TEST_WORKERS,
+    // Media work is CPU-bound: beside two other test files on a busy 2-core machine it takes
+    // several times its quiet duration. The limit guards against hangs.
+    testTimeout: 30_000,
+    include: ['src/**/*.test.ts'],
+  },
+})
