@@ -35,6 +35,11 @@ describe('operation documentation', () => {
     }
   })
 
+  it('gives the QR code generator a text to encode (the engine refuses an empty one)', () => {
+    const qr = allOperationDocs().find((doc) => doc.key === 'qr.generate')
+    expect(qr?.pattern).toMatch(/^qr\.generate\(i:[^,)]+/)
+  })
+
   it('builds the example URL on the delivery base and links it to the playground', () => {
     const resize = CATALOGUE.getOperation('t', 'resize')
     if (resize === undefined) throw new Error('no t.resize')

@@ -70,6 +70,8 @@ const EXAMPLES: Record<string, string> = {
   'erase.bg': 'i:general',
   'sr.upscale': 't:2x',
   'wm.remove': 'rem_text:true',
+  // `i` is optional in Pixelbin's catalogue, but a QR code of nothing is refused: encode a text.
+  'qr.generate': 'i:Tessera',
 }
 
 /** A value of the parameter's type that passes its checks, for an example URL. */
