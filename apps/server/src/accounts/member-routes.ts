@@ -7,6 +7,8 @@ import type { AppContext, AppEnv } from '../context.ts'
 import type { Invitation } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
+import { invitationMail } from '../mail/templates.ts'
+import { createAccountMail } from './account-mail.ts'
 import { type Auth, randomToken, sha256 } from './auth.ts'
 import { idParam, noStore } from './organisation-http.ts'
 import { acceptBody, invitationBody, roleBody } from './requests.ts'
@@ -26,10 +28,11 @@ function invitationJson(invitation: Invitation) {
 
 /** The members and invitation calls, relative to `ORGANIZATION`. */
 export function memberRoutes(
-  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'sessions'>,
+  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'sessions' | 'mail'>,
   { auth }: { auth: Auth },
 ): Hono<AppEnv> {
-  const { repo, config } = app
+  const { repo } = app
+  const accountMail = createAccountMail(app)
   const router = new Hono<AppEnv>()
   const ORG = '/:orgId'
 
@@ -143,10 +146,26 @@ export function memberRoutes(
       invitedBy: caller.user?.id ?? null,
       expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
     })
-    const acceptUrl = `${config.publicUrl}/console/invitations/accept?token=${token}`
+    const acceptUrl = `${accountMail.consoleUrl}/invitations/accept?token=${token}`
     c.get('log').info(
       { organisationId: caller.organisation.id, invitationId: invitation.id },
       'invitation created',
+    )
+    const inviter = caller.user
+    accountMail.sendLater(
+      c.get('log'),
+      invitationMail({
+        to: invitation.email,
+        organisationName: caller.organisation.name,
+        invitedBy:
+          inviter === undefined
+            ? undefined
+            : `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email,
+        role: invitation.role,
+        acceptUrl,
+        expiresAt: invitation.expiresAt,
+      }),
+      'invitation',
     )
     return c.json({ ...invitationJson(invitation), token, acceptUrl }, 201)
   })

@@ -1,6 +1,7 @@
 // The declared calls of organisations: Google sign-in, the organisation, its members and
 // invitations.
 import { z } from 'zod'
+import { MEMBERSHIP_ROLES } from '../db/index.ts'
 import {
   type ApiPart,
   dateTime,
@@ -34,7 +35,7 @@ export const ACCOUNT_API: ApiPart = {
       _id: z.string(),
       name: z.string(),
       cloudName: z.string(),
-      role: z.enum(['owner', 'member', 'token']),
+      role: z.enum([...MEMBERSHIP_ROLES, 'token']),
       planId: z.int().describe('The plan (-994 is the free plan)'),
       credits: z.int().describe('Credit balance'),
       requireSignedUrls: z.boolean(),
@@ -46,20 +47,20 @@ export const ACCOUNT_API: ApiPart = {
       email: z.string(),
       firstName: z.string(),
       lastName: z.string(),
-      role: z.enum(['owner', 'member']),
+      role: z.enum(MEMBERSHIP_ROLES),
       joinedAt: dateTime,
     }),
     Invitation: z.object({
       _id: z.string(),
       email: z.string(),
-      role: z.enum(['owner', 'member']),
+      role: z.enum(MEMBERSHIP_ROLES),
       createdAt: dateTime,
       expiresAt: dateTime,
     }),
     NewInvitation: z.object({
       _id: z.string(),
       email: z.string(),
-      role: z.enum(['owner', 'member']),
+      role: z.enum(MEMBERSHIP_ROLES),
       createdAt: dateTime,
       expiresAt: dateTime,
       token: z.string().describe('Shown once: the invited user accepts with it'),

@@ -54,7 +54,7 @@ function signingKeyJson(key: SigningKey) {
  * `ORGANIZATION`.
  */
 export function organisationRoutes(
-  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'lookups' | 'sessions'>,
+  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'lookups' | 'sessions' | 'mail'>,
   { auth }: { auth: Auth },
 ): Hono<AppEnv> {
   const { repo, lookups } = app
