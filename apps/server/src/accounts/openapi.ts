@@ -101,6 +101,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}`,
       operationId: 'getOrganisation',
+      access: { role: 'viewer' },
       summary: 'The organisation, your role, plan and credits',
       tags: ['organisations'],
       responses: {
@@ -113,6 +114,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'patch',
       path: `${ORGANIZATION}/{orgId}`,
       operationId: 'updateOrganisation',
+      access: { role: 'admin' },
       summary: 'Rename the organisation or change its cloud name (owners)',
       description:
         'A new cloud name changes every delivery URL of the organisation: the old URLs stop working.',
@@ -130,6 +132,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}/members`,
       operationId: 'listMembers',
+      access: { role: 'viewer', tokens: false },
       summary: 'The members and their roles (members; not tokens)',
       tags: ['organisations'],
       responses: {
@@ -143,6 +146,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'patch',
       path: `${ORGANIZATION}/{orgId}/members/{userId}`,
       operationId: 'setMemberRole',
+      access: { role: 'admin' },
       summary: "Change a member's role (owners)",
       tags: ['organisations'],
       params: { userId: uuidParam('The member (user id)') },
@@ -159,6 +163,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'delete',
       path: `${ORGANIZATION}/{orgId}/members/{userId}`,
       operationId: 'removeMember',
+      access: { role: 'viewer', tokens: false },
       summary: 'Remove a member (owners), or leave (yourself)',
       tags: ['organisations'],
       params: { userId: uuidParam('The member (user id)') },
@@ -174,6 +179,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'post',
       path: `${ORGANIZATION}/{orgId}/invitations`,
       operationId: 'createInvitation',
+      access: { role: 'admin' },
       summary: 'Invite an email address to join (owners); the token is shown once',
       tags: ['organisations'],
       body: { schema: invitationBody },
@@ -192,6 +198,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}/invitations`,
       operationId: 'listInvitations',
+      access: { role: 'admin' },
       summary: 'Open invitations (owners)',
       tags: ['organisations'],
       responses: {
@@ -205,6 +212,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'delete',
       path: `${ORGANIZATION}/{orgId}/invitations/{invitationId}`,
       operationId: 'revokeInvitation',
+      access: { role: 'admin' },
       summary: 'Revoke an open invitation (owners)',
       tags: ['organisations'],
       params: { invitationId: uuidParam('The invitation') },
