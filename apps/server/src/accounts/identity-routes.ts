@@ -144,6 +144,8 @@ export function identityRoutes(
             'This account is linked to another Google account',
           )
         }
+        // Google has verified the address (checked above): it counts as confirmed here too.
+        await repo.markEmailVerified(existing.id, existing.email)
         await sessions.forgetUser(existing.id)
         user = existing
       }
