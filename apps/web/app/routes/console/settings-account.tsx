@@ -86,7 +86,7 @@ function Address() {
           </p>
           <button
             type="button"
-            className="button is-secondary is-small"
+            className="button is-secondary is-small account-resend"
             disabled={resend.busy}
             onClick={() =>
               void resend.run(async () => (await account.resendVerification()).message)
@@ -109,7 +109,7 @@ function Address() {
         data-testid="change-email-form"
       >
         <h3>Change the address</h3>
-        <div className="inline-form-row">
+        <div className="account-fields">
           <div className="field">
             <label htmlFor="new-email">New address</label>
             <input id="new-email" name="new-email" type="email" autoComplete="email" required />
@@ -182,7 +182,7 @@ function Password() {
           required
         />
       </div>
-      <div className="inline-form-row">
+      <div className="account-fields">
         <div className="field">
           <label htmlFor="new-password">New password</label>
           <input
@@ -306,7 +306,7 @@ function DeleteAccount() {
         Organisations you are the only member of are deleted with it, with their files. If you are
         the last owner of an organisation with other members, make one of them owner first.
       </p>
-      <div className="inline-form-row">
+      <div className="account-fields">
         <div className="field">
           <label htmlFor="confirm-email">Type your address to confirm</label>
           <input id="confirm-email" name="confirm-email" type="email" required />
