@@ -315,3 +315,35 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the development outbox
     expect(outbox.items[0]?.text).toContain('/console/auth/verify-email?token=')
   })
 })
+
+describe.each<TestDatabaseKind>(testDatabases('server'))(
+  'an SMTP server that is down on %s',
+  (kind) => {
+    let server: TestServer
+    let client: ReturnType<typeof createTestClient>
+
+    beforeAll(async () => {
+      server = await startTestServer(kind, { SMTP_URL: 'smtp://127.0.0.1:1' })
+      client = createTestClient(server)
+    })
+    afterAll(async () => {
+      await server?.stop()
+    })
+
+    it('still signs up, invites and answers reset requests; the process stays up', async () => {
+      const account = await client.signup()
+      const forgot = await client.call('POST', `${USERS}/auth/password/forgot`, {
+        body: { email: account.email },
+      })
+      expect(forgot.status).toBe(202)
+      const invited = await client.call('POST', `${ORG}/${account.organisation._id}/invitations`, {
+        cookie: account.cookie,
+        body: { email: 'someone@example.com', role: 'viewer' },
+      })
+      expect(invited.status, JSON.stringify(invited.body)).toBe(201)
+      // The link is still in the answer, for the inviter to pass on.
+      expect(invited.body).toMatchObject({ role: 'viewer' })
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    })
+  },
+)
