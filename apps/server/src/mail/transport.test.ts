@@ -6,9 +6,9 @@ import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRepository, type Repository } from '../db/repository.ts'
 import { openTestDatabase, type TestDatabase } from '../db/test-database.ts'
-import { startTestSmtp, type TestSmtp } from '../mail/test-smtp.ts'
+import { createMailer, linksOf } from '../platform/mail.ts'
 import { defaultTestDatabase } from '../test-server.ts'
-import { createMailer, linksOf } from './mail.ts'
+import { startTestSmtp, type TestSmtp } from './test-smtp.ts'
 
 /** A logger whose JSON lines are kept. */
 function capturingLogger() {
