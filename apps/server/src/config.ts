@@ -23,6 +23,7 @@ export {
   DEFAULT_PANEL_SIGNING_KEY,
   DEFAULT_PORT,
 } from './config/defaults.ts'
+export { mailNote } from './config/mail.ts'
 export { defaultPaymentProvider, isLocalUrl, paymentProviderNote } from './config/payments.ts'
 export type { ServerConfig } from './config/server-config.ts'
 export type { WebSettings } from './config/web-settings.ts'

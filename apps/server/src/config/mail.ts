@@ -31,3 +31,17 @@ export function mailSettings(e: Env, publicUrl: string): ServerConfig['mail'] {
     operators: e.OPERATOR_EMAILS,
   }
 }
+
+/** The start-up line saying where mail goes (never nowhere: decision 019). */
+export function mailNote(config: Pick<ServerConfig, 'mail'>): string {
+  const { smtp, operators } = config.mail
+  if (smtp !== undefined) {
+    const where = 'url' in smtp ? new URL(smtp.url).host : `${smtp.host}:${smtp.port}`
+    return `mail: SMTP through ${where} from ${config.mail.from}`
+  }
+  const readers =
+    operators.length > 0
+      ? `read at /console/outbox by ${operators.join(', ')}`
+      : 'set OPERATOR_EMAILS to read it at /console/outbox'
+  return `mail: no SMTP server (SMTP_URL or SMTP_HOST unset): mail goes to the development outbox in the database and its links to this log; ${readers}`
+}

@@ -4,6 +4,7 @@
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig, mailNote } from '../config.ts'
 import { createRepository, type Repository } from '../db/repository.ts'
 import { openTestDatabase, type TestDatabase } from '../db/test-database.ts'
 import { createMailer, linksOf } from '../platform/mail.ts'
@@ -85,5 +86,30 @@ describe('the mail transport', () => {
     })
     await expect(down.send({ to, subject: 'x', text: 'y' })).rejects.toThrow()
     down.close()
+  })
+})
+
+describe('the mail settings', () => {
+  it('say at start where mail goes, never printing a password', () => {
+    const outbox = loadConfig({ OPERATOR_EMAILS: 'Ops@Example.com' })
+    expect(outbox.mail.smtp).toBeUndefined()
+    expect(outbox.mail.from).toBe('Tessera <no-reply@localhost>')
+    expect(mailNote(outbox)).toMatch(/development outbox.*ops@example\.com/)
+    const url = loadConfig({
+      SMTP_URL: 'smtps://me:secret@smtp.example.com:465',
+      MAIL_FROM: 'A <a@b.c>',
+    })
+    expect(url.mail.smtp).toEqual({ url: 'smtps://me:secret@smtp.example.com:465' })
+    expect(mailNote(url)).toBe('mail: SMTP through smtp.example.com:465 from A <a@b.c>')
+    const parts = loadConfig({ SMTP_HOST: 'mx.example.com', SMTP_USER: 'u', SMTP_PASSWORD: 'p' })
+    expect(parts.mail.smtp).toEqual({
+      host: 'mx.example.com',
+      port: 587,
+      secure: false,
+      user: 'u',
+      password: 'p',
+    })
+    expect(mailNote(parts)).not.toContain('p@')
+    expect(() => loadConfig({ SMTP_URL: 'http://nope' })).toThrow(/SMTP_URL/)
   })
 })
