@@ -10,6 +10,7 @@ import {
   DEFAULT_PANEL_SIGNING_KEY,
 } from './config/defaults.ts'
 import { ENV } from './config/env.ts'
+import { mailSettings } from './config/mail.ts'
 import { defaultPaymentProvider } from './config/payments.ts'
 import type { ServerConfig } from './config/server-config.ts'
 
@@ -22,6 +23,7 @@ export {
   DEFAULT_PANEL_SIGNING_KEY,
   DEFAULT_PORT,
 } from './config/defaults.ts'
+export { mailNote } from './config/mail.ts'
 export { defaultPaymentProvider, isLocalUrl, paymentProviderNote } from './config/payments.ts'
 export type { ServerConfig } from './config/server-config.ts'
 export type { WebSettings } from './config/web-settings.ts'
@@ -146,6 +148,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     anonUploadsMaxBytes: e.ANON_UPLOADS_MAX_BYTES,
     contactLimitPerHour: e.CONTACT_LIMIT_PER_HOUR,
     captcha,
+    mail: mailSettings(e, e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     web: {
       mainUrl: e.WEB_MAIN_URL,
       consoleUrl: e.WEB_CONSOLE_URL ?? '/console',

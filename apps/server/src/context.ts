@@ -5,6 +5,7 @@ import type { Database, Repository } from './db/index.ts'
 import type { ChangeSignal } from './platform/change-signal.ts'
 import type { Logger } from './platform/logger.ts'
 import type { Lookups } from './platform/lookups.ts'
+import type { Mailer } from './platform/mail.ts'
 import type { Metrics } from './platform/metrics.ts'
 import type { SessionCache } from './platform/session-cache.ts'
 import type { Storage } from './storage/index.ts'
@@ -29,6 +30,8 @@ export interface AppContext {
   contentChanged: ChangeSignal
   /** Tells the job runner that a job was enqueued, so it need not wait for its next poll. */
   wakeJobs: () => void
+  /** Sends mail: SMTP when configured, else the development outbox (decision 019). */
+  mail: Mailer
 }
 
 /** What every handler can read from the context (`c.get`): set by the app's first middleware. */

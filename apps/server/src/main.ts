@@ -1,7 +1,7 @@
 // Entry point of `npm start`: validate the environment, start everything, stop cleanly on signals.
 // First: sizes libuv's thread pool before any module can start it.
 import './platform/thread-pool.ts'
-import { ConfigError, isLocalUrl, loadConfig, paymentProviderNote } from './config.ts'
+import { ConfigError, isLocalUrl, loadConfig, mailNote, paymentProviderNote } from './config.ts'
 import { createLogger } from './platform/logger.ts'
 import { startServer } from './server.ts'
 
@@ -19,6 +19,7 @@ try {
   const server = await startServer(config, { logger })
   logger.info({ url: server.url }, `Tessera listening on ${server.url}`)
   logger.info({ paymentProvider: config.paymentProvider }, paymentProviderNote(config, process.env))
+  logger.info({ mail: config.mail.smtp === undefined ? 'outbox' : 'smtp' }, mailNote(config))
   if (config.paymentProvider === 'test' && !isLocalUrl(config.publicUrl)) {
     logger.warn(
       'PAYMENT_PROVIDER is test: anyone can pay checkouts on the test page and get credits. Set PAYMENT_PROVIDER=off (or a real provider) on a public server.',

@@ -140,6 +140,8 @@ export async function startServer(
   const { repo, storage } = services.context
   const housekeeping = startHousekeeping(repo, logger, undefined, storage, {
     visitorUploads: () => expireVisitorUploads(services.context),
+    // Used and expired password-reset and address-confirmation tokens (decision 019).
+    accountTokens: () => repo.deleteStaleAccountTokens(),
   })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port

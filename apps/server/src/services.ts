@@ -15,6 +15,7 @@ import { type ChangeFeed, createChangeFeed } from './platform/changes.ts'
 import { createJobRunner, type JobRunner } from './platform/jobs.ts'
 import type { Logger } from './platform/logger.ts'
 import { createLookups } from './platform/lookups.ts'
+import { createMailer } from './platform/mail.ts'
 import { createMetrics } from './platform/metrics.ts'
 import { createSessionCache } from './platform/session-cache.ts'
 import { createPredictionJobHandler, PREDICTION_JOB } from './predictions/job.ts'
@@ -135,6 +136,7 @@ export async function createServices(
       content,
       contentChanged: createChangeSignal(),
       wakeJobs: () => jobs?.wake(),
+      mail: createMailer({ config, repo, logger }),
     }
     const features = createFeatureServices(context)
     // A new AI render on the demo organisation takes from the visitor's daily allowance.
@@ -182,6 +184,7 @@ export async function createServices(
         // Ends the AI worker threads (models) this server's engine started.
         await context.engine.close()
         await feed.close()
+        context.mail.close()
         await database.close()
       },
     }

@@ -53,6 +53,7 @@ export default [
           route('settings/security', 'routes/console/settings-security.tsx'),
           route('settings/members', 'routes/console/settings-members.tsx'),
           route('settings/apps', 'routes/console/settings-apps.tsx'),
+          route('settings/account', 'routes/console/settings-account.tsx'),
         ]),
       ]),
       route('organization/:orgId', 'routes/console/org-redirect.ts', {
@@ -64,6 +65,10 @@ export default [
       route('invitations/accept', 'routes/console/invitation-accept.tsx'),
       route('auth/login', 'routes/console/login.tsx'),
       route('auth/signup', 'routes/console/signup.tsx'),
+      route('auth/forgot-password', 'routes/console/forgot-password.tsx'),
+      route('auth/reset-password', 'routes/console/reset-password.tsx'),
+      route('auth/verify-email', 'routes/console/verify-email.tsx'),
+      route('outbox', 'routes/console/outbox.tsx'),
       route('choose-org', 'routes/console/choose-org.tsx'),
       route('organization/:orgId/playground', 'routes/playground-console.tsx'),
       route('*', 'routes/console/not-found.ts'),

@@ -128,10 +128,27 @@ try {
     await page.getByTestId('create-token').click()
     await page.getByTestId('new-token').waitFor()
     await shoot('settings-apps')
+    await shoot('settings-account', `${org}/settings/account`)
     await shoot('home', '/console')
     await shoot('choose-org', '/console/choose-org')
     await shoot('invitation-accept', acceptUrl)
     await context.close()
+    // Signed out: account recovery's pages.
+    const visitor = await openPage(browser, viewport, server.url)
+    for (const [name, path] of [
+      ['forgot-password', '/console/auth/forgot-password'],
+      ['reset-password', '/console/auth/reset-password?token=example'],
+    ] as const) {
+      await visitor.page.goto(path)
+      await quiet(visitor.page)
+      await visitor.page.screenshot({
+        path: `${OUT}console-${name}-${width}.jpg`,
+        fullPage: true,
+        type: 'jpeg',
+        quality: 80,
+      })
+    }
+    await visitor.context.close()
   }
 } finally {
   await browser.close()

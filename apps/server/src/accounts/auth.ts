@@ -7,6 +7,14 @@ import { getCookie } from 'hono/cookie'
 import type { AppContext } from '../context.ts'
 import { isUuid, type MembershipRole, type Organisation, type User } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
+import {
+  ORG_ROLES,
+  type OrgAccess,
+  type OrgRole,
+  roleAtLeast,
+  TOKEN_ROLE,
+  tokensMay,
+} from '../http/openapi-kit.ts'
 import { isHttps } from '../http/request.ts'
 
 export const SESSION_COOKIE = 'bg.session'
@@ -62,12 +70,15 @@ export interface Caller {
   tokenId: string | undefined
 }
 
-export interface OrganisationAccess {
-  /** Only owners may make this call (tokens never may). */
-  owners?: boolean
-  /** Whether API tokens may make this call (default true). */
-  tokens?: boolean
-}
+/**
+ * Who may make a call on an organisation: the weakest role, and whether API tokens may (they act
+ * as members). Every organisation call names one; its OpenAPI declaration names the same
+ * (`orgRoute`), and the role × call test checks the two agree.
+ */
+export type OrganisationAccess = OrgAccess
+
+/** The roles, weakest first; a user's membership role compares through `roleAtLeast`. */
+export { ORG_ROLES, type OrgRole, roleAtLeast, TOKEN_ROLE, tokensMay }
 
 export type Auth = ReturnType<typeof createAuth>
 
@@ -120,13 +131,13 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
   async function requireOrganisation(
     c: Context,
     organisationId: string,
-    access: OrganisationAccess = {},
+    access: OrganisationAccess,
   ): Promise<Caller> {
     const token = bearerToken(c)
     if (token !== undefined) {
       const caller = await tokenCaller(token)
       if (caller.organisation.id !== organisationId) throw noSuchOrganisation(organisationId)
-      if (access.tokens === false || access.owners === true) {
+      if (!tokensMay(access)) {
         throw new HttpError(403, 'forbidden', 'API tokens cannot make this call: sign in')
       }
       return caller
@@ -136,8 +147,12 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
     if (!isUuid(organisationId)) throw noSuchOrganisation(organisationId)
     const membership = await repo.findMembership(user.id, organisationId)
     if (membership === undefined) throw noSuchOrganisation(organisationId)
-    if (access.owners === true && membership.role !== 'owner') {
-      throw new HttpError(403, 'forbidden', 'Only owners of the organisation can do this')
+    if (!roleAtLeast(membership.role, access.role)) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        `This needs the ${access.role} role or above in the organisation; you are ${membership.role}`,
+      )
     }
     return {
       organisation: membership.organisation,
@@ -148,7 +163,7 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
   }
 
   /** `requireOrganisation` for the organisation named by the route's `:orgId` parameter. */
-  function requirePathOrganisation(c: Context, access: OrganisationAccess = {}): Promise<Caller> {
+  function requirePathOrganisation(c: Context, access: OrganisationAccess): Promise<Caller> {
     return requireOrganisation(c, c.req.param('orgId') ?? '', access)
   }
 
@@ -157,15 +172,27 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
    * organisation, or for a session the `orgId` query parameter's (default: the active, first
    * one).
    */
-  async function requireAnyOrganisation(c: Context): Promise<Caller> {
+  async function requireAnyOrganisation(c: Context, access: OrganisationAccess): Promise<Caller> {
     const token = bearerToken(c)
-    if (token !== undefined) return tokenCaller(token)
+    if (token !== undefined) {
+      if (!tokensMay(access)) {
+        throw new HttpError(403, 'forbidden', 'API tokens cannot make this call: sign in')
+      }
+      return tokenCaller(token)
+    }
     const user = await requireUser(c)
     const wanted = c.req.query('orgId')
-    if (wanted !== undefined) return requireOrganisation(c, wanted)
+    if (wanted !== undefined) return requireOrganisation(c, wanted, access)
     const [first] = await repo.listUserOrganisations(user.id)
     if (first === undefined) {
       throw new HttpError(404, 'organisation_not_found', 'You belong to no organisation')
+    }
+    if (!roleAtLeast(first.role, access.role)) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        `This needs the ${access.role} role or above in the organisation; you are ${first.role}`,
+      )
     }
     return {
       organisation: first.organisation,

@@ -1,29 +1,40 @@
 // The declared calls of identity: sign-up, sign-in, sessions, the signed-in user and their
 // organisations.
 import { z } from 'zod'
+import { MEMBERSHIP_ROLES } from '../db/index.ts'
 import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
 
+import { ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './account-openapi.ts'
 import { LOGIN_LIMITS } from './identity.ts'
 import { ORGANIZATION, USERS } from './paths.ts'
 import { loginBody, signupBody } from './requests.ts'
 
 export const IDENTITY_OPENAPI: ApiPart = {
-  tags: [{ name: 'identity', description: 'Sign-up, login, the session cookie and organisations' }],
+  tags: [
+    { name: 'identity', description: 'Sign-up, login, the session cookie and organisations' },
+    {
+      name: 'account',
+      description: 'Password reset, e-mail confirmation and change, own sessions, deletion',
+    },
+  ],
   schemas: {
     User: z.object({
       _id: formatted('uuid'),
       email: formatted('email'),
       firstName: z.string(),
       lastName: z.string(),
+      emailVerified: z.boolean().describe('Whether the address was confirmed by a mailed link'),
+      hasPassword: z.boolean().describe('False for Google accounts that never set a password'),
       createdAt: dateTime,
     }),
+    ...ACCOUNT_SCHEMAS,
     UserAnswer: z.object({ user: ref('User') }),
     Session: z.object({ session: z.object({ passport: z.object({ user: ref('User') }) }) }),
     MemberOrganisation: z.object({
       _id: formatted('uuid'),
       name: z.string(),
       cloudName: z.string().describe('First segment of delivery URLs'),
-      role: z.enum(['owner', 'member']),
+      role: z.enum(MEMBERSHIP_ROLES),
       createdAt: dateTime,
       joinedAt: dateTime,
     }),
@@ -135,5 +146,6 @@ export const IDENTITY_OPENAPI: ApiPart = {
         '401': failure('unauthenticated'),
       },
     }),
+    ...ACCOUNT_ROUTES,
   ],
 }

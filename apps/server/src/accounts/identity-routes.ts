@@ -9,14 +9,9 @@ import { HttpError } from '../http/errors.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { clientAddress } from '../http/request.ts'
 import { limitAddress, type RateLimiter, type RateUse } from '../platform/rate-limit.ts'
-import {
-  type Auth,
-  cookieToken,
-  randomToken,
-  SESSION_TTL_SECONDS,
-  sessionCookie,
-  sha256,
-} from './auth.ts'
+import { createAccountMail } from './account-mail.ts'
+import { accountRoutes } from './account-routes.ts'
+import { type Auth, cookieToken, sessionCookie } from './auth.ts'
 import { createGoogleVerifier } from './google.ts'
 import {
   checkMeta,
@@ -27,6 +22,7 @@ import {
 } from './identity.ts'
 import { hashPassword, needsRehash, verifyNothing, verifyPassword } from './passwords.ts'
 import { googleBody, loginBody, signupBody } from './requests.ts'
+import { createSessionControl } from './session-control.ts'
 
 // ── cookies and answers ──────────────────────────────────────────────────────────────────────
 
@@ -36,6 +32,8 @@ export function userJson(user: User) {
     email: user.email,
     firstName: user.firstName,
     lastName: user.lastName,
+    emailVerified: user.emailVerifiedAt !== null,
+    hasPassword: user.passwordHash !== null,
     createdAt: user.createdAt.toISOString(),
   }
 }
@@ -47,7 +45,7 @@ export function userJson(user: User) {
  * `USERS`.
  */
 export function identityRoutes(
-  app: Pick<AppContext, 'repo' | 'config' | 'sessions'>,
+  app: Pick<AppContext, 'repo' | 'config' | 'sessions' | 'mail' | 'logger' | 'storage'>,
   { auth, limiter: limits }: { auth: Auth; limiter: RateLimiter },
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
@@ -59,26 +57,11 @@ export function identityRoutes(
     windowMs: 60 * 60_000,
   })
 
-  /** Deletes a session and forgets it in every process before the call answers. */
-  const endSession = async (token: string) => {
-    const id = sha256(token)
-    await repo.deleteSession(id)
-    await sessions.forgetSession(id)
-  }
-
-  /** Starts a session (ending the one the request carried: rotation) and sets its cookie. */
-  const startSession = async (c: Context<AppEnv>, user: User) => {
-    const previous = cookieToken(c)
-    if (previous !== undefined) await endSession(previous)
-    const token = randomToken()
-    await repo.createSession(
-      sha256(token),
-      user.id,
-      new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
-    )
-    c.header('set-cookie', sessionCookie(c, config.publicUrl, token, SESSION_TTL_SECONDS))
-    c.header('cache-control', 'no-store')
-  }
+  const control = createSessionControl(app)
+  const { startSession, endSession } = control
+  // Recovery, e-mail, password, own sessions, deleting the account, the outbox (decision 019).
+  const accountMail = createAccountMail(app)
+  router.route('/', accountRoutes(app, { auth, limiter: limits, control, accountMail, userJson }))
 
   const { requireUser } = auth
 
@@ -161,6 +144,8 @@ export function identityRoutes(
             'This account is linked to another Google account',
           )
         }
+        // Google has verified the address (checked above): it counts as confirmed here too.
+        await repo.markEmailVerified(existing.id, existing.email)
         await sessions.forgetUser(existing.id)
         user = existing
       }
@@ -175,6 +160,8 @@ export function identityRoutes(
         email: identity.email,
         passwordHash: null,
         googleSub: identity.sub,
+        // Google said the address is verified (checked above).
+        emailVerifiedAt: new Date(),
         firstName: firstName.slice(0, 100),
         lastName: (identity.familyName ?? '').slice(0, 100),
       }),
@@ -203,6 +190,12 @@ export function identityRoutes(
       })
     })
     await startSession(c, user)
+    // The address is proven by the mailed link; until then the console asks for it (decision 019).
+    try {
+      await accountMail.sendVerification(c.get('log'), user, user.email)
+    } catch (error) {
+      c.get('log').error({ err: error, userId: user.id }, 'verification link not made')
+    }
     return c.json({ user: userJson(user) }, 201)
   })
 

@@ -68,3 +68,19 @@ export function cloudNameFor(firstName: string): string {
   const suffix = [...randomBytes(6)].map((byte) => alphabet[byte % alphabet.length]).join('')
   return `${base}-${suffix}`
 }
+
+// ── recovery and account changes (decision 019) ─────────────────────────────────────────────
+
+/** A reset link works once, for this long. */
+export const RESET_TTL_MS = 30 * 60_000
+/** Recovery mails asked for, per window: per client address and per target address. */
+export const RECOVERY_LIMITS = { perAddress: 10, perEmail: 3, windowMs: 60 * 60_000 }
+/** Wrong current passwords on account changes, per user per window. */
+export const CONFIRM_LIMITS = { perUser: 5, windowMs: 15 * 60_000 }
+/** How many outbox mails the operators' page shows. */
+export const OUTBOX_PAGE = 50
+
+/** The answer of every forgot-password request, known address or not. */
+export const FORGOT_ANSWER = {
+  message: 'If an account uses this address, a link to reset its password is on its way.',
+}

@@ -7,6 +7,8 @@ import type { AppContext, AppEnv } from '../context.ts'
 import type { Invitation } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
+import { invitationMail } from '../mail/templates.ts'
+import { createAccountMail } from './account-mail.ts'
 import { type Auth, randomToken, sha256 } from './auth.ts'
 import { idParam, noStore } from './organisation-http.ts'
 import { acceptBody, invitationBody, roleBody } from './requests.ts'
@@ -26,10 +28,11 @@ function invitationJson(invitation: Invitation) {
 
 /** The members and invitation calls, relative to `ORGANIZATION`. */
 export function memberRoutes(
-  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'sessions'>,
+  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'sessions' | 'mail'>,
   { auth }: { auth: Auth },
 ): Hono<AppEnv> {
-  const { repo, config } = app
+  const { repo } = app
+  const accountMail = createAccountMail(app)
   const router = new Hono<AppEnv>()
   const ORG = '/:orgId'
 
@@ -70,7 +73,7 @@ export function memberRoutes(
 
   router.get(`${ORG}/members`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { tokens: false })
+    const caller = await auth.requirePathOrganisation(c, { role: 'viewer', tokens: false })
     const members = await repo.listMembers(caller.organisation.id)
     return c.json(
       members.map(({ user, role, joinedAt }) => ({
@@ -95,10 +98,16 @@ export function memberRoutes(
 
   router.patch(`${ORG}/members/:userId`, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const userId = idParam(c, 'userId', 'member')
     const { role } = await readBody(c, roleBody)
-    if (role === 'member') await keepAnOwner(caller.organisation.id, userId)
+    const target = await repo.findMembership(userId, caller.organisation.id)
+    if (target === undefined) throw new HttpError(404, 'member_not_found', `No member ${userId}`)
+    // Owners are made and unmade by owners only (decision 019).
+    if ((role === 'owner' || target.role === 'owner') && caller.role !== 'owner') {
+      throw new HttpError(403, 'forbidden', 'Only owners can make or unmake owners')
+    }
+    if (role !== 'owner') await keepAnOwner(caller.organisation.id, userId)
     if (!(await repo.setMemberRole(caller.organisation.id, userId, role))) {
       throw new HttpError(404, 'member_not_found', `No member ${userId}`)
     }
@@ -107,12 +116,19 @@ export function memberRoutes(
 
   router.delete(`${ORG}/members/:userId`, async (c) => {
     noStore(c)
-    // Anyone may leave; only owners may remove someone else.
-    const caller = await auth.requirePathOrganisation(c, { tokens: false })
+    // Anyone may leave; admins may remove members, admins and viewers; only owners remove owners.
+    const caller = await auth.requirePathOrganisation(c, { role: 'viewer', tokens: false })
     const id = caller.organisation.id
     const userId = idParam(c, 'userId', 'member')
-    if (caller.user?.id !== userId && caller.role !== 'owner') {
-      throw new HttpError(403, 'forbidden', 'Only owners of the organisation can remove members')
+    const target = await repo.findMembership(userId, id)
+    if (target === undefined) throw new HttpError(404, 'member_not_found', `No member ${userId}`)
+    if (caller.user?.id !== userId) {
+      if (caller.role !== 'owner' && caller.role !== 'admin') {
+        throw new HttpError(403, 'forbidden', 'Only owners and admins can remove members')
+      }
+      if (target.role === 'owner' && caller.role !== 'owner') {
+        throw new HttpError(403, 'forbidden', 'Only owners can remove an owner')
+      }
     }
     await keepAnOwner(id, userId)
     if (!(await repo.removeMember(id, userId))) {
@@ -125,8 +141,11 @@ export function memberRoutes(
 
   router.post(`${ORG}/invitations`, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const input = await readBody(c, invitationBody)
+    if (input.role === 'owner' && caller.role !== 'owner') {
+      throw new HttpError(403, 'forbidden', 'Only owners can invite owners')
+    }
     const members = await repo.listMembers(caller.organisation.id)
     if (members.some((member) => member.user.email === input.email)) {
       throw new HttpError(409, 'already_member', `${input.email} is already a member`)
@@ -143,23 +162,39 @@ export function memberRoutes(
       invitedBy: caller.user?.id ?? null,
       expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
     })
-    const acceptUrl = `${config.publicUrl}/console/invitations/accept?token=${token}`
+    const acceptUrl = `${accountMail.consoleUrl}/invitations/accept?token=${token}`
     c.get('log').info(
       { organisationId: caller.organisation.id, invitationId: invitation.id },
       'invitation created',
+    )
+    const inviter = caller.user
+    accountMail.sendLater(
+      c.get('log'),
+      invitationMail({
+        to: invitation.email,
+        organisationName: caller.organisation.name,
+        invitedBy:
+          inviter === undefined
+            ? undefined
+            : `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email,
+        role: invitation.role,
+        acceptUrl,
+        expiresAt: invitation.expiresAt,
+      }),
+      'invitation',
     )
     return c.json({ ...invitationJson(invitation), token, acceptUrl }, 201)
   })
 
   router.get(`${ORG}/invitations`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     return c.json((await repo.listInvitations(caller.organisation.id)).map(invitationJson))
   })
 
   router.delete(`${ORG}/invitations/:invitationId`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const id = idParam(c, 'invitationId', 'invitation')
     if (!(await repo.revokeInvitation(caller.organisation.id, id))) {
       throw new HttpError(404, 'invitation_not_found', `No open invitation ${id}`)

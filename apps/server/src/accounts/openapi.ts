@@ -1,6 +1,7 @@
 // The declared calls of organisations: Google sign-in, the organisation, its members and
 // invitations.
 import { z } from 'zod'
+import { MEMBERSHIP_ROLES } from '../db/index.ts'
 import {
   type ApiPart,
   dateTime,
@@ -34,7 +35,7 @@ export const ACCOUNT_API: ApiPart = {
       _id: z.string(),
       name: z.string(),
       cloudName: z.string(),
-      role: z.enum(['owner', 'member', 'token']),
+      role: z.enum([...MEMBERSHIP_ROLES, 'token']),
       planId: z.int().describe('The plan (-994 is the free plan)'),
       credits: z.int().describe('Credit balance'),
       requireSignedUrls: z.boolean(),
@@ -46,20 +47,20 @@ export const ACCOUNT_API: ApiPart = {
       email: z.string(),
       firstName: z.string(),
       lastName: z.string(),
-      role: z.enum(['owner', 'member']),
+      role: z.enum(MEMBERSHIP_ROLES),
       joinedAt: dateTime,
     }),
     Invitation: z.object({
       _id: z.string(),
       email: z.string(),
-      role: z.enum(['owner', 'member']),
+      role: z.enum(MEMBERSHIP_ROLES),
       createdAt: dateTime,
       expiresAt: dateTime,
     }),
     NewInvitation: z.object({
       _id: z.string(),
       email: z.string(),
-      role: z.enum(['owner', 'member']),
+      role: z.enum(MEMBERSHIP_ROLES),
       createdAt: dateTime,
       expiresAt: dateTime,
       token: z.string().describe('Shown once: the invited user accepts with it'),
@@ -100,6 +101,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}`,
       operationId: 'getOrganisation',
+      access: { role: 'viewer' },
       summary: 'The organisation, your role, plan and credits',
       tags: ['organisations'],
       responses: {
@@ -112,6 +114,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'patch',
       path: `${ORGANIZATION}/{orgId}`,
       operationId: 'updateOrganisation',
+      access: { role: 'admin' },
       summary: 'Rename the organisation or change its cloud name (owners)',
       description:
         'A new cloud name changes every delivery URL of the organisation: the old URLs stop working.',
@@ -129,6 +132,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}/members`,
       operationId: 'listMembers',
+      access: { role: 'viewer', tokens: false },
       summary: 'The members and their roles (members; not tokens)',
       tags: ['organisations'],
       responses: {
@@ -142,6 +146,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'patch',
       path: `${ORGANIZATION}/{orgId}/members/{userId}`,
       operationId: 'setMemberRole',
+      access: { role: 'admin' },
       summary: "Change a member's role (owners)",
       tags: ['organisations'],
       params: { userId: uuidParam('The member (user id)') },
@@ -158,6 +163,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'delete',
       path: `${ORGANIZATION}/{orgId}/members/{userId}`,
       operationId: 'removeMember',
+      access: { role: 'viewer', tokens: false },
       summary: 'Remove a member (owners), or leave (yourself)',
       tags: ['organisations'],
       params: { userId: uuidParam('The member (user id)') },
@@ -173,6 +179,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'post',
       path: `${ORGANIZATION}/{orgId}/invitations`,
       operationId: 'createInvitation',
+      access: { role: 'admin' },
       summary: 'Invite an email address to join (owners); the token is shown once',
       tags: ['organisations'],
       body: { schema: invitationBody },
@@ -191,6 +198,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}/invitations`,
       operationId: 'listInvitations',
+      access: { role: 'admin' },
       summary: 'Open invitations (owners)',
       tags: ['organisations'],
       responses: {
@@ -204,6 +212,7 @@ export const ACCOUNT_API: ApiPart = {
       method: 'delete',
       path: `${ORGANIZATION}/{orgId}/invitations/{invitationId}`,
       operationId: 'revokeInvitation',
+      access: { role: 'admin' },
       summary: 'Revoke an open invitation (owners)',
       tags: ['organisations'],
       params: { invitationId: uuidParam('The invitation') },

@@ -54,7 +54,7 @@ function signingKeyJson(key: SigningKey) {
  * `ORGANIZATION`.
  */
 export function organisationRoutes(
-  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'lookups' | 'sessions'>,
+  app: Pick<AppContext, 'repo' | 'config' | 'logger' | 'lookups' | 'sessions' | 'mail'>,
   { auth }: { auth: Auth },
 ): Hono<AppEnv> {
   const { repo, lookups } = app
@@ -82,7 +82,7 @@ export function organisationRoutes(
 
   router.get(ORG, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c)
+    const caller = await auth.requirePathOrganisation(c, { role: 'viewer' })
     const organisation = caller.organisation
     return c.json({
       _id: organisation.id,
@@ -98,7 +98,7 @@ export function organisationRoutes(
 
   router.patch(ORG, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const changes = await readBody(c, organisationChanges)
     let updated: Awaited<ReturnType<typeof repo.updateOrganisation>>
     try {
@@ -126,7 +126,7 @@ export function organisationRoutes(
 
   router.post(`${ORG}/tokens`, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const { name } = await readBody(c, tokenBody)
     const live = await repo.listApiTokens(caller.organisation.id)
     if (live.length >= MAX_TOKENS_PER_ORGANISATION) {
@@ -149,13 +149,13 @@ export function organisationRoutes(
 
   router.get(`${ORG}/tokens`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     return c.json((await repo.listApiTokens(caller.organisation.id)).map(tokenJson))
   })
 
   router.delete(`${ORG}/tokens/:tokenId`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const id = idParam(c, 'tokenId', 'token')
     if (!(await repo.revokeApiToken(caller.organisation.id, id))) {
       throw new HttpError(404, 'token_not_found', `No live token ${id}`)
@@ -167,13 +167,13 @@ export function organisationRoutes(
 
   router.get(`${ORG}/settings`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c)
+    const caller = await auth.requirePathOrganisation(c, { role: 'viewer' })
     return c.json(settingsJson(caller.organisation))
   })
 
   router.patch(`${ORG}/settings`, jsonLimit, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const changes = await readBody(c, settingsBody)
     const id = caller.organisation.id
     if (changes.requireSignedUrls === true && (await repo.listSigningKeys(id)).length === 0) {
@@ -196,13 +196,13 @@ export function organisationRoutes(
 
   router.get(`${ORG}/signing-keys`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     return c.json((await repo.listSigningKeys(caller.organisation.id)).map(signingKeyJson))
   })
 
   router.post(`${ORG}/signing-keys`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const id = caller.organisation.id
     if ((await repo.listSigningKeys(id)).length >= MAX_SIGNING_KEYS_PER_ORGANISATION) {
       throw new HttpError(
@@ -221,7 +221,7 @@ export function organisationRoutes(
 
   router.delete(`${ORG}/signing-keys/:keyId`, async (c) => {
     noStore(c)
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'admin' })
     const id = idParam(c, 'keyId', 'signing_key')
     const live = await repo.listSigningKeys(caller.organisation.id)
     if (caller.organisation.requireSignedUrls && live.length === 1 && live[0]?.id === id) {

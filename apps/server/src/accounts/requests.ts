@@ -2,6 +2,7 @@
 // (`identity-routes.ts`, `member-routes.ts`, `organisation-routes.ts`) and declared with the same
 // schemas in the OpenAPI parts (decision 013).
 import { z } from 'zod'
+import { MEMBERSHIP_ROLES } from '../db/index.ts'
 import { labelText } from '../http/text.ts'
 
 /** 3 to 40 of a-z, 0-9 and -, not starting or ending with a hyphen. */
@@ -43,8 +44,8 @@ export const googleBody = z.object({
 })
 export const loginBody = z.object({ email, password: password.max(1024, 'is too long') })
 
-const ROLE = z.enum(['owner', 'member'], {
-  error: "must be 'owner' or 'member'",
+const ROLE = z.enum(MEMBERSHIP_ROLES, {
+  error: `must be one of ${MEMBERSHIP_ROLES.map((role) => `'${role}'`).join(', ')}`,
 })
 
 export const invitationBody = z
@@ -79,5 +80,48 @@ export const settingsBody = z
     requireSignedUrls: SETTING,
     strictTransformations: SETTING,
     allowRawFiles: SETTING,
+  })
+  .strict()
+
+// ── account recovery and settings (decision 019) ─────────────────────────────────────────────
+
+const mailedToken = z
+  .string({ error: 'must be a string' })
+  .min(1, 'is required')
+  .max(200, 'is too long')
+  .describe('The token of the mailed link')
+
+export const forgotBody = z.object({ email }).strict()
+export const resetBody = z
+  .object({
+    token: mailedToken,
+    password: password
+      .max(1024, 'is too long')
+      .describe('The new password (same rules as sign-up)'),
+  })
+  .strict()
+export const verifyBody = z.object({ token: mailedToken }).strict()
+export const changePasswordBody = z
+  .object({
+    currentPassword: password.max(1024, 'is too long'),
+    newPassword: password.max(1024, 'is too long').describe('Same rules as sign-up'),
+  })
+  .strict()
+export const changeEmailBody = z
+  .object({
+    email: email.describe('The new address: a link is mailed to it'),
+    password: z
+      .string({ error: 'must be a string' })
+      .max(1024, 'is too long')
+      .describe('The current password (accounts without one: empty)'),
+  })
+  .strict()
+export const deleteAccountBody = z
+  .object({
+    email: email.describe("The account's address, typed again to confirm"),
+    password: z
+      .string({ error: 'must be a string' })
+      .max(1024, 'is too long')
+      .describe('The current password (accounts without one: empty)'),
   })
   .strict()

@@ -58,6 +58,7 @@ export const SETTINGS_API: ApiPart = {
       method: 'post',
       path: `${ORGANIZATION}/{orgId}/tokens`,
       operationId: 'createApiToken',
+      access: { role: 'admin' },
       summary: 'Create an API token (owners, signed in); the token is shown once',
       tags: ['organisations'],
       body: { schema: tokenBody },
@@ -73,6 +74,7 @@ export const SETTINGS_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}/tokens`,
       operationId: 'listApiTokens',
+      access: { role: 'admin' },
       summary: 'Live API tokens, without their secret (owners)',
       tags: ['organisations'],
       responses: {
@@ -86,6 +88,7 @@ export const SETTINGS_API: ApiPart = {
       method: 'delete',
       path: `${ORGANIZATION}/{orgId}/tokens/{tokenId}`,
       operationId: 'revokeApiToken',
+      access: { role: 'admin' },
       summary: 'Revoke an API token (owners); it stops working at once',
       tags: ['organisations'],
       params: { tokenId: uuidParam('The token') },
@@ -100,6 +103,7 @@ export const SETTINGS_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}/settings`,
       operationId: 'getOrganisationSettings',
+      access: { role: 'viewer' },
       summary: 'The organisation’s delivery and upload settings',
       tags: ['organisations'],
       responses: {
@@ -112,6 +116,7 @@ export const SETTINGS_API: ApiPart = {
       method: 'patch',
       path: `${ORGANIZATION}/{orgId}/settings`,
       operationId: 'updateOrganisationSettings',
+      access: { role: 'admin' },
       summary: 'Change settings (owners); settings not sent are kept',
       tags: ['organisations'],
       body: { schema: settingsBody },
@@ -130,6 +135,7 @@ export const SETTINGS_API: ApiPart = {
       method: 'post',
       path: `${ORGANIZATION}/{orgId}/signing-keys`,
       operationId: 'createSigningKey',
+      access: { role: 'admin' },
       summary: 'Create a URL signing key (owners); the secret is shown once',
       tags: ['organisations'],
       responses: {
@@ -144,6 +150,7 @@ export const SETTINGS_API: ApiPart = {
       method: 'get',
       path: `${ORGANIZATION}/{orgId}/signing-keys`,
       operationId: 'listSigningKeys',
+      access: { role: 'admin' },
       summary: 'Live signing keys, without their secret (owners)',
       tags: ['organisations'],
       responses: {
@@ -157,6 +164,7 @@ export const SETTINGS_API: ApiPart = {
       method: 'delete',
       path: `${ORGANIZATION}/{orgId}/signing-keys/{keyId}`,
       operationId: 'revokeSigningKey',
+      access: { role: 'admin' },
       summary: 'Revoke a signing key (owners); URLs signed with it stop working at once',
       tags: ['organisations'],
       params: { keyId: uuidParam('The signing key') },

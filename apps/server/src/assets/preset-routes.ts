@@ -3,7 +3,7 @@
 // `routes.ts`, which gives the caller check every asset call makes.
 import { type Context, Hono } from 'hono'
 import type { z } from 'zod'
-import type { Caller } from '../accounts/auth.ts'
+import type { Caller, OrganisationAccess } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Preset } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
@@ -42,7 +42,7 @@ const presetNotFound = (name: string) =>
 /** The preset calls, relative to `ASSET_API_BASE`; `callerOf` checks who calls. */
 export function presetRoutes(
   app: Pick<AppContext, 'repo' | 'lookups'>,
-  callerOf: (c: Context<AppEnv>) => Promise<Caller>,
+  callerOf: (c: Context<AppEnv>, access: OrganisationAccess) => Promise<Caller>,
 ): Hono<AppEnv> {
   const { repo, lookups } = app
   const router = new Hono<AppEnv>()
@@ -57,7 +57,7 @@ export function presetRoutes(
   }
 
   router.post(`/:orgId/presets`, jsonLimit, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'member' })
     const organisationId = caller.organisation.id
     const body = await readBody(c, createPresetBody)
     const params = body.params ?? {}
@@ -79,7 +79,7 @@ export function presetRoutes(
   })
 
   router.get(`/:orgId/presets`, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'viewer' })
     const query = parseQuery(readQuery(c.req.url, MAX_QUERY_VALUE), presetsQuery)
     const page = await repo.listPresetPage(caller.organisation.id, {
       archived: query.archived,
@@ -93,12 +93,12 @@ export function presetRoutes(
   })
 
   router.get(`/:orgId/presets/:presetName`, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'viewer' })
     return c.json(presetJson(await findPreset(caller, c.req.param('presetName'))))
   })
 
   router.patch(`/:orgId/presets/:presetName`, jsonLimit, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'member' })
     const organisationId = caller.organisation.id
     const body = await readBody(c, updatePresetBody)
     if (Object.keys(body).length === 0) {
@@ -120,7 +120,7 @@ export function presetRoutes(
   })
 
   router.delete(`/:orgId/presets/:presetName`, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'member' })
     const preset = await findPreset(caller, c.req.param('presetName'))
     const deleted = await repo.deletePreset(caller.organisation.id, preset.name)
     if (deleted === undefined) throw presetNotFound(preset.name)

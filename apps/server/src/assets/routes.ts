@@ -12,7 +12,7 @@
 // (uploads make folders that way). Folders are addressed by their path in the query string
 // (`?path=a/b`): an encoded `/` in a URL path is refused before routing.
 import { type Context, Hono } from 'hono'
-import type { Auth, Caller } from '../accounts/auth.ts'
+import type { Auth, Caller, OrganisationAccess } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { RemovedFiles } from '../db/asset-change-queries.ts'
 import { isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
@@ -86,9 +86,9 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
   const { repo, storage, lookups, logger } = app
 
   /** The caller of a call on the path's organisation; 404 for an id that is not a UUID. */
-  async function callerOf(c: Context<AppEnv>): Promise<Caller> {
+  async function callerOf(c: Context<AppEnv>, access: OrganisationAccess): Promise<Caller> {
     c.header('cache-control', 'no-store')
-    return auth.requirePathOrganisation(c)
+    return auth.requirePathOrganisation(c, access)
   }
 
   async function findFile(caller: Caller, id: string): Promise<StoredFile> {
@@ -123,7 +123,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
   // ── files ──────────────────────────────────────────────────────────────────────────────────
 
   router.get(`/:orgId/files`, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'viewer' })
     const query = parseQuery(readQuery(c.req.url, MAX_QUERY_VALUE), filesQuery)
     const folder = folderPath(query.path)
     const organisationId = caller.organisation.id
@@ -147,13 +147,13 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
   })
 
   router.get(`/:orgId/files/:fileId`, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'viewer' })
     const file = await findFile(caller, c.req.param('fileId'))
     return c.json(fileJson(app, caller.organisation.cloudName, file))
   })
 
   router.patch(`/:orgId/files/:fileId`, jsonLimit, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'member' })
     const organisationId = caller.organisation.id
     const body = await readBody(c, moveBody)
     if (body.name === undefined && body.path === undefined) {
@@ -188,7 +188,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
   })
 
   router.delete(`/:orgId/files/:fileId`, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'member' })
     const id = c.req.param('fileId')
     const removed = isUuid(id) ? await repo.deleteFileById(caller.organisation.id, id) : undefined
     const file = removed?.files[0]
@@ -200,7 +200,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
   // ── folders ────────────────────────────────────────────────────────────────────────────────
 
   router.post(`/:orgId/folders`, jsonLimit, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'member' })
     const organisationId = caller.organisation.id
     const body = await readBody(c, createFolderBody)
     const path = join(folderPath(body.path), entryName(body.name.trim(), 'folder'))
@@ -218,7 +218,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
   })
 
   router.patch(`/:orgId/folders`, jsonLimit, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'member' })
     const organisationId = caller.organisation.id
     const from = folderPath(parseQuery(readQuery(c.req.url, MAX_QUERY_VALUE), folderQuery).path)
     if (from === '') throw invalidQuery('path must name a folder, not the top level')
@@ -256,7 +256,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
   })
 
   router.delete(`/:orgId/folders`, async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'member' })
     const query = parseQuery(readQuery(c.req.url, MAX_QUERY_VALUE), deleteFolderQuery)
     const path = folderPath(query.path)
     if (path === '') throw invalidQuery('path must name a folder, not the top level')

@@ -42,6 +42,7 @@ export const UPLOAD_OPENAPI: ApiPart = {
     route({
       method: 'post',
       path: `${ASSETS}/upload/direct`,
+      access: { role: 'member' },
       operationId: 'uploadDirect',
       summary: 'Upload a file (multipart/form-data)',
       description:
@@ -78,6 +79,7 @@ export const UPLOAD_OPENAPI: ApiPart = {
     route({
       method: 'post',
       path: `${ASSETS}/upload/url`,
+      access: { role: 'member' },
       operationId: 'uploadFromUrl',
       summary: 'Upload a file fetched from a URL',
       description: "Stored in the caller's organisation, as for uploadDirect.",
@@ -103,6 +105,7 @@ export const UPLOAD_OPENAPI: ApiPart = {
     route({
       method: 'get',
       path: `${ASSETS}/proxy/download`,
+      access: { role: 'member' },
       operationId: 'proxyDownload',
       summary: 'Fetch a remote file through the server',
       description:

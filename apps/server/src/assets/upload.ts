@@ -246,7 +246,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
 
   /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
   async function uploadDirect(c: Context): Promise<Response> {
-    const { organisation } = await auth.requireAnyOrganisation(c)
+    const { organisation } = await auth.requireAnyOrganisation(c, { role: 'member' })
     const record = await receiveFile(c, organisation, (fields) => ({
       path: readFolder(fields.path),
       name: readName(fields.name),
@@ -284,7 +284,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
 
   /** POST …/upload/url: JSON `{ url, path?, name?, overwrite? }`. */
   async function uploadFromUrl(c: Context): Promise<Response> {
-    const { organisation } = await auth.requireAnyOrganisation(c)
+    const { organisation } = await auth.requireAnyOrganisation(c, { role: 'member' })
     let body: Record<string, unknown>
     try {
       body = (await c.req.json()) as Record<string, unknown>
@@ -321,7 +321,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
    * otherwise anyone could make this server fetch for them.
    */
   async function proxyDownload(c: Context): Promise<Response> {
-    await auth.requireAnyOrganisation(c)
+    await auth.requireAnyOrganisation(c, { role: 'member' })
     const source = await fetchSource(c.req.query('url'))
     const type = await sniffType(source.data)
     const name =

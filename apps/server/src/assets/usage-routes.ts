@@ -3,7 +3,7 @@
 // both. Mounted by `routes.ts`, which gives the caller check every asset call makes.
 import { type Context, Hono } from 'hono'
 import { z } from 'zod'
-import type { Caller } from '../accounts/auth.ts'
+import type { Caller, OrganisationAccess } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
@@ -16,13 +16,13 @@ const recentQuery = z.object(pageQuery(RECENT_PAGE_SIZE))
 /** `GET /{orgId}/usage` and `GET /{orgId}/recent-files`, relative to `ASSET_API_BASE`. */
 export function usageRoutes(
   app: AppContext,
-  callerOf: (c: Context<AppEnv>) => Promise<Caller>,
+  callerOf: (c: Context<AppEnv>, access: OrganisationAccess) => Promise<Caller>,
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const { repo } = app
 
   router.get('/:orgId/usage', async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'viewer' })
     const usage = await repo.organisationUsage(caller.organisation.id)
     if (usage === undefined) {
       throw new HttpError(404, 'organisation_not_found', 'The organisation is gone')
@@ -39,7 +39,7 @@ export function usageRoutes(
   })
 
   router.get('/:orgId/recent-files', async (c) => {
-    const caller = await callerOf(c)
+    const caller = await callerOf(c, { role: 'viewer' })
     const query = parseQuery(readQuery(c.req.url), recentQuery)
     const recent = await repo.listRecentFiles(caller.organisation.id, {
       limit: query.pageSize,

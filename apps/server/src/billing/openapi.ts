@@ -136,6 +136,7 @@ export const BILLING_API: ApiPart = {
       method: 'get',
       path: `${BILLING_ORG_BASE}/{orgId}/credits`,
       operationId: 'getCredits',
+      access: { role: 'viewer' },
       summary: 'Balance, plan and subscription',
       tags: ['credits'],
       responses: {
@@ -146,6 +147,7 @@ export const BILLING_API: ApiPart = {
       method: 'get',
       path: `${BILLING_ORG_BASE}/{orgId}/credits/ledger`,
       operationId: 'listCreditLedger',
+      access: { role: 'viewer' },
       summary: 'Every change of the balance, newest first',
       tags: ['credits'],
       query: ledgerQuery,
@@ -158,6 +160,7 @@ export const BILLING_API: ApiPart = {
       method: 'post',
       path: `${BILLING_ORG_BASE}/{orgId}/checkout`,
       operationId: 'createCheckout',
+      access: { role: 'owner' },
       summary: 'Buy a subscription to a plan or a top-up addon (owners only)',
       tags: ['credits'],
       body: {
@@ -181,6 +184,7 @@ export const BILLING_API: ApiPart = {
       method: 'get',
       path: `${BILLING_ORG_BASE}/{orgId}/payments/{paymentId}`,
       operationId: 'getPayment',
+      access: { role: 'viewer' },
       summary: 'A checkout and its status',
       tags: ['credits'],
       params: { paymentId: uuidParam('The paymentId of the checkout') },

@@ -87,7 +87,7 @@ export function billingRoutes(
   const router = new Hono<AppEnv>()
 
   router.get(`/:orgId/credits`, async (c) => {
-    const caller = await auth.requirePathOrganisation(c)
+    const caller = await auth.requirePathOrganisation(c, { role: 'viewer' })
     const summary = await repo.creditSummary(caller.organisation.id)
     if (summary === undefined) throw new HttpError(404, 'organisation_not_found', 'Gone')
     return c.json(
@@ -102,7 +102,7 @@ export function billingRoutes(
   })
 
   router.get(`/:orgId/credits/ledger`, async (c) => {
-    const caller = await auth.requirePathOrganisation(c)
+    const caller = await auth.requirePathOrganisation(c, { role: 'viewer' })
     const query = parseQuery(readQuery(c.req.url), ledgerQuery)
     const page = await repo.listCreditLedger(caller.organisation.id, {
       limit: query.pageSize,
@@ -119,7 +119,7 @@ export function billingRoutes(
   })
 
   router.post(`/:orgId/checkout`, jsonLimit, async (c) => {
-    const caller = await auth.requirePathOrganisation(c, { owners: true })
+    const caller = await auth.requirePathOrganisation(c, { role: 'owner' })
     const body = await readBody(c, checkoutBody)
     const back =
       body.returnUrl === undefined ? undefined : consoleReturnUrl(body.returnUrl, app.config)
@@ -223,7 +223,7 @@ export function billingRoutes(
   })
 
   router.get(`/:orgId/payments/:paymentId`, async (c) => {
-    const caller = await auth.requirePathOrganisation(c)
+    const caller = await auth.requirePathOrganisation(c, { role: 'viewer' })
     const paymentId = c.req.param('paymentId')
     const payment = isUuid(paymentId)
       ? await repo.findPayment(caller.organisation.id, paymentId)

@@ -182,6 +182,24 @@ export const ENV = z.object({
   // Captcha (Cloudflare Turnstile's API) on visitor uploads and AI signing: on with a site key.
   CAPTCHA_SECRET: text,
   CAPTCHA_VERIFY_URL: httpUrl,
+  // E-mail (decision 019): SMTP_URL, or host, port, user, password and TLS; neither set, mail goes
+  // to the development outbox (database, newest MAIL_OUTBOX_KEEP kept) and the log.
+  SMTP_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  SMTP_HOST: text,
+  SMTP_PORT: integer(1, 65535, 587, 'TCP port'),
+  SMTP_USER: text,
+  SMTP_PASSWORD: text,
+  SMTP_SECURE: flag(false),
+  MAIL_FROM: text,
+  MAIL_OUTBOX_KEEP: integer(1, 100_000, 200, 'mails'),
+  OPERATOR_EMAILS: list,
   // The website and console (apps/web): bases and browser-side keys of the runtime configuration.
   WEB_MAIN_URL: httpUrl,
   WEB_CONSOLE_URL: webUrl(),

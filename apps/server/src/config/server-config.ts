@@ -99,6 +99,25 @@ export interface ServerConfig {
    * when `WEB_CAPTCHA_SITE_KEY` is not set (captcha off).
    */
   captcha: { siteKey: string; secret: string; verifyUrl: string } | undefined
+  /**
+   * E-mail (decision 019): the SMTP server (a URL, or its parts), or undefined for the development
+   * outbox; the sender; how many outbox mails are kept; who may read the outbox (lower-case).
+   */
+  mail: {
+    smtp:
+      | { url: string }
+      | {
+          host: string
+          port: number
+          secure: boolean
+          user: string | undefined
+          password: string | undefined
+        }
+      | undefined
+    from: string
+    outboxKeep: number
+    operators: string[]
+  }
   /** The website and console: bases and browser-side keys (`WEB_*`); see `WebSettings`. */
   web: WebSettings
 }

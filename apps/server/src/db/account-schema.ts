@@ -1,5 +1,6 @@
-// Tables of accounts: users, sessions, memberships, API tokens, invitations, rate-limit events
-// and used request signatures.
+// Tables of accounts: users, sessions, memberships, API tokens, invitations, rate-limit events,
+// used request signatures, account tokens (password reset, e-mail verification) and the
+// development mail outbox.
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -15,9 +16,14 @@ import {
 
 import { createdAt, id, organisationRef } from './tenant-schema.ts'
 
-/** The roles a user can hold in an organisation. */
-export const MEMBERSHIP_ROLES = ['owner', 'member'] as const
+/**
+ * The roles a user can hold in an organisation, weakest last (decision 019): owners do
+ * everything, admins all but billing and owners' memberships, members upload and edit, viewers
+ * read.
+ */
+export const MEMBERSHIP_ROLES = ['owner', 'admin', 'member', 'viewer'] as const
 export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number]
+const ROLE_CHECK = sql.raw(MEMBERSHIP_ROLES.map((role) => `'${role}'`).join(', '))
 
 /** Accounts. The email is kept trimmed and lower-cased, so the unique index is case-blind. */
 export const users = pgTable(
@@ -32,6 +38,8 @@ export const users = pgTable(
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     profileMeta: jsonb('profile_meta').$type<Record<string, unknown>>().notNull().default({}),
+    /** When the address was proven (a link mailed to it, or Google's word); null until then. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [
@@ -52,6 +60,8 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The browser that signed in (User-Agent, at most 200 characters), shown in the list. */
+    userAgent: text('user_agent'),
   },
   (table) => [
     index('sessions_user_idx').on(table.userId),
@@ -74,7 +84,7 @@ export const memberships = pgTable(
   (table) => [
     uniqueIndex('memberships_user_organisation_key').on(table.userId, table.organisationId),
     index('memberships_organisation_idx').on(table.organisationId),
-    check('memberships_role_check', sql`${table.role} in ('owner', 'member')`),
+    check('memberships_role_check', sql`${table.role} in (${ROLE_CHECK})`),
   ],
 )
 
@@ -119,7 +129,7 @@ export const invitations = pgTable(
   (table) => [
     uniqueIndex('invitations_token_hash_key').on(table.tokenHash),
     index('invitations_organisation_idx').on(table.organisationId),
-    check('invitations_role_check', sql`${table.role} in ('owner', 'member')`),
+    check('invitations_role_check', sql`${table.role} in (${ROLE_CHECK})`),
     check('invitations_email_check', sql`${table.email} = lower(btrim(${table.email}))`),
   ],
 )
@@ -149,3 +159,54 @@ export const usedSignatures = pgTable(
   },
   (table) => [index('used_signatures_expires_at_idx').on(table.expiresAt)],
 )
+
+/** What an account token proves when its link is opened. */
+export const ACCOUNT_TOKEN_KINDS = ['password_reset', 'verify_email'] as const
+export type AccountTokenKind = (typeof ACCOUNT_TOKEN_KINDS)[number]
+
+/**
+ * Single-use, time-limited tokens mailed to a user: a password reset, or the proof of an address
+ * (the sign-up address, or a new one the user asked to change to: `email`). Only the hash is kept.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ACCOUNT_TOKEN_KINDS }).notNull(),
+    /** sha256 (hex) of the mailed token. */
+    tokenHash: text('token_hash').notNull(),
+    /** The address the token proves (verify_email); null for a password reset. */
+    email: text('email'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('account_tokens_token_hash_key').on(table.tokenHash),
+    index('account_tokens_user_idx').on(table.userId),
+    check('account_tokens_token_hash_check', sql`${table.tokenHash} ~ '^[0-9a-f]{64}$'`),
+  ],
+)
+
+/**
+ * Mail the server would have sent with no SMTP server configured: the development outbox an
+ * operator reads (bounded: only the newest are kept, `mail/outbox.ts`).
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('mail_outbox_created_at_idx').on(table.createdAt)],
+)
+
+export type AccountToken = typeof accountTokens.$inferSelect
+export type OutboxMail = typeof mailOutbox.$inferSelect

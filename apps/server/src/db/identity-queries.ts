@@ -29,6 +29,8 @@ export interface NewUser {
   googleSub?: string | null
   firstName: string
   lastName: string
+  /** Set when the address is already proven (Google's verified e-mail). */
+  emailVerifiedAt?: Date | null
 }
 
 /** An organisation as one of its members sees it. */
@@ -103,8 +105,13 @@ export function createIdentityQueries(db: Db) {
   }
 
   /** `id` is the sha256 (hex) of the cookie token. */
-  async function createSession(id: string, userId: string, expiresAt: Date): Promise<Session> {
-    const [row] = await db.insert(sessions).values({ id, userId, expiresAt }).returning()
+  async function createSession(
+    id: string,
+    userId: string,
+    expiresAt: Date,
+    userAgent: string | null = null,
+  ): Promise<Session> {
+    const [row] = await db.insert(sessions).values({ id, userId, expiresAt, userAgent }).returning()
     return returned(row)
   }
 

@@ -1,3 +1,4 @@
+export type { DeleteAccountResult, NewOutboxMail } from './account-token-queries.ts'
 export { FILE_SORTS, type FileSort } from './asset-queries.ts'
 export {
   createDatabase,
@@ -38,6 +39,8 @@ export {
   type Repository,
 } from './repository.ts'
 export type {
+  AccountToken,
+  AccountTokenKind,
   Addon,
   ApiToken,
   BillingFeature,
@@ -51,6 +54,7 @@ export type {
   Membership,
   MembershipRole,
   Organisation,
+  OutboxMail,
   Payment,
   Plan,
   Preset,
@@ -62,3 +66,4 @@ export type {
   Zone,
 } from './schema.ts'
 export * as schema from './schema.ts'
+export { MEMBERSHIP_ROLES } from './schema.ts'

@@ -1,6 +1,7 @@
 // The repository: every query the server runs, composed from one query module per area.
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { createAccountQueries } from './account-queries.ts'
+import { createAccountTokenQueries } from './account-token-queries.ts'
 import { createAssetChangeQueries } from './asset-change-queries.ts'
 import { createAssetQueries } from './asset-queries.ts'
 import { createBillingQueries } from './billing-queries.ts'
@@ -275,6 +276,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
 
   return {
     ...createAccountQueries(db),
+    ...createAccountTokenQueries(db),
     ...createRateLimitQueries(db),
     ...createBillingQueries(db),
     ...createPaymentQueries(db),

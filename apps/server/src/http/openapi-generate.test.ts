@@ -27,6 +27,7 @@ const part = {
       method: 'get',
       path: '/org/{orgId}/notes/{noteId}',
       operationId: 'getNote',
+      access: { role: 'member' },
       summary: 'One note',
       tags: ['notes'],
       params: { noteId: z.string().meta({ example: 'n1' }).describe('The note id') },
@@ -95,7 +96,15 @@ describe('generating OpenAPI from route declarations', () => {
       schema: { type: 'string' },
     })
     expect(parameters[3]?.schema).toEqual({ default: 7, type: 'integer', minimum: 1, maximum: 100 })
-    expect(Object.keys(get?.responses ?? {})).toEqual(['200', '401', '404'])
+    expect(Object.keys(get?.responses ?? {})).toEqual(['200', '401', '403', '404'])
+  })
+
+  it('names the role a call on an organisation needs, and whether API tokens may make it', () => {
+    const get = paths['/org/{orgId}/notes/{noteId}']?.get
+    expect(get?.['x-required-role']).toBe('member')
+    expect(get?.['x-api-tokens']).toBe(true)
+    expect(get?.description).toContain('Needs the member role or above')
+    expect(paths['/notes']?.post?.['x-required-role']).toBeUndefined()
   })
 
   it('documents a query number the server reads from text as the integer it stands for', () => {

@@ -3,7 +3,7 @@
 // pass over a registry, so shared schemas come out once under components and the rest inline.
 import { z } from 'zod'
 import type { Answer, ApiPart, Body, HttpMethod, RouteDeclaration } from './openapi-kit.ts'
-import { refName } from './openapi-kit.ts'
+import { refName, tokensMay } from './openapi-kit.ts'
 import type {
   JsonSchema,
   OpenApiMediaType,
@@ -158,6 +158,10 @@ export function generateOpenApi(parts: readonly ApiPart[]): {
       responses: {},
     }
     if (declaration.description !== undefined) result.description = declaration.description
+    if (declaration.access !== undefined) {
+      result['x-required-role'] = declaration.access.role
+      result['x-api-tokens'] = tokensMay(declaration.access)
+    }
     const parameters = [
       ...parametersOf(declaration.params, 'path'),
       ...parametersOf(declaration.query, 'query'),

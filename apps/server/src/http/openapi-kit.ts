@@ -46,7 +46,36 @@ export interface RouteDeclaration {
   headers?: z.ZodObject
   body?: Body
   responses: Record<string, Answer>
+  /** Who may make a call on an organisation (`orgRoute`): its weakest role, and API tokens. */
+  access?: OrgAccess
 }
+
+/**
+ * The roles of an organisation, weakest first (decision 019): viewers read, members also upload
+ * and edit files, folders and presets and run AI, admins also manage settings, keys, tokens and
+ * members, owners also pay and make owners.
+ */
+export const ORG_ROLES = ['viewer', 'member', 'admin', 'owner'] as const
+export type OrgRole = (typeof ORG_ROLES)[number]
+
+/** The role API tokens act with: they upload and edit, never administer or pay. */
+export const TOKEN_ROLE: OrgRole = 'member'
+
+/** Who may make a call on an organisation. */
+export interface OrgAccess {
+  /** The weakest role that may make the call. */
+  role: OrgRole
+  /** Whether API tokens may (default: when `TOKEN_ROLE` is strong enough). */
+  tokens?: boolean
+}
+
+/** Whether `role` is `needed` or stronger. */
+export const roleAtLeast = (role: OrgRole, needed: OrgRole) =>
+  ORG_ROLES.indexOf(role) >= ORG_ROLES.indexOf(needed)
+
+/** Whether API tokens may make a call of this access. */
+export const tokensMay = (access: OrgAccess) =>
+  access.tokens !== false && roleAtLeast(TOKEN_ROLE, access.role)
 
 /** Declares a route; the declaration is what the document describes. */
 export function route(declaration: RouteDeclaration): RouteDeclaration {
@@ -134,11 +163,26 @@ export const JSON_BODY_ERRORS: Record<string, Answer> = {
   '415': failure('unsupported_media_type: not application/json'),
 }
 
-/** A call on an organisation: `{orgId}` among its path parameters, `ORG_ERRORS` among answers. */
+/**
+ * A call on an organisation: `{orgId}` among its path parameters, `ORG_ERRORS` among answers, and
+ * the access it needs (required: a call without a role fails to compile, and the role × call test
+ * reads it from the document).
+ */
 export const orgRoute = (
-  declaration: Omit<RouteDeclaration, 'params'> & { params?: z.ZodRawShape },
-): RouteDeclaration => ({
-  ...declaration,
-  params: z.object({ orgId: orgIdParam, ...declaration.params }),
-  responses: { ...ORG_ERRORS, ...declaration.responses },
-})
+  declaration: Omit<RouteDeclaration, 'params' | 'access'> & {
+    params?: z.ZodRawShape
+    access: OrgAccess
+  },
+): RouteDeclaration => {
+  const { access } = declaration
+  const needs = `Needs the ${access.role} role or above${tokensMay(access) ? '; API tokens may call it' : '; API tokens may not'}.`
+  const refused =
+    access.role !== 'viewer' || !tokensMay(access) ? { '403': failure(`forbidden: ${needs}`) } : {}
+  return {
+    ...declaration,
+    description:
+      declaration.description === undefined ? needs : `${declaration.description}\n\n${needs}`,
+    params: z.object({ orgId: orgIdParam, ...declaration.params }),
+    responses: { ...ORG_ERRORS, ...refused, ...declaration.responses },
+  }
+}

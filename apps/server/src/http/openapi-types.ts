@@ -59,6 +59,10 @@ export interface OpenApiOperation {
     content: Record<string, OpenApiMediaType>
   }
   responses: Record<string, OpenApiResponse>
+  /** Calls on an organisation: the weakest role that may make it (decision 019). */
+  'x-required-role'?: string
+  /** Calls on an organisation: whether API tokens may make it. */
+  'x-api-tokens'?: boolean
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'

@@ -124,6 +124,7 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
     route({
       method: 'post',
       path: `${MEMBER_PLAYGROUND}/{orgId}/sign`,
+      access: { role: 'member' },
       operationId: 'signMemberUrl',
       summary: "Sign a delivery URL of one's own organisation for an hour",
       description:

@@ -49,7 +49,7 @@ export function memberPlaygroundRoutes(
   const router = new Hono<AppEnv>()
 
   router.post('/:orgId/sign', jsonLimit, async (c) => {
-    const caller = await auth.requirePathOrganisation(c)
+    const caller = await auth.requirePathOrganisation(c, { role: 'member' })
     const { url } = parseBody(await readJson(c), signBody)
     const answer = await signer.signForMember({
       url,

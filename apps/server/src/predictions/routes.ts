@@ -97,7 +97,7 @@ export function predictionRoutes(app: AppContext, { auth }: { auth: Auth }): Hon
   }
 
   router.post('/:orgId/predictions/:predictionId', jsonLimit, async (c) => {
-    const caller = await auth.requirePathOrganisation(c)
+    const caller = await auth.requirePathOrganisation(c, { role: 'member' })
     const predictionId = c.req.param('predictionId')
     const prediction = predictionsById.get(predictionId)
     if (prediction === undefined) {
@@ -161,7 +161,7 @@ export function predictionRoutes(app: AppContext, { auth }: { auth: Auth }): Hon
   })
 
   router.get('/:orgId/predictions/jobs/:jobId', async (c) => {
-    const caller = await auth.requirePathOrganisation(c)
+    const caller = await auth.requirePathOrganisation(c, { role: 'viewer' })
     const jobId = c.req.param('jobId')
     const job = await repo.getJob(jobId)
     if (

@@ -45,6 +45,7 @@ export const TRANSFORMATION_OPENAPI: ApiPart = {
     route({
       method: 'get',
       path: TRANSFORMATION_CONTEXT,
+      access: { role: 'viewer' },
       operationId: 'getTransformationContext',
       summary:
         'The transformation context of a delivery URL (members and API tokens of its organisation)',

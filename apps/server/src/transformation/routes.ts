@@ -97,7 +97,7 @@ export function transformationRoutes(
         return await delivery.context(
           request,
           async (organisationId) => {
-            await auth.requireOrganisation(c, organisationId)
+            await auth.requireOrganisation(c, organisationId, { role: 'viewer' })
           },
           { mayQueue },
         )

@@ -80,6 +80,21 @@ describe('the shared HTTP client (SPEC §7.1, §7.2, §8)', () => {
     }
   })
 
+  it('shows a 403 that refuses a signed-in caller (a role too weak) instead of looping to the login page', async () => {
+    let redirected = 0
+    const client = createHttpClient({
+      origin: 'http://localhost',
+      signingKey: KEY,
+      fetch: recorder(403, { code: 'forbidden', message: 'This needs the admin role' }).fetch,
+      onUnauthorized: () => redirected++,
+      log: () => {},
+    })
+    await expect(
+      client.request('/service/panel/organization/v1.0/x/signing-keys'),
+    ).rejects.toMatchObject({ status: 403, data: { code: 'forbidden' } })
+    expect(redirected).toBe(0)
+  })
+
   it('logs a failure with status, method, URL and data', async () => {
     const logged: unknown[] = []
     const client = createHttpClient({

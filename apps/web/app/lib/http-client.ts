@@ -54,6 +54,28 @@ export function isAuthUrl(url: string): boolean {
   return /auth|session/i.test(url)
 }
 
+/**
+ * 403 codes by which the API refuses a signed-in caller (a role too weak, a wrong current
+ * password, a failed captcha): answers for the page to show. Sending the browser to the login
+ * page for them looped (issue 24 item 4): the login page sends a signed-in user straight back.
+ */
+export const SIGNED_IN_REFUSALS: ReadonlySet<string> = new Set([
+  'forbidden',
+  'not_operator',
+  'wrong_password',
+  'email_not_verified',
+  'captcha_failed',
+])
+
+/** Whether an error answer means "sign in (again)" rather than an answer to show. */
+export function needsSignIn(status: number, url: string, data: unknown): boolean {
+  if (isAuthUrl(url)) return false
+  if (status === 401) return true
+  if (status !== 403) return false
+  const code = (data as { code?: unknown } | null)?.code
+  return !(typeof code === 'string' && SIGNED_IN_REFUSALS.has(code))
+}
+
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text()
   if (text === '') return null
@@ -103,9 +125,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         url: url.href,
         data,
       })
-      if ((response.status === 401 || response.status === 403) && !isAuthUrl(url.href)) {
-        options.onUnauthorized?.()
-      }
+      if (needsSignIn(response.status, url.href, data)) options.onUnauthorized?.()
       throw new HttpError(response.status, method, url.href, data)
     },
   }

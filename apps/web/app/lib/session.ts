@@ -7,6 +7,10 @@ export interface SessionUser {
   email: string
   firstName: string
   lastName: string
+  /** Whether the address was confirmed by a mailed link (decision 019). */
+  emailVerified?: boolean
+  /** False for Google accounts that never set a password. */
+  hasPassword?: boolean
   createdAt: string
 }
 

@@ -2,7 +2,7 @@
 // XMLHttpRequest, signed and treated exactly as the shared HTTP client treats a panel call
 // (SPEC §7.1: x-ebg-* headers; §7.2: 401/403 go to the login page).
 import { signRequest } from '@tessera/url'
-import { HttpError, isAuthUrl } from './http-client.ts'
+import { HttpError, needsSignIn } from './http-client.ts'
 
 export interface XhrUploadOptions {
   url: string
@@ -52,9 +52,7 @@ export async function xhrUpload<T>(options: XhrUploadOptions): Promise<T> {
         return
       }
       console.error(`HTTP ${xhr.status} POST ${url.href}`, { status: xhr.status, data })
-      if ((xhr.status === 401 || xhr.status === 403) && !isAuthUrl(url.href)) {
-        options.onUnauthorized()
-      }
+      if (needsSignIn(xhr.status, url.href, data)) options.onUnauthorized()
       reject(new HttpError(xhr.status, 'POST', url.href, data))
     })
     xhr.addEventListener('error', () => {

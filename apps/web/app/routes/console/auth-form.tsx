@@ -112,7 +112,13 @@ export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {
             <small id="password-hint" className="field-hint">
               At least 10 characters.
             </small>
-          ) : null}
+          ) : (
+            <small className="field-hint">
+              <Link to="/console/auth/forgot-password" data-testid="forgot-link">
+                Forgot your password?
+              </Link>
+            </small>
+          )}
         </div>
         <button type="submit" className="button is-primary is-block" disabled={busy}>
           {busy ? 'Please wait…' : mode === 'login' ? 'Log in' : 'Create account'}

@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 export default function ApiTokens() {
   const { api, org } = useConsole()
-  const isOwner = org.role === undefined || org.role === 'owner'
+  const isOwner = org.role === undefined || org.role === 'owner' || org.role === 'admin'
   const tokens = useLoad(
     () => (isOwner ? api.tokens() : Promise.resolve([] as ApiToken[])),
     `tokens:${org._id}`,
@@ -62,7 +62,7 @@ export default function ApiTokens() {
         Authorization: Bearer tsk_….
       </p>
       {!isOwner ? (
-        <p className="form-alert">Only owners can see and manage tokens.</p>
+        <p className="form-alert">Only owners and admins can see and manage tokens.</p>
       ) : (
         <>
           <form className="card settings-card" onSubmit={(event) => void create(event)}>

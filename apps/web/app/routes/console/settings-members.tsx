@@ -1,5 +1,6 @@
-// Members: who belongs to the organisation and with which role, invitations by email (the link
-// is shown to pass on: the server sends no mail yet), role changes and removal.
+// Members: who belongs to the organisation and with which role, invitations by email (mailed,
+// and the link shown too), role changes and removal. Owners and admins manage members; only
+// owners make, unmake or remove owners (decision 019).
 import { type FormEvent, useState } from 'react'
 import {
   CopyButton,
@@ -18,14 +19,23 @@ import type { Route } from './+types/settings-members.ts'
 
 export const meta: Route.MetaFunction = (args) => metaFor(args, { title: 'Members', noIndex: true })
 
-const ROLES = ['owner', 'member']
+/** The roles, strongest first, with what each may do (docs/web.md, "Roles"). */
+const ROLES: [string, string][] = [
+  ['owner', 'everything, billing and owners included'],
+  ['admin', 'settings, keys, API tokens and members, not billing or owners'],
+  ['member', 'upload and edit files, folders and presets, run AI'],
+  ['viewer', 'read only'],
+]
 
 export default function Members() {
   const { api, org, user } = useConsole()
   const isOwner = org.role === undefined || org.role === 'owner'
+  const canManage = isOwner || org.role === 'admin'
+  /** The roles this caller may give: admins never make owners. */
+  const givable = ROLES.filter(([r]) => isOwner || r !== 'owner')
   const members = useLoad(() => api.members(), `members:${org._id}`)
   const invitations = useLoad(
-    () => (isOwner ? api.invitations() : Promise.resolve([] as Invitation[])),
+    () => (canManage ? api.invitations() : Promise.resolve([] as Invitation[])),
     `invitations:${org._id}`,
   )
   const [email, setEmail] = useState('')
@@ -66,23 +76,24 @@ export default function Members() {
         <small>{member.email}</small>
       </td>
       <td>
-        {isOwner ? (
+        {canManage && (isOwner || member.role !== 'owner') ? (
           <select
             aria-label={`Role of ${member.email}`}
             value={member.role}
+            data-testid="member-role"
             onChange={(event) => void act(() => api.updateMember(member._id, event.target.value))}
           >
-            {ROLES.map((r) => (
+            {givable.map(([r]) => (
               <option key={r}>{r}</option>
             ))}
           </select>
         ) : (
-          member.role
+          <span data-testid="member-role-text">{member.role}</span>
         )}
       </td>
       <td>{formatDate(member.joinedAt)}</td>
       <td>
-        {isOwner || member._id === user._id ? (
+        {(canManage && (isOwner || member.role !== 'owner')) || member._id === user._id ? (
           <button
             type="button"
             className="button is-small is-danger"
@@ -105,7 +116,7 @@ export default function Members() {
   return (
     <SettingsPage testId="settings-members" title="Members">
       <ErrorText message={error} />
-      {isOwner ? (
+      {canManage ? (
         <form className="card settings-card" onSubmit={(event) => void invite(event)}>
           <h2>Invite someone</h2>
           <div className="inline-form-row">
@@ -122,8 +133,13 @@ export default function Members() {
             </div>
             <div className="field">
               <label htmlFor="invite-role">Role</label>
-              <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value)}>
-                {ROLES.map((r) => (
+              <select
+                id="invite-role"
+                value={role}
+                onChange={(e) => setRole(e.target.value)}
+                data-testid="invite-role"
+              >
+                {givable.map(([r]) => (
                   <option key={r}>{r}</option>
                 ))}
               </select>
@@ -142,12 +158,25 @@ export default function Members() {
       {invited?.acceptUrl === undefined ? null : (
         <SecretBox testId="invitation-link">
           <p>
-            Send this link to {invited.email}; it works once, for 7 days, signed in with that email.
+            We mailed {invited.email} an invitation as {invited.role}. The link works once, for 7
+            days, signed in with that email; you may also pass it on yourself.
           </p>
           <code data-testid="invitation-url">{invited.acceptUrl}</code>
           <CopyButton text={invited.acceptUrl} label="Copy link" />
         </SecretBox>
       )}
+      <details className="card settings-card" data-testid="role-guide">
+        <summary>What each role may do</summary>
+        <ul className="simple-list">
+          {ROLES.map(([r, what]) => (
+            <li key={r}>
+              <span>
+                <strong>{r}</strong>: {what}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </details>
       <h2>People</h2>
       <ListState
         state={members.state}
@@ -161,7 +190,7 @@ export default function Members() {
           </DataTable>
         )}
       </ListState>
-      {isOwner ? (
+      {canManage ? (
         <>
           <h2>Open invitations</h2>
           <ListState

@@ -36,7 +36,7 @@ function DetailsForm({
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
   const [busy, setBusy] = useState(false)
-  const isOwner = details.role === 'owner'
+  const isOwner = details.role === 'owner' || details.role === 'admin'
   const cloudProblem = cloudName === details.cloudName ? null : cloudNameProblem(cloudName)
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -106,7 +106,7 @@ function DetailsForm({
           Save
         </button>
       ) : (
-        <p>Only owners can change these.</p>
+        <p>Only owners and admins can change these.</p>
       )}
     </form>
   )

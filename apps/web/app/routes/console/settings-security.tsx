@@ -141,10 +141,60 @@ function Signer({ secret, accessKey }: { secret: string; accessKey: string }) {
   )
 }
 
+/** Whether the caller's role manages the organisation's settings and keys (owners, admins). */
+export function managesSettings(role: string | undefined): boolean {
+  return role === undefined || role === 'owner' || role === 'admin'
+}
+
 export default function Security() {
   const { api, org } = useConsole()
-  const isOwner = org.role === undefined || org.role === 'owner'
+  const canManage = managesSettings(org.role)
   const settings = useLoad(() => api.settings(), `settings:${org._id}`)
+  return (
+    <SettingsPage testId="settings-security" title="Security">
+      <h2>Delivery</h2>
+      <ListState
+        state={settings.state}
+        label="the security settings"
+        onRetry={() => void settings.reload()}
+        empty={() => null}
+      >
+        {(data) =>
+          canManage ? (
+            <Toggles settings={data} onSaved={settings.set} />
+          ) : (
+            <ul className="simple-list" data-testid="settings-readonly">
+              {TOGGLES.map(([key, label]) => (
+                <li key={key}>
+                  <span>
+                    <strong>{label}</strong>: {data[key] ? 'on' : 'off'}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </ListState>
+      <h2>Signing keys</h2>
+      <p>
+        A signed URL carries pbs (the signature), pbe (its expiry) and pbt (the key). Sign in your
+        server with signUrl from @tessera/url and the key's secret.
+      </p>
+      {canManage ? (
+        <SigningKeys />
+      ) : (
+        <p data-testid="signing-keys-role">
+          Owners and admins make and revoke signing keys and change these settings; you are{' '}
+          {org.role}.
+        </p>
+      )}
+    </SettingsPage>
+  )
+}
+
+/** The signing keys (owners and admins only: the server refuses other roles). */
+function SigningKeys() {
+  const { api, org } = useConsole()
   const keys = useLoad(() => api.signingKeys(), `keys:${org._id}`)
   const [created, setCreated] = useState<SigningKey | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -170,38 +220,16 @@ export default function Security() {
     }
   }
   return (
-    <SettingsPage testId="settings-security" title="Security">
-      <h2>Delivery</h2>
-      <ListState
-        state={settings.state}
-        label="the security settings"
-        onRetry={() => void settings.reload()}
-        empty={() => null}
-      >
-        {(data) =>
-          isOwner ? (
-            <Toggles settings={data} onSaved={settings.set} />
-          ) : (
-            <p>Only owners can change these.</p>
-          )
-        }
-      </ListState>
-      <h2>Signing keys</h2>
-      <p>
-        A signed URL carries pbs (the signature), pbe (its expiry) and pbt (the key). Sign in your
-        server with signUrl from @tessera/url and the key's secret.
-      </p>
+    <>
       <ErrorText message={error} />
-      {isOwner ? (
-        <button
-          type="button"
-          className="button is-primary is-small"
-          onClick={() => void create()}
-          data-testid="create-signing-key"
-        >
-          New signing key
-        </button>
-      ) : null}
+      <button
+        type="button"
+        className="button is-primary is-small"
+        onClick={() => void create()}
+        data-testid="create-signing-key"
+      >
+        New signing key
+      </button>
       {created?.secret === undefined ? null : (
         <SecretBox testId="new-signing-key">
           <p>
@@ -227,7 +255,7 @@ export default function Security() {
                   <code>{key.accessKey}</code> made {formatDate(key.createdAt)}
                   {key.revokedAt ? `, revoked ${formatDate(key.revokedAt)}` : ''}
                 </span>
-                {isOwner && !key.revokedAt ? (
+                {!key.revokedAt ? (
                   <button
                     type="button"
                     className="button is-small is-danger"
@@ -241,7 +269,7 @@ export default function Security() {
           </ul>
         )}
       </ListState>
-    </SettingsPage>
+    </>
   )
 }
 

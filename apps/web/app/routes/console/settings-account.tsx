@@ -1,0 +1,346 @@
+// Your account (decision 019): the address and whether it is confirmed, changing it (a link to the
+// new address), the password (other sessions end), the sessions signed in and signing them out,
+// and deleting the account (the last owner of an organisation with others must hand it over).
+import { type FormEvent, useState } from 'react'
+import {
+  ErrorText,
+  formatDate,
+  ListState,
+  useConsole,
+  useLoad,
+} from '../../components/console/console-context.tsx'
+import { SettingsPage } from '../../components/console/settings-nav.tsx'
+import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { accountApi, type OwnSession } from '../../lib/account-api.ts'
+import { useConfig, useSession } from '../../lib/app-context.tsx'
+import { problemOf } from '../../lib/console-api.ts'
+import { metaFor } from '../../lib/seo.ts'
+import type { Route } from './+types/settings-account.ts'
+
+export const meta: Route.MetaFunction = (args) =>
+  metaFor(args, { title: 'Your account', noIndex: true })
+
+function useAccountApi() {
+  const config = useConfig()
+  const session = useSession()
+  return accountApi(session.client, config)
+}
+
+/** Runs a form's action, with its busy state, message and error. */
+function useAction() {
+  const [busy, setBusy] = useState(false)
+  const [done, setDone] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const run = async (work: () => Promise<string>) => {
+    setBusy(true)
+    setDone(null)
+    setError(null)
+    try {
+      setDone(await work())
+    } catch (reason) {
+      setError(problemOf(reason))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { busy, done, error, run }
+}
+
+const formText = (event: FormEvent<HTMLFormElement>, name: string) =>
+  String(new FormData(event.currentTarget).get(name) ?? '')
+
+function Done({ message, testId }: { message: string | null; testId: string }) {
+  return message === null ? null : (
+    <p className="form-alert is-success" role="status" data-testid={testId}>
+      {message}
+    </p>
+  )
+}
+
+function Address() {
+  const { user } = useConsole()
+  const account = useAccountApi()
+  const resend = useAction()
+  const change = useAction()
+  const hasPassword = user.hasPassword !== false
+  return (
+    <div className="card settings-card" data-testid="account-email">
+      <h2>E-mail address</h2>
+      <p>
+        <strong data-testid="account-address">{user.email}</strong>{' '}
+        {user.emailVerified === true ? (
+          <span className="badge" data-testid="email-verified">
+            confirmed
+          </span>
+        ) : (
+          <span className="badge is-warning" data-testid="email-unverified">
+            not confirmed yet
+          </span>
+        )}
+      </p>
+      {user.emailVerified === true ? null : (
+        <>
+          <p>
+            We mailed a link to this address when you signed up. You can use the console meanwhile;
+            confirming makes sure password resets reach you.
+          </p>
+          <button
+            type="button"
+            className="button is-secondary is-small account-resend"
+            disabled={resend.busy}
+            onClick={() =>
+              void resend.run(async () => (await account.resendVerification()).message)
+            }
+            data-testid="resend-verification"
+          >
+            Mail the link again
+          </button>
+          <Done message={resend.done} testId="resend-done" />
+          <ErrorText message={resend.error} />
+        </>
+      )}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault()
+          const email = formText(event, 'new-email').trim()
+          const password = formText(event, 'email-password')
+          void change.run(async () => (await account.changeEmail(email, password)).message)
+        }}
+        data-testid="change-email-form"
+      >
+        <h3>Change the address</h3>
+        <div className="account-fields">
+          <div className="field">
+            <label htmlFor="new-email">New address</label>
+            <input id="new-email" name="new-email" type="email" autoComplete="email" required />
+          </div>
+          {hasPassword ? (
+            <div className="field">
+              <label htmlFor="email-password">Current password</label>
+              <input
+                id="email-password"
+                name="email-password"
+                type="password"
+                autoComplete="current-password"
+                required
+              />
+            </div>
+          ) : null}
+        </div>
+        <button type="submit" className="button is-secondary" disabled={change.busy}>
+          Mail a confirmation link
+        </button>
+        <Done message={change.done} testId="change-email-done" />
+        <ErrorText message={change.error} testId="change-email-error" />
+      </form>
+    </div>
+  )
+}
+
+function Password() {
+  const { user } = useConsole()
+  const account = useAccountApi()
+  const action = useAction()
+  if (user.hasPassword === false) {
+    return (
+      <div className="card settings-card">
+        <h2>Password</h2>
+        <p>
+          You sign in with Google. To set a password, use{' '}
+          <a href="/console/auth/forgot-password">Forgot password</a> with your address.
+        </p>
+      </div>
+    )
+  }
+  return (
+    <form
+      className="card settings-card"
+      data-testid="change-password-form"
+      onSubmit={(event) => {
+        event.preventDefault()
+        const current = formText(event, 'current-password')
+        const next = formText(event, 'new-password')
+        const form = event.currentTarget
+        void action.run(async () => {
+          if (next !== formText({ currentTarget: form } as FormEvent<HTMLFormElement>, 'repeat')) {
+            throw new Error('The two new passwords differ.')
+          }
+          const { endedSessions } = await account.changePassword(current, next)
+          form.reset()
+          return `Password changed. ${endedSessions} other session${endedSessions === 1 ? ' was' : 's were'} signed out.`
+        })
+      }}
+    >
+      <h2>Password</h2>
+      <div className="field">
+        <label htmlFor="current-password">Current password</label>
+        <input
+          id="current-password"
+          name="current-password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+      </div>
+      <div className="account-fields">
+        <div className="field">
+          <label htmlFor="new-password">New password</label>
+          <input
+            id="new-password"
+            name="new-password"
+            type="password"
+            autoComplete="new-password"
+            minLength={10}
+            required
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="repeat">The same again</label>
+          <input
+            id="repeat"
+            name="repeat"
+            type="password"
+            autoComplete="new-password"
+            minLength={10}
+            required
+          />
+        </div>
+      </div>
+      <button type="submit" className="button is-primary" disabled={action.busy}>
+        Change the password
+      </button>
+      <Done message={action.done} testId="change-password-done" />
+      <ErrorText message={action.error} testId="change-password-error" />
+    </form>
+  )
+}
+
+function Sessions() {
+  const account = useAccountApi()
+  const list = useLoad(() => account.sessions(), 'own-sessions')
+  const action = useAction()
+  const end = (session: OwnSession) =>
+    void action.run(async () => {
+      await account.endSession(session._id)
+      if (session.current) window.location.assign('/console/auth/login')
+      await list.reload()
+      return 'Signed out.'
+    })
+  return (
+    <div className="card settings-card" data-testid="own-sessions">
+      <h2>Where you are signed in</h2>
+      <ListState
+        state={list.state}
+        label="your sessions"
+        onRetry={() => void list.reload()}
+        empty={(items) => (items.length > 0 ? null : <p>No sessions.</p>)}
+      >
+        {(items) => (
+          <ul className="simple-list" data-testid="session-list">
+            {items.map((session) => (
+              <li key={session._id} data-testid="session-row">
+                <span>
+                  {session.userAgent ?? 'Unknown browser'}
+                  {session.current ? <strong> (this browser)</strong> : null}
+                  <br />
+                  <small>
+                    Signed in {formatDate(session.createdAt)}, last seen{' '}
+                    {formatDate(session.lastSeenAt)}
+                  </small>
+                </span>
+                <button
+                  type="button"
+                  className="button is-small is-secondary"
+                  onClick={() => end(session)}
+                  data-testid="session-end"
+                >
+                  Sign out
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </ListState>
+      <button
+        type="button"
+        className="button is-secondary is-small"
+        disabled={action.busy}
+        onClick={() =>
+          void action.run(async () => {
+            const { endedSessions } = await account.endOtherSessions()
+            await list.reload()
+            return `${endedSessions} other session${endedSessions === 1 ? '' : 's'} signed out.`
+          })
+        }
+        data-testid="end-other-sessions"
+      >
+        Sign out everywhere else
+      </button>
+      <Done message={action.done} testId="sessions-done" />
+      <ErrorText message={action.error} />
+    </div>
+  )
+}
+
+function DeleteAccount() {
+  const { user } = useConsole()
+  const account = useAccountApi()
+  const action = useAction()
+  return (
+    <form
+      className="card settings-card"
+      data-testid="delete-account-form"
+      onSubmit={(event) => {
+        event.preventDefault()
+        const email = formText(event, 'confirm-email').trim()
+        const password = formText(event, 'delete-password')
+        void action.run(async () => {
+          await account.deleteAccount(email, password)
+          window.location.assign('/')
+          return 'Your account is deleted.'
+        })
+      }}
+    >
+      <h2>Delete your account</h2>
+      <p>
+        Organisations you are the only member of are deleted with it, with their files. If you are
+        the last owner of an organisation with other members, make one of them owner first.
+      </p>
+      <div className="account-fields">
+        <div className="field">
+          <label htmlFor="confirm-email">Type your address to confirm</label>
+          <input id="confirm-email" name="confirm-email" type="email" required />
+        </div>
+        {user.hasPassword !== false ? (
+          <div className="field">
+            <label htmlFor="delete-password">Current password</label>
+            <input
+              id="delete-password"
+              name="delete-password"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
+          </div>
+        ) : null}
+      </div>
+      <button type="submit" className="button is-danger" disabled={action.busy}>
+        Delete my account
+      </button>
+      <ErrorText message={action.error} testId="delete-account-error" />
+    </form>
+  )
+}
+
+export default function AccountSettings() {
+  return (
+    <SettingsPage testId="settings-account" title="Your account">
+      <Address />
+      <Password />
+      <Sessions />
+      <DeleteAccount />
+    </SettingsPage>
+  )
+}
+
+export const ErrorBoundary = RouteErrorBoundary
