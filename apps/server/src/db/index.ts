@@ -10,6 +10,12 @@ export {
 } from './database.ts'
 export type { DerivedCacheEntry } from './derived-queries.ts'
 export {
+  type FileFieldChanges,
+  type FileSearch,
+  SEARCH_SORTS,
+  type SearchSort,
+} from './file-search-queries.ts'
+export {
   type MemberOrganisation,
   type NewUser,
   SESSION_SEEN_RESOLUTION_MS,
@@ -62,3 +68,4 @@ export type {
   Zone,
 } from './schema.ts'
 export * as schema from './schema.ts'
+export { FILE_ACCESS, type FileAccess } from './schema.ts'
