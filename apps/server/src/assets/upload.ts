@@ -6,9 +6,16 @@ import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import type { Auth } from '../accounts/auth.ts'
 import type { AppContext } from '../context.ts'
-import type { Organisation, StoredFile } from '../db/index.ts'
+import type { FileAccess, Organisation, StoredFile } from '../db/index.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
+import {
+  readAccess,
+  readBoolean,
+  readMetadata,
+  readTags,
+  refuseUnknownFields,
+} from './file-fields.ts'
 import {
   assertExtensionMatches,
   assertValidFilePath,
@@ -27,6 +34,58 @@ export interface UploadFields {
   /** File name without extension; defaults to the uploaded file's name. */
   name: string | undefined
   overwrite: boolean
+  /** `public-read` when absent; `private` files are delivered only through signed URLs. */
+  access?: FileAccess | undefined
+  tags?: string[] | undefined
+  metadata?: Record<string, unknown> | undefined
+  /** On a name clash without `overwrite`: store under the name with a few characters added. */
+  filenameOverride?: boolean | undefined
+}
+
+/** The fields a direct upload reads (Pixelbin's `fileUpload`); any other is refused. */
+const DIRECT_FIELDS: ReadonlySet<string> = new Set([
+  'path',
+  'name',
+  'overwrite',
+  'access',
+  'tags',
+  'tags[]',
+  'metadata',
+  'filenameOverride',
+])
+/** The fields of an upload by URL (Pixelbin's `urlUpload`). */
+const URL_FIELDS: ReadonlySet<string> = new Set([
+  'url',
+  'path',
+  'name',
+  'overwrite',
+  'access',
+  'tags',
+  'metadata',
+  'filenameOverride',
+])
+
+/** The upload fields of a direct upload's multipart text fields. */
+export function directUploadFields(
+  fields: Record<string, string>,
+  lists: Record<string, string[]>,
+): UploadFields {
+  refuseUnknownFields(Object.keys(lists), DIRECT_FIELDS)
+  for (const single of ['path', 'name', 'overwrite', 'access', 'metadata', 'filenameOverride']) {
+    if ((lists[single]?.length ?? 0) > 1) {
+      throw new HttpError(400, 'invalid_field', `${single} was given more than once`)
+    }
+  }
+  const tags = lists.tags ?? lists['tags[]']
+  return {
+    path: readFolder(fields.path),
+    name: readName(fields.name),
+    overwrite: readFlag(fields.overwrite, 'overwrite'),
+    access: readAccess(fields.access),
+    tags: readTags(tags),
+    metadata: readMetadata(fields.metadata),
+    filenameOverride: readBoolean(fields.filenameOverride, 'filenameOverride'),
+  }
 }
 
 function incoming(c: Context): IncomingMessage | undefined {
@@ -81,6 +140,7 @@ export function deliveryUrl(app: AppContext, cloudName: string, path: string): s
 function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImage: boolean) {
   const slash = file.path.lastIndexOf('/')
   return {
+    _id: file.id,
     fileId: file.id,
     orgId: file.organisationId,
     type: 'file',
@@ -94,9 +154,10 @@ function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImag
     height: file.height,
     hash: file.hash,
     version: file.version,
-    access: 'public-read',
-    tags: [] as string[],
-    metadata: {},
+    access: file.access,
+    tags: file.tags,
+    metadata: file.metadata,
+    isActive: true,
     assetType: isImage ? 'image' : 'raw',
     url: deliveryUrl(app, cloudName, file.path),
     createdAt: file.createdAt,
@@ -173,23 +234,42 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
         extension === undefined || name.toLowerCase().endsWith(`.${extension}`)
           ? name
           : `${name}.${extension}`
-      const path = fields.path === '' ? fileName : `${fields.path}/${fileName}`
-      assertValidFilePath(path)
-      const stored = await repo.storeFile(
-        organisation.id,
-        {
-          path,
-          name: fileName,
-          size,
-          format: type.format,
-          contentType: type.contentType,
-          width,
-          height,
-          hash,
-          storageKey,
-        },
-        fields.overwrite,
-      )
+      const store = (stored: string) => {
+        const path = fields.path === '' ? stored : `${fields.path}/${stored}`
+        assertValidFilePath(path)
+        return repo.storeFile(
+          organisation.id,
+          {
+            path,
+            name: stored,
+            size,
+            format: type.format,
+            contentType: type.contentType,
+            width,
+            height,
+            hash,
+            storageKey,
+            access: fields.access,
+            tags: fields.tags,
+            metadata: fields.metadata,
+          },
+          fields.overwrite,
+        )
+      }
+      let path = fields.path === '' ? fileName : `${fields.path}/${fileName}`
+      let stored = await store(fileName)
+      // filenameOverride: a taken name gets a few random characters, as Pixelbin adds them.
+      for (let attempt = 0; stored === 'exists' && fields.filenameOverride === true; attempt++) {
+        if (attempt === 5) break
+        const suffix = randomUUID().slice(0, 6)
+        const dot = fileName.lastIndexOf('.')
+        const renamed =
+          dot > 0
+            ? `${fileName.slice(0, dot)}_${suffix}${fileName.slice(dot)}`
+            : `${fileName}_${suffix}`
+        path = fields.path === '' ? renamed : `${fields.path}/${renamed}`
+        stored = await store(renamed)
+      }
       if (stored === 'exists') {
         throw new HttpError(
           409,
@@ -221,7 +301,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
   async function receiveFile(
     c: Context,
     organisation: Pick<Organisation, 'id' | 'cloudName' | 'allowRawFiles'>,
-    fieldsOf: (fields: Record<string, string>) => UploadFields,
+    fieldsOf: (fields: Record<string, string>, lists: Record<string, string[]>) => UploadFields,
   ) {
     const request = incoming(c)
     const contentType = c.req.header('content-type') ?? ''
@@ -236,7 +316,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     const { size, hash, originalName } = received.file
     let fields: UploadFields
     try {
-      fields = fieldsOf(received.fields)
+      fields = fieldsOf(received.fields, received.lists)
     } catch (error) {
       await storage.delete(storageKey).catch(() => undefined)
       throw error
@@ -247,11 +327,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
   /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
   async function uploadDirect(c: Context): Promise<Response> {
     const { organisation } = await auth.requireAnyOrganisation(c)
-    const record = await receiveFile(c, organisation, (fields) => ({
-      path: readFolder(fields.path),
-      name: readName(fields.name),
-      overwrite: readFlag(fields.overwrite, 'overwrite'),
-    }))
+    const record = await receiveFile(c, organisation, directUploadFields)
     return c.json(record)
   }
 
@@ -294,10 +370,18 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     if (typeof body !== 'object' || body === null) {
       throw new HttpError(400, 'invalid_json', 'Send a JSON body { url, path?, name?, overwrite? }')
     }
+    if (Array.isArray(body)) {
+      throw new HttpError(400, 'invalid_json', 'Send a JSON body { url, path?, name?, overwrite? }')
+    }
+    refuseUnknownFields(Object.keys(body), URL_FIELDS)
     const fields: UploadFields = {
       path: readFolder(body.path),
       name: readName(body.name),
       overwrite: readFlag(body.overwrite, 'overwrite'),
+      access: readAccess(body.access),
+      tags: readTags(body.tags),
+      metadata: readMetadata(body.metadata),
+      filenameOverride: readBoolean(body.filenameOverride, 'filenameOverride'),
     }
     const source = await fetchSource(body.url)
     const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`

@@ -113,8 +113,22 @@ describe.each(testDatabases('database'))('library search queries on %s', (kind) 
     expect(await repo.findFolderById(other, red?.id as string)).toBeUndefined()
     await repo.makeImpliedFolders(org)
     expect((await repo.findFolder(org, 'shoes'))?.id).toBe(shoes?.id)
-    const found = await repo.searchFolders(org, { folder: '', name: 'RE', limit: 10, offset: 0 })
+    const found = await repo.searchFolders(org, {
+      folder: '',
+      name: 'RE',
+      recursive: true,
+      limit: 10,
+      offset: 0,
+    })
     expect(found.folders.map((row) => row.path)).toEqual(['shoes/red'])
+    const top = await repo.searchFolders(org, {
+      folder: '',
+      name: '',
+      recursive: false,
+      limit: 10,
+      offset: 0,
+    })
+    expect(top.folders.map((row) => row.path)).toEqual(['hats', 'shoes'])
   })
 
   it('counts tags', async () => {

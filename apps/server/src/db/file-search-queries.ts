@@ -143,10 +143,13 @@ export function createFileSearchQueries(db: Db) {
     return { files: rows, total: counted[0]?.total ?? 0 }
   }
 
-  /** Folder rows under `folder` (anywhere below it) whose name contains `name`, one page. */
+  /**
+   * Folder rows in `folder` (or anywhere below it, `recursive`) whose name contains `name`, one
+   * page, by name. Folders only implied by files get their rows first.
+   */
   async function searchFolders(
     organisationId: string,
-    options: { folder: string; name: string; limit: number; offset: number },
+    options: { folder: string; name: string; recursive: boolean; limit: number; offset: number },
   ): Promise<{ folders: Folder[]; total: number }> {
     await makeImpliedFolders(organisationId)
     const prefix = options.folder === '' ? '' : `${options.folder}/`
@@ -154,6 +157,10 @@ export function createFileSearchQueries(db: Db) {
     const where = and(
       eq(folders.organisationId, organisationId),
       sql`starts_with(${folders.path}, ${prefix}::text)`,
+      sql`char_length(${folders.path}) > char_length(${prefix}::text)`,
+      options.recursive
+        ? undefined
+        : sql`strpos(substr(${folders.path}, char_length(${prefix}::text) + 1), '/') = 0`,
       containsText(lastSegment, options.name),
     )
     const [rows, counted] = await Promise.all([

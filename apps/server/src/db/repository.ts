@@ -4,6 +4,7 @@ import { createAccountQueries } from './account-queries.ts'
 import { createAssetChangeQueries } from './asset-change-queries.ts'
 import { createAssetQueries, makeFolders } from './asset-queries.ts'
 import { createBillingQueries } from './billing-queries.ts'
+import { createCreditUsageQueries } from './credit-usage-queries.ts'
 import type { Db } from './database.ts'
 import { createDerivedQueries } from './derived-queries.ts'
 import { createFileSearchQueries } from './file-search-queries.ts'
@@ -300,6 +301,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     ...createAssetQueries(db),
     ...createAssetChangeQueries(db),
     ...createFileSearchQueries(db),
+    ...createCreditUsageQueries(db),
     ...createDerivedQueries(db),
     ...createOrganisationQueries(db),
     ...createJobQueries(db, options),

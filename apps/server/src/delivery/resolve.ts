@@ -187,6 +187,21 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     const filePath = decodeFilePath(parts.filePath)
     const file = await lookups.file(organisationId, filePath)
     if (file === undefined) throw new HttpError(404, 'not_found', `No file at '${filePath}'`)
+    // A private file (issue 22) is delivered only through a signed URL, whatever the
+    // organisation's setting.
+    if (file.access === 'private' && signedUntil === undefined && how.trusted !== true) {
+      const check = await verifySignedUrl(request.url, {
+        getToken: signingKeyOf(lookups, organisationId),
+      })
+      if (!check.valid) {
+        throw new HttpError(
+          401,
+          'invalid_signature',
+          `This file is private: sign its URL (${check.reason})`,
+        )
+      }
+      signedUntil = check.expiresAt * 1000
+    }
 
     // Check the pattern as written first (its own syntax and operations), then with presets
     // expanded, so each error names what the user actually wrote.
