@@ -1,7 +1,6 @@
 // The declared calls of Pixelbin's platform API (`/service/platform/*`, issue 22): the paths of
 // `@pixelbin/admin` 4.2, each mapped onto a Tessera feature (pixelbin/routes.ts).
 import { z } from 'zod'
-import { updateFileBody } from '../assets/requests.ts'
 import { searchQuery } from '../assets/search.ts'
 import {
   type Answer,
@@ -43,9 +42,20 @@ const fileIdParam = z
   .meta({ example: 'samples/astronaut' })
 const folderIdParam = uuidParam("The folder's _id")
 const presetNameParam = z.string().describe('The preset name').meta({ example: 'thumbnail' })
+/** updateFile's body (the panel's file update, and isActive). */
+const platformUpdateBody = () =>
+  z.object({
+    name: z.string().describe('New name, without extension (the extension is kept)').optional(),
+    path: z.string().describe('New folder').optional(),
+    access: z.enum(['public-read', 'private']).optional(),
+    tags: z.array(z.string()).describe('Replaces the tags').optional(),
+    metadata: z.record(z.string(), z.unknown()).describe('Replaces the metadata').optional(),
+    isActive: z.boolean().describe('true only: no soft delete').optional(),
+  })
 const file = { description: 'The file', schema: ref('AssetFile') }
 const folder = { description: 'The folder', schema: ref('AssetFolder') }
-const passThrough = z.record(z.string(), z.unknown())
+/** A JSON object answered as another call answers it (a fresh schema each time it is used). */
+const passThrough = () => z.record(z.string(), z.unknown())
 
 export const PLATFORM_OPENAPI: ApiPart = {
   tags: [
@@ -105,7 +115,7 @@ export const PLATFORM_OPENAPI: ApiPart = {
       path: `${PLATFORM_ASSETS}/upload/url`,
       operationId: 'platformUrlUpload',
       summary: 'urlUpload: store a file fetched from a URL (same fields, JSON)',
-      body: { schema: passThrough },
+      body: { schema: passThrough() },
       responses: {
         '200': { description: 'The stored file', schema: ref('StoredFile') },
         ...JSON_BODY_ERRORS,
@@ -156,7 +166,7 @@ export const PLATFORM_OPENAPI: ApiPart = {
           delete: 'deleteFile',
         }[method],
         params: { fileId: fileIdParam },
-        ...(method === 'patch' ? { body: { schema: updateFileBody } } : {}),
+        ...(method === 'patch' ? { body: { schema: platformUpdateBody() } } : {}),
         responses: {
           '200': file,
           '400': failure('invalid_field or unknown_field, naming it'),
@@ -224,10 +234,10 @@ export const PLATFORM_OPENAPI: ApiPart = {
         path: `${PLATFORM_ASSETS}/presets`,
         operationId: method === 'get' ? 'platformGetPresets' : 'platformAddPreset',
         summary: `${method === 'get' ? 'getPresets' : 'addPreset'}: the panel's preset call for the token's organisation`,
-        ...(method === 'post' ? { body: { schema: passThrough } } : {}),
+        ...(method === 'post' ? { body: { schema: passThrough() } } : {}),
         responses: {
-          '200': { description: 'As the panel answers it', schema: passThrough },
-          '201': { description: 'The new preset', schema: passThrough },
+          '200': { description: 'As the panel answers it', schema: passThrough() },
+          '201': { description: 'The new preset', schema: passThrough() },
           '400': failure('As the panel answers it'),
         },
       }),
@@ -239,9 +249,9 @@ export const PLATFORM_OPENAPI: ApiPart = {
         operationId: `platform${{ get: 'GetPreset', patch: 'UpdatePreset', delete: 'DeletePreset' }[method]}`,
         summary: `${{ get: 'getPreset', patch: 'updatePreset ({ archived })', delete: 'deletePreset' }[method]}`,
         params: { presetName: presetNameParam },
-        ...(method === 'patch' ? { body: { schema: passThrough } } : {}),
+        ...(method === 'patch' ? { body: { schema: passThrough() } } : {}),
         responses: {
-          '200': { description: 'The preset', schema: passThrough },
+          '200': { description: 'The preset', schema: passThrough() },
           '404': failure('preset_not_found'),
         },
       }),
@@ -258,7 +268,7 @@ export const PLATFORM_OPENAPI: ApiPart = {
       path: `${PLATFORM_ASSETS}/playground/plugins`,
       operationId: 'platformGetModules',
       summary: 'getModules: the operation catalogue, by plugin',
-      responses: { '200': { description: '{ plugins, presets }', schema: passThrough } },
+      responses: { '200': { description: '{ plugins, presets }', schema: passThrough() } },
     }),
     platform({
       method: 'get',
@@ -267,7 +277,7 @@ export const PLATFORM_OPENAPI: ApiPart = {
       summary: 'getModule: one plugin of the catalogue',
       params: { identifier: z.string().describe('Plugin id (t, erase, …)').meta({ example: 't' }) },
       responses: {
-        '200': { description: 'The plugin', schema: passThrough },
+        '200': { description: 'The plugin', schema: passThrough() },
         '404': failure('plugin_not_found'),
       },
     }),
@@ -276,7 +286,7 @@ export const PLATFORM_OPENAPI: ApiPart = {
       path: `${PLATFORM_ASSETS}/credentials`,
       operationId: 'platformAddCredentials',
       summary: 'addCredentials: refused, the models run on this server',
-      body: { schema: passThrough },
+      body: { schema: passThrough() },
       responses: { '400': failure('credentials_not_needed') },
     }),
     ...(['patch', 'delete'] as const).map((method) =>
@@ -286,7 +296,7 @@ export const PLATFORM_OPENAPI: ApiPart = {
         operationId: method === 'patch' ? 'platformUpdateCredentials' : 'platformDeleteCredentials',
         summary: `${method === 'patch' ? 'updateCredentials' : 'deleteCredentials'}: refused, the models run on this server`,
         params: { pluginId: z.string().meta({ example: 'erase' }) },
-        ...(method === 'patch' ? { body: { schema: passThrough } } : {}),
+        ...(method === 'patch' ? { body: { schema: passThrough() } } : {}),
         responses: { '400': failure('credentials_not_needed') },
       }),
     ),
@@ -298,7 +308,7 @@ export const PLATFORM_OPENAPI: ApiPart = {
       responses: {
         '200': {
           description: '{ app, org }',
-          schema: z.object({ app: passThrough, org: passThrough }),
+          schema: z.object({ app: passThrough(), org: passThrough() }),
         },
       },
     }),
@@ -309,8 +319,8 @@ export const PLATFORM_OPENAPI: ApiPart = {
       summary: "getTransformationContext: the panel's context call, as { context }",
       query: z.object({ url: z.string().describe('A delivery URL or its path') }),
       responses: {
-        '200': { description: '{ context }', schema: passThrough },
-        '202': { description: 'Queued', schema: passThrough },
+        '200': { description: '{ context }', schema: passThrough() },
+        '202': { description: 'Queued', schema: passThrough() },
         '400': failure('invalid_url'),
         '404': failure('not_found'),
       },
@@ -327,7 +337,7 @@ export const PLATFORM_OPENAPI: ApiPart = {
       path: `${PLATFORM_PAYMENT}/usage/subscription`,
       operationId: 'platformGetUsage',
       summary: 'getUsage (deprecated in the SDK): the same figures, Pixelbin v1 shape',
-      responses: { '200': { description: 'Usage', schema: passThrough } },
+      responses: { '200': { description: 'Usage', schema: passThrough() } },
     }),
   ],
 }
