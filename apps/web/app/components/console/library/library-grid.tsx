@@ -89,15 +89,25 @@ export function LibraryGrid({
                       fill="currentColor"
                     />
                   </svg>
-                ) : !signedOnly && (item.assetType === undefined || item.assetType === 'image') ? (
+                ) : !signedOnly &&
+                  item.access !== 'private' &&
+                  (item.assetType === undefined || item.assetType === 'image') ? (
                   <img src={thumbnailUrl(item.url)} alt="" loading="lazy" />
                 ) : (
-                  <span className="raw-icon">{item.format.toUpperCase()}</span>
+                  // Delivery refuses an unsigned preview of a private file: its type shows instead.
+                  <span className="raw-icon">
+                    {item.access === 'private' ? 'PRIVATE' : item.format.toUpperCase()}
+                  </span>
                 )}
               </span>
               <span className="item-name">{item.name}</span>
               {item.type === 'file' ? (
                 <span className="item-meta">
+                  {(item.tags ?? []).length > 0 ? (
+                    <span className="item-tags" data-testid="item-tags">
+                      {(item.tags ?? []).join(', ')}
+                    </span>
+                  ) : null}
                   <span>{formatBytes(item.size)}</span>
                   <span>{item.format}</span>
                   <span>
