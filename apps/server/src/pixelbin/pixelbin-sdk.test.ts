@@ -375,6 +375,10 @@ describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server 
     const asset = await pixelbin.assets.getDefaultAssetForPlayground()
     expect(asset.type).toBe('file')
     expect((await fetch(local(asset.url))).status).toBe(200)
+    // Before its first image, an organisation gets the demo organisation's public sample.
+    const fallback = await rival.assets.getDefaultAssetForPlayground()
+    expect(fallback.url).toContain('/v2/demo/')
+    expect((await fetch(local(fallback.url))).status).toBe(200)
     const modules = await pixelbin.assets.getModules()
     expect(Object.keys(modules.plugins)).toContain('t')
     const t = await pixelbin.assets.getModule({ identifier: 't' })

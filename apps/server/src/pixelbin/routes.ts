@@ -21,6 +21,7 @@ import { folderJson, readSearch, runSearch } from '../assets/search.ts'
 import type { Assets } from '../assets/upload.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Folder, StoredFile } from '../db/index.ts'
+import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readJson } from '../http/json-body.ts'
 import { readQuery, shown } from '../http/query.ts'
@@ -304,26 +305,32 @@ export function pixelbinRoutes(
 
   // ── playground: a default image and the operation catalogue ───────────────────────────────
 
+  // Pixelbin answers one image of its own for every organisation; here it is the organisation's
+  // newest public image, or before its first upload the demo organisation's (public samples).
   router.get('/assets/v1.0/playground/default', async (c) => {
     const caller = await callerOf(c)
-    const found = await repo.searchFiles(caller.organisation.id, {
-      folder: '',
-      recursive: true,
-      formats: [...IMAGE_FORMATS].filter((format) => format !== 'svg'),
-      access: 'public-read',
-      sort: '-updatedAt',
-      limit: 1,
-      offset: 0,
-    })
-    const [file] = found.files
-    if (file === undefined) {
+    const newestImage = (organisationId: string) =>
+      repo.searchFiles(organisationId, {
+        folder: '',
+        recursive: true,
+        formats: [...IMAGE_FORMATS].filter((format) => format !== 'svg'),
+        access: 'public-read',
+        sort: '-updatedAt',
+        limit: 1,
+        offset: 0,
+      })
+    const [own] = (await newestImage(caller.organisation.id)).files
+    if (own !== undefined) return c.json(files(caller.organisation.cloudName, own))
+    const demo = await app.lookups.organisationByCloudName(DEMO_CLOUD_NAME)
+    const [sample] = demo === undefined ? [] : (await newestImage(demo.id)).files
+    if (demo === undefined || sample === undefined || demo.requireSignedUrls) {
       throw new HttpError(
         404,
         'no_default_asset',
         'Upload an image first: the playground uses the newest one',
       )
     }
-    return c.json(files(caller.organisation.cloudName, file))
+    return c.json(files(demo.cloudName, sample))
   })
 
   router.get('/assets/v1.0/playground/plugins', async (c) => {

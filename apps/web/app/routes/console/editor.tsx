@@ -3,7 +3,7 @@
 // pages, selection, rename, move, tag, delete and new folder.
 // Its state is components/console/library/library-state.ts; the grid, the toolbar and the
 // dialog are beside it.
-import { useEffect, useMemo, useReducer, useState } from 'react'
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import {
   ErrorText,
@@ -76,8 +76,12 @@ export default function Editor() {
   const tagList = useLoad(() => api.listTags(), `tags:${org._id}|${tagsVersion}`)
   const tags = tagList.state.status === 'ready' ? tagList.state.data.items : []
 
+  // From the address as it is when the change lands (the latest render's): the search's delayed
+  // change must not undo a filter chosen meanwhile.
+  const latestParams = useRef(params)
+  latestParams.current = params
   const change = (next: Record<string, string | undefined>) =>
-    setParams(withParams(params, next), { preventScrollReset: true })
+    setParams(withParams(latestParams.current, next), { preventScrollReset: true })
   const openFolder = (folder: string) => {
     dispatch({ type: 'open_folder' })
     setSearch('')
