@@ -79,8 +79,13 @@ function searchOrder(sort: SearchSort): SQL[] {
   }
 }
 
+/** Organisations whose implied folders one process remembers having given rows. */
+const MAX_BACKFILLED = 10_000
+
 /** The queries of the library's search and the file and folder fields of issue 22. */
 export function createFileSearchQueries(db: Db) {
+  const backfilled = new Set<string>()
+
   function searchWhere(organisationId: string, search: FileSearch): SQL | undefined {
     const prefix = search.folder === '' ? '' : `${search.folder}/`
     const conditions: (SQL | undefined)[] = [eq(files.organisationId, organisationId)]
@@ -151,7 +156,7 @@ export function createFileSearchQueries(db: Db) {
     organisationId: string,
     options: { folder: string; name: string; recursive: boolean; limit: number; offset: number },
   ): Promise<{ folders: Folder[]; total: number }> {
-    await makeImpliedFolders(organisationId)
+    await ensureImpliedFolders(organisationId)
     const prefix = options.folder === '' ? '' : `${options.folder}/`
     const lastSegment = sql`regexp_replace(${folders.path}, '^.*/', '')`
     const where = and(
@@ -225,7 +230,9 @@ export function createFileSearchQueries(db: Db) {
 
   /**
    * Makes a row for every folder the organisation's files imply and none has yet (files stored
-   * before uploads made folder rows), so every folder has a stable `_id`.
+   * before uploads made folder rows), so every folder has a stable `_id`. Uploads and moves make
+   * their folders' rows since, so a search runs this once per organisation and process
+   * (`ensureImpliedFolders`).
    */
   async function makeImpliedFolders(organisationId: string): Promise<void> {
     await db.execute(sql`
@@ -237,6 +244,15 @@ export function createFileSearchQueries(db: Db) {
              as n(depth)
        where f.organisation_id = ${organisationId}
       on conflict (organisation_id, path) do nothing`)
+  }
+
+  /** `makeImpliedFolders` the first time an organisation is searched in this process. */
+  async function ensureImpliedFolders(organisationId: string): Promise<void> {
+    if (backfilled.has(organisationId)) return
+    await makeImpliedFolders(organisationId)
+    // Bounded: past the bound the set starts again (a second backfill finds nothing to add).
+    if (backfilled.size >= MAX_BACKFILLED) backfilled.clear()
+    backfilled.add(organisationId)
   }
 
   /** A folder row of the organisation by id (undefined for an id that is no UUID). */

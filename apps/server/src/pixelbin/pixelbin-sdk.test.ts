@@ -244,6 +244,11 @@ describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server 
     const byId = await pixelbin.assets.getFileById({ _id: byPath._id })
     expect(byId.fullPath).toBe('shoes/blue.png')
 
+    // A derived image answered twice (the second time from the delivery fast lane) is refused
+    // unsigned as soon as the file is private.
+    const derived = local(byPath.url).replace('/original/', '/t.resize(w:10)/')
+    expect((await fetch(derived)).status).toBe(200)
+    expect((await fetch(derived)).status).toBe(200)
     const updated = await pixelbin.assets.updateFile({
       fileId: 'shoes/blue',
       tags: ['blue', 'new'],
@@ -258,6 +263,7 @@ describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server 
     const tagged = await pixelbin.assets.listFiles({ tags: ['new'] })
     expect(tagged.items.map((item: { _id: string }) => item._id)).toEqual([byPath._id])
     expect((await fetch(local(byPath.url))).status).toBe(401)
+    expect((await fetch(derived)).status).toBe(401)
     await pixelbin.assets.updateFile({ fileId: 'shoes/blue', access: 'public-read' })
     expect((await fetch(local(byPath.url))).status).toBe(200)
 
