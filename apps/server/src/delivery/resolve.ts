@@ -215,6 +215,25 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     if (value.length > MAX_TRANSFORMATIONS) {
       throw new HttpError(400, 'too_many_transformations', MESSAGES.maxTransformations)
     }
+    // A private file merged into another image (`t.merge(i:…)`) needs the signature too.
+    if (
+      signedUntil === undefined &&
+      how.trusted !== true &&
+      value.some((operation) => operation.spec?.key === 't.merge') &&
+      (await mergedFiles(organisationId, value)).some((other) => other.access === 'private')
+    ) {
+      const check = await verifySignedUrl(request.url, {
+        getToken: signingKeyOf(lookups, organisationId),
+      })
+      if (!check.valid) {
+        throw new HttpError(
+          401,
+          'invalid_signature',
+          `This URL merges a private file: sign it (${check.reason})`,
+        )
+      }
+      signedUntil = check.expiresAt * 1000
+    }
     const unavailable = value.find((operation) => operation.spec?.runnable !== true)
     if (unavailable !== undefined) {
       throw new HttpError(

@@ -181,6 +181,18 @@ describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server 
     })
     expect(await widthOf(await fetch(resized))).toBe(12)
     expect((await fetch(url.replace('/original/', '/t.resize(w:12)/'))).status).toBe(401)
+    // Merged into a public file, the private one still needs the signature.
+    const boot = await pixelbin.assets.getFileByFileId({ fileId: 'shoes/red/boot' })
+    const merged = local(boot.url).replace('/original/', `/t.merge(i:${stored._id})/`)
+    const unsigned = await fetch(merged)
+    expect(unsigned.status).toBe(401)
+    expect(await unsigned.json()).toMatchObject({ code: 'invalid_signature' })
+    const signedMerge = await signUrl(merged, {
+      accessKey: key.accessKey,
+      token: key.secret,
+      expirySeconds: 60,
+    })
+    expect((await fetch(signedMerge)).status).toBe(200)
   })
 
   it('urlUpload stores a fetched file with its fields', async () => {
