@@ -9,7 +9,7 @@ import { fileJson } from '../assets/file-json.ts'
 import { assertValidFilePath } from '../assets/files.ts'
 import { folderJson, readSearch, runSearch } from '../assets/search.ts'
 import type { AppContext, AppEnv } from '../context.ts'
-import type { Folder, StoredFile } from '../db/index.ts'
+import { type Folder, isUuid, type StoredFile } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit } from '../http/json-body.ts'
 import { readQuery, shown } from '../http/query.ts'
@@ -27,8 +27,15 @@ export function platformFileRoutes(
   const { repo } = app
   const changes = createFileChanges(app)
 
+  /**
+   * The file a Pixelbin file id names: `dir/sub/name` (or the whole path), or the `fileId` the
+   * answers carry (the same as `_id`), so an answer's `fileId` can be passed back as it is.
+   */
   async function fileByStem(caller: Caller, fileId: string): Promise<StoredFile> {
-    const file = await repo.findFileByStem(caller.organisation.id, fileId)
+    const organisationId = caller.organisation.id
+    const file =
+      (isUuid(fileId) ? await repo.findFileById(organisationId, fileId) : undefined) ??
+      (await repo.findFileByStem(organisationId, fileId))
     if (file === undefined) throw fileNotFound(fileId)
     return file
   }

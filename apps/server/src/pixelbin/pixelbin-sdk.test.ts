@@ -255,6 +255,8 @@ describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server 
     expect(byPath.fullPath).toBe('shoes/blue.png')
     const byId = await pixelbin.assets.getFileById({ _id: byPath._id })
     expect(byId.fullPath).toBe('shoes/blue.png')
+    // An answer's fileId passed back as it is finds the file too.
+    expect((await pixelbin.assets.getFileByFileId({ fileId: byPath.fileId }))._id).toBe(byPath._id)
 
     // A derived image answered twice (the second time from the delivery fast lane) is refused
     // unsigned as soon as the file is private.
