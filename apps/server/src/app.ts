@@ -40,6 +40,8 @@ import type { PageCache } from './http/page-cache.ts'
 import { clientAddress, isLoopback, rawTarget } from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
 import { createWebPageCache, registerWeb } from './http/web.ts'
+import { PLATFORM } from './pixelbin/paths.ts'
+import { pixelbinRoutes } from './pixelbin/routes.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
@@ -184,6 +186,12 @@ export function createApp(
     transformationRoutes(app, { ...features, delivery: parts.delivery }),
   )
   mount(ASSET_API_BASE, 'assets-api', assetRoutes(app, features))
+  // Pixelbin's platform API (its SDKs unchanged): a token's organisation, mapped onto the above.
+  mount(
+    PLATFORM,
+    'platform',
+    pixelbinRoutes(app, features, (request, env) => hono.fetch(request, env)),
+  )
   mount(ORGANIZATION, 'organization', organisationRoutes(app, features))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app, features))
 

@@ -27,6 +27,7 @@ import {
   route,
 } from './http/openapi-kit.ts'
 import type { OpenApiDocument } from './http/openapi-types.ts'
+import { PLATFORM_OPENAPI } from './pixelbin/openapi.ts'
 import { PLAYGROUND_OPENAPI } from './playground/openapi.ts'
 import { PREDICTIONS_API } from './predictions/openapi.ts'
 import { TRANSFORMATION_OPENAPI } from './transformation/openapi.ts'
@@ -139,6 +140,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     UPLOAD_OPENAPI,
     DELIVERY_OPENAPI,
     PLAYGROUND_OPENAPI,
+    PLATFORM_OPENAPI,
     OPERATIONS,
   ]
   const { paths, schemas } = generateOpenApi([
@@ -151,6 +153,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     UPLOAD_OPENAPI,
     DELIVERY_OPENAPI,
     PLAYGROUND_OPENAPI,
+    PLATFORM_OPENAPI,
     OPERATIONS,
   ])
   return {

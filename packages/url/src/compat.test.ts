@@ -32,7 +32,6 @@ const BASE = 'https://cdn.pixelbin.io/v2/demo'
 type Deviation = { reads?: Partial<UrlObject>; throws?: string; rebuilds?: string }
 const DEVIATIONS: Record<string, Deviation> = {
   'https://cdn.pixelbin.io/v2/demo/fyndnp/wrkr/': { rebuilds: `${BASE}/fyndnp/wrkr/` },
-  [`${BASE}/p:preset1(a:12/a.jpg`]: { throws: MESSAGES.errorProcessingUrl },
   [`${BASE}/p.apply(n:presetNameXyx)/a.jpg`]: {
     rebuilds: `${BASE}/p.apply(n:presetNameXyx)/a.jpg`,
   },

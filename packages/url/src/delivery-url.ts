@@ -260,7 +260,11 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
         ? []
         : ((plain && readInPlace(url, path.pattern)) ?? parseTransformations(path.pattern))
   } catch (error) {
-    throw new InvalidUrlError(MESSAGES.errorProcessingUrl, { cause: (error as UrlError).cause })
+    const closed = closeLastOperation(path.pattern)
+    if (closed === undefined) {
+      throw new InvalidUrlError(MESSAGES.errorProcessingUrl, { cause: (error as UrlError).cause })
+    }
+    transformations = closed
   }
   return {
     baseUrl: `${parts.protocol}//${parts.host}`,
@@ -278,6 +282,28 @@ export function urlToObj(url: string, options: ParseUrlOptions = {}): UrlObject 
 }
 
 const LAST_WINS = { lastWins: true } as const
+
+/**
+ * `@pixelbin/core` reads a pattern whose last operation lacks its closing parenthesis just
+ * before the file path (`…~p:preset1(a:12/a.jpg`) as if it were closed, and its own published
+ * tests expect that, so we read it the same way. Only that case: the open parenthesis must be
+ * the pattern's last one and hold plain `key:value` pairs (no `~` or brackets after it), so a
+ * missing `)` in the middle of a pattern, or text after one, is still refused (decision 001).
+ */
+function closeLastOperation(pattern: string): Transformation[] | undefined {
+  const open = pattern.lastIndexOf('(')
+  if (open === -1) return undefined
+  for (let i = open + 1; i < pattern.length; i++) {
+    const code = pattern.charCodeAt(i)
+    // ( ) [ ] ~
+    if (code === 40 || code === 41 || code === 91 || code === 93 || code === 126) return undefined
+  }
+  try {
+    return parseTransformations(`${pattern})`)
+  } catch {
+    return undefined
+  }
+}
 
 // Reads the pattern where it stands in a plain URL (which holds the path as it is): the URL is
 // a flat string, which reads faster than a slice of it. Undefined when the one-pass reader

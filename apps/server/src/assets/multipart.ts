@@ -9,11 +9,16 @@ import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import { StorageError } from '../storage/index.ts'
 
-/** How many parts a direct upload may have: the file, and a few fields of at most 4 KB. */
-export const MULTIPART_LIMITS = { files: 1, fields: 10, fieldSize: 4096, parts: 12 } as const
+/**
+ * How many parts a direct upload may have: the file, and a few fields of at most 4 KB (Pixelbin's
+ * SDK sends one `tags` field per tag, so a tagged upload needs a few dozen).
+ */
+export const MULTIPART_LIMITS = { files: 1, fields: 40, fieldSize: 4096, parts: 42 } as const
 
 export interface Received {
   fields: Record<string, string>
+  /** Every value of each field, in order (a field sent more than once, such as `tags`). */
+  lists: Record<string, string[]>
   file: { size: number; hash: string; originalName: string | undefined } | undefined
 }
 
@@ -61,6 +66,7 @@ export function receiveMultipart(
       return
     }
     const fields: Record<string, string> = {}
+    const lists: Record<string, string[]> = {}
     let part: Readable | undefined
     let body: PassThrough | undefined
     let stored: Promise<{ size: number; hash: string }> | undefined
@@ -98,6 +104,9 @@ export function receiveMultipart(
         return
       }
       fields[name] = value
+      const list = lists[name]
+      if (list === undefined) lists[name] = [value]
+      else list.push(value)
     })
     parser.on('file', (name, stream, info) => {
       // Every part stream can fail (a body cut inside it); unheard, that error ends the process.
@@ -145,12 +154,12 @@ export function receiveMultipart(
     parser.on('close', () => {
       if (failed) return
       if (stored === undefined) {
-        resolve({ fields, file: undefined })
+        resolve({ fields, lists, file: undefined })
         return
       }
       stored.then(
         (result) => {
-          if (!failed) resolve({ fields, file: { ...result, originalName } })
+          if (!failed) resolve({ fields, lists, file: { ...result, originalName } })
         },
         (error: unknown) => fail(error),
       )

@@ -14,11 +14,14 @@ import { pageQuery } from '../http/paging.ts'
 import { ASSET_API_BASE, RECENT_PAGE_SIZE } from './paths.ts'
 import {
   createFolderBody,
+  deleteFilesBody,
   deleteFolderQuery,
   filesQuery,
   folderQuery,
   moveBody,
+  updateFileBody,
 } from './requests.ts'
+import { searchQuery } from './search.ts'
 
 export const ASSET_API: ApiPart = {
   tags: [
@@ -49,6 +52,12 @@ export const ASSET_API: ApiPart = {
       width: z.int().nullable(),
       height: z.int().nullable(),
       version: z.int().describe('Bumped when the file is overwritten or moved'),
+      access: z
+        .enum(['public-read', 'private'])
+        .describe('private: delivered only through a signed URL'),
+      tags: z.array(z.string()).describe("The owner's labels"),
+      metadata: z.record(z.string(), z.unknown()).describe("The owner's JSON object"),
+      isActive: z.literal(true).describe('Always true (no soft delete), as Pixelbin answers'),
       url: z
         .string()
         .describe('Delivery URL of the original: {PUBLIC_URL}/v2/{cloudName}/original/{fullPath}'),
@@ -67,8 +76,12 @@ export const ASSET_API: ApiPart = {
       name: z.string(),
       path: z.string().describe('Its parent folder; "" at the top level'),
       fullPath: z.string(),
+      isActive: z.literal(true).optional(),
       createdAt: dateTime.nullable(),
+      updatedAt: dateTime.nullable().optional(),
     }),
+    TagCount: z.object({ tag: z.string(), files: z.int().describe('Files carrying it') }),
+    TagList: z.object({ items: z.array(ref('TagCount')) }),
     AssetListing: z.object({
       items: z.array(z.xor([ref('AssetFolder'), ref('AssetFile')])),
       page: ref('Page'),
@@ -99,6 +112,49 @@ export const ASSET_API: ApiPart = {
     RecentFiles: z.object({ items: z.array(ref('AssetFile')), page: ref('Page') }),
   },
   routes: [
+    orgRoute({
+      method: 'get',
+      path: `${ASSET_API_BASE}/{orgId}/listFiles`,
+      operationId: 'searchFiles',
+      access: { role: 'viewer' },
+      summary: 'Search the library (the platform listFiles): folders by name, then files, paged',
+      description:
+        'Without filters: one folder level, as …/files. With name, tags (repeat tags, or tags[0], tags[1]…), metadata, format, size, dates, access or pathText: every file under path that matches all of them, and folders whose name contains name.',
+      tags: ['files'],
+      query: searchQuery,
+      responses: {
+        '200': { description: 'One page of folders and files', schema: ref('AssetListing') },
+        '400': failure('invalid_query, invalid_field, invalid_path, or a signature_* problem'),
+        '404': failure('organisation_not_found, or folder_not_found'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${ASSET_API_BASE}/{orgId}/tags`,
+      operationId: 'listTags',
+      access: { role: 'viewer' },
+      summary: 'The tags on the organisation’s files, most used first (at most 200)',
+      tags: ['files'],
+      responses: {
+        '200': { description: 'Tags and how many files carry each', schema: ref('TagList') },
+        '400': failure('invalid_query, or a signature_* problem'),
+      },
+    }),
+    orgRoute({
+      method: 'post',
+      path: `${ASSET_API_BASE}/{orgId}/files/delete`,
+      operationId: 'deleteFiles',
+      access: { role: 'member' },
+      summary: 'Delete several files by id (ids of no file of the organisation are skipped)',
+      tags: ['files'],
+      body: { schema: deleteFilesBody },
+      responses: {
+        '200': { description: 'The files deleted', schema: z.array(ref('AssetFile')) },
+        '400': failure('invalid_json, invalid_body, or a signature_* problem'),
+        '413': failure('too_large: the JSON body is over 64 KB'),
+        '415': failure('unsupported_media_type: send application/json'),
+      },
+    }),
     orgRoute({
       method: 'get',
       path: `${ASSET_API_BASE}/{orgId}/files`,
@@ -136,12 +192,12 @@ export const ASSET_API: ApiPart = {
       path: `${ASSET_API_BASE}/{orgId}/files/{fileId}`,
       operationId: 'moveFile',
       access: { role: 'member' },
-      summary: 'Rename and/or move a file',
+      summary: 'Rename and/or move a file; set its access, tags or metadata',
       description:
-        'The delivery URL changes with the path: the old one answers 404 at once. The file gets a new version; its derived images are deleted and made again on request.',
+        'The delivery URL changes with the path: the old one answers 404 at once. A moved file gets a new version; its derived images are deleted and made again on request. tags and metadata replace the old ones; access private makes delivery ask for a signed URL at once.',
       tags: ['files'],
       params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
-      body: { schema: moveBody },
+      body: { schema: updateFileBody },
       responses: {
         '200': { description: 'The file at its new path', schema: ref('AssetFile') },
         '400': failure(

@@ -14,24 +14,26 @@
 import { type Context, Hono } from 'hono'
 import type { Auth, Caller, OrganisationAccess } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
-import type { RemovedFiles } from '../db/asset-change-queries.ts'
 import { isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
-import type { Folder } from '../db/schema.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
 import { offsetOf, pageOf } from '../http/paging.ts'
 import { invalidQuery, parseQuery, readQuery, shown } from '../http/query.ts'
+import { createFileChanges } from './file-changes.ts'
 import { fileJson, parentOf } from './file-json.ts'
 import { assertValidFilePath } from './files.ts'
 import { presetRoutes } from './preset-routes.ts'
 import {
   createFolderBody,
+  deleteFilesBody,
   deleteFolderQuery,
   filesQuery,
   folderQuery,
   MAX_QUERY_VALUE,
   moveBody,
+  updateFileBody,
 } from './requests.ts'
+import { folderJson, readSearch, runSearch } from './search.ts'
 import { usageRoutes } from './usage-routes.ts'
 
 /** A folder path as given (`/a/b/` or `a/b`), checked; `''` is the top level. */
@@ -54,22 +56,13 @@ function entryName(value: string, what: 'file' | 'folder'): string {
   return value
 }
 
+/** Most tags the tag list answers. */
+const MAX_TAG_LIST = 200
+
 const join = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`)
 const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)
 
 // ── answers ──────────────────────────────────────────────────────────────────────────────────
-
-function folderJson(organisationId: string, path: string, folder: Folder | undefined) {
-  return {
-    _id: folder?.id ?? null,
-    orgId: organisationId,
-    type: 'folder' as const,
-    name: lastSegment(path),
-    path: parentOf(path),
-    fullPath: path,
-    createdAt: folder?.createdAt.toISOString() ?? null,
-  }
-}
 
 const fileNotFound = (id: string) =>
   new HttpError(404, 'file_not_found', `No file ${shown(id)} in this organisation`)
@@ -83,7 +76,7 @@ const folderNotFound = (path: string) =>
  */
 export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const { repo, storage, lookups, logger } = app
+  const { repo, lookups } = app
 
   /** The caller of a call on the path's organisation; 404 for an id that is not a UUID. */
   async function callerOf(c: Context<AppEnv>, access: OrganisationAccess): Promise<Caller> {
@@ -97,28 +90,8 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
     return file
   }
 
-  /** Deletes stored objects after their rows are gone; a failure leaves an orphan, logged. */
-  async function deleteObjects(storageKeys: readonly string[]): Promise<void> {
-    for (const key of storageKeys) lookups.bytes.delete(key)
-    const results = await Promise.allSettled(storageKeys.map((key) => storage.delete(key)))
-    const failed = results.filter((result) => result.status === 'rejected')
-    if (failed.length > 0) {
-      logger.warn(
-        {
-          failed: failed.length,
-          err: (failed[0] as PromiseRejectedResult).reason,
-        },
-        'stored objects of deleted or moved files could not be removed',
-      )
-    }
-  }
-
-  async function removeObjects(removed: RemovedFiles): Promise<void> {
-    await Promise.all(
-      removed.files.map((file) => lookups.forgetFile(file.organisationId, file.path)),
-    )
-    await deleteObjects(removed.storageKeys)
-  }
+  const changes = createFileChanges(app)
+  const { deleteObjects, removeObjects } = changes
 
   // ── files ──────────────────────────────────────────────────────────────────────────────────
 
@@ -154,37 +127,35 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
 
   router.patch(`/:orgId/files/:fileId`, jsonLimit, async (c) => {
     const caller = await callerOf(c, { role: 'member' })
-    const organisationId = caller.organisation.id
-    const body = await readBody(c, moveBody)
-    if (body.name === undefined && body.path === undefined) {
-      throw new HttpError(400, 'invalid_body', 'Give name, path or both')
+    const body = await readBody(c, updateFileBody)
+    if (Object.values(body).every((value) => value === undefined)) {
+      throw new HttpError(400, 'invalid_body', 'Give name, path, access, tags or metadata')
     }
+    if (body.name !== undefined) entryName(body.name.trim(), 'file')
     const file = await findFile(caller, c.req.param('fileId'))
-    const folder = body.path === undefined ? parentOf(file.path) : folderPath(body.path)
-    const name = body.name === undefined ? file.name : entryName(body.name.trim(), 'file')
-    const target = join(folder, name)
-    assertValidFilePath(target)
-    if (target === file.path) return c.json(fileJson(app, caller.organisation.cloudName, file))
-    const taken = await repo.pathKind(organisationId, target)
-    if (taken !== undefined) {
-      throw new HttpError(409, 'already_exists', `A ${taken} already exists at ${shown(target)}`)
-    }
-    let moved: Awaited<ReturnType<typeof repo.moveFile>>
-    try {
-      moved = await repo.moveFile(organisationId, file.id, {
-        path: target,
-        name,
-      })
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error
-      throw new HttpError(409, 'already_exists', `A file already exists at ${shown(target)}`)
-    }
-    if (moved === undefined) throw fileNotFound(file.id)
-    // This process forgets both paths at once (the new one may be remembered as missing).
-    await lookups.forgetFile(organisationId, file.path)
-    await lookups.forgetFile(organisationId, target)
-    await deleteObjects(moved.derivedStorageKeys)
-    return c.json(fileJson(app, caller.organisation.cloudName, moved.file))
+    const changed = await changes.changeFile(file, body, { keepExtension: false })
+    return c.json(fileJson(app, caller.organisation.cloudName, changed))
+  })
+
+  // The library's search (assets/search.ts), the same as the platform's `listFiles`.
+  router.get(`/:orgId/listFiles`, async (c) => {
+    const caller = await callerOf(c, { role: 'viewer' })
+    const asked = readSearch(readQuery(c.req.url, MAX_QUERY_VALUE))
+    return c.json(await runSearch(app, caller.organisation, asked))
+  })
+
+  // The tags in use, most used first (the console's tag filter).
+  router.get(`/:orgId/tags`, async (c) => {
+    const caller = await callerOf(c, { role: 'viewer' })
+    return c.json({ items: await repo.listTags(caller.organisation.id, MAX_TAG_LIST) })
+  })
+
+  // Deletes several files at once (the console's bulk delete; Pixelbin's `deleteFiles`).
+  router.post(`/:orgId/files/delete`, jsonLimit, async (c) => {
+    const caller = await callerOf(c, { role: 'member' })
+    const body = await readBody(c, deleteFilesBody)
+    const deleted = await changes.deleteFiles(caller.organisation.id, body.ids)
+    return c.json(deleted.map((file) => fileJson(app, caller.organisation.cloudName, file)))
   })
 
   router.delete(`/:orgId/files/:fileId`, async (c) => {

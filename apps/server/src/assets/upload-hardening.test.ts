@@ -19,6 +19,7 @@ import {
   type TestServer,
   testDatabases,
 } from '../test-server.ts'
+import { MULTIPART_LIMITS } from './multipart.ts'
 import { ASSETS } from './paths.ts'
 
 const BOUNDARY = 'XYZfuzz0boundary'
@@ -306,7 +307,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('upload hardening on %s
   }, 120_000)
 
   it('refuses a body with more fields, files or parts than allowed with a clear 400', async () => {
-    const fields = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: 'x' }))
+    const fields = Array.from({ length: MULTIPART_LIMITS.fields + 1 }, (_, i) => ({
+      name: `f${i}`,
+      data: 'x',
+    }))
     const tooMany = await send(
       direct(),
       multipart(BOUNDARY, [...fields, { name: 'file', fileName: 'many.png', data: tiny }]),

@@ -16,7 +16,8 @@ export const UPLOAD_OPENAPI: ApiPart = {
   tags: [{ name: 'assets', description: 'Uploads and the download proxy' }],
   schemas: {
     StoredFile: z.object({
-      fileId: formatted('uuid'),
+      _id: formatted('uuid'),
+      fileId: formatted('uuid').describe('The same as _id'),
       orgId: formatted('uuid'),
       type: z.literal('file'),
       name: z.string(),
@@ -29,9 +30,10 @@ export const UPLOAD_OPENAPI: ApiPart = {
       height: z.int().nullable(),
       hash: z.string().describe('sha256, hex'),
       version: z.int(),
-      access: z.string(),
+      access: z.enum(['public-read', 'private']),
       tags: z.array(z.string()),
       metadata: z.record(z.string(), z.unknown()),
+      isActive: z.literal(true),
       assetType: z.enum(['image', 'raw']),
       url: formatted('uri'),
       createdAt: dateTime,
@@ -57,6 +59,16 @@ export const UPLOAD_OPENAPI: ApiPart = {
               path: z.string().describe('Folder, e.g. products/shoes').optional(),
               name: z.string().describe('File name without extension').optional(),
               overwrite: z.enum(['true', 'false']).optional(),
+              access: z
+                .enum(['public-read', 'private'])
+                .describe('private: delivered only through signed URLs')
+                .optional(),
+              tags: z.array(z.string()).describe('One field per tag').optional(),
+              metadata: z.string().describe('A JSON object').optional(),
+              filenameOverride: z
+                .enum(['true', 'false'])
+                .describe('true: a taken name gets a few random characters added')
+                .optional(),
             }),
           },
         },
@@ -90,6 +102,10 @@ export const UPLOAD_OPENAPI: ApiPart = {
           path: z.string().optional(),
           name: z.string().optional(),
           overwrite: z.boolean().optional(),
+          access: z.enum(['public-read', 'private']).optional(),
+          tags: z.array(z.string()).optional(),
+          metadata: z.record(z.string(), z.unknown()).optional(),
+          filenameOverride: z.boolean().optional(),
         }),
       },
       responses: {

@@ -20,39 +20,10 @@ import {
 } from './files.ts'
 import { receiveMultipart } from './multipart.ts'
 import { fetchRemote, RemoteError } from './remote.ts'
-
-export interface UploadFields {
-  /** Folder, e.g. `products/shoes` (no leading or trailing slash). */
-  path: string
-  /** File name without extension; defaults to the uploaded file's name. */
-  name: string | undefined
-  overwrite: boolean
-}
+import { directUploadFields, type UploadFields, urlUploadFields } from './upload-fields.ts'
 
 function incoming(c: Context): IncomingMessage | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-}
-
-function readFlag(value: unknown, name: string): boolean {
-  if (value === undefined || value === null || value === '') return false
-  if (value === true || value === 'true' || value === '1') return true
-  if (value === false || value === 'false' || value === '0') return false
-  throw new HttpError(400, 'invalid_field', `${name} must be true or false`)
-}
-
-function readFolder(value: unknown): string {
-  if (value === undefined || value === null || value === '') return ''
-  if (typeof value !== 'string') throw new HttpError(400, 'invalid_field', 'path must be text')
-  const folder = value.replace(/^\/+|\/+$/g, '')
-  if (folder !== '') assertValidFilePath(folder)
-  return folder
-}
-
-function readName(value: unknown): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined
-  if (typeof value !== 'string') throw new HttpError(400, 'invalid_field', 'name must be text')
-  if (value.includes('/')) throw new HttpError(400, 'invalid_path', 'name must not contain /')
-  return value
 }
 
 const EXTENSIONS: Record<string, string> = { jpeg: 'jpg' }
@@ -81,6 +52,7 @@ export function deliveryUrl(app: AppContext, cloudName: string, path: string): s
 function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImage: boolean) {
   const slash = file.path.lastIndexOf('/')
   return {
+    _id: file.id,
     fileId: file.id,
     orgId: file.organisationId,
     type: 'file',
@@ -94,9 +66,10 @@ function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImag
     height: file.height,
     hash: file.hash,
     version: file.version,
-    access: 'public-read',
-    tags: [] as string[],
-    metadata: {},
+    access: file.access,
+    tags: file.tags,
+    metadata: file.metadata,
+    isActive: true,
     assetType: isImage ? 'image' : 'raw',
     url: deliveryUrl(app, cloudName, file.path),
     createdAt: file.createdAt,
@@ -173,23 +146,42 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
         extension === undefined || name.toLowerCase().endsWith(`.${extension}`)
           ? name
           : `${name}.${extension}`
-      const path = fields.path === '' ? fileName : `${fields.path}/${fileName}`
-      assertValidFilePath(path)
-      const stored = await repo.storeFile(
-        organisation.id,
-        {
-          path,
-          name: fileName,
-          size,
-          format: type.format,
-          contentType: type.contentType,
-          width,
-          height,
-          hash,
-          storageKey,
-        },
-        fields.overwrite,
-      )
+      const store = (stored: string) => {
+        const path = fields.path === '' ? stored : `${fields.path}/${stored}`
+        assertValidFilePath(path)
+        return repo.storeFile(
+          organisation.id,
+          {
+            path,
+            name: stored,
+            size,
+            format: type.format,
+            contentType: type.contentType,
+            width,
+            height,
+            hash,
+            storageKey,
+            access: fields.access,
+            tags: fields.tags,
+            metadata: fields.metadata,
+          },
+          fields.overwrite,
+        )
+      }
+      let path = fields.path === '' ? fileName : `${fields.path}/${fileName}`
+      let stored = await store(fileName)
+      // filenameOverride: a taken name gets a few random characters, as Pixelbin adds them.
+      for (let attempt = 0; stored === 'exists' && fields.filenameOverride === true; attempt++) {
+        if (attempt === 5) break
+        const suffix = randomUUID().slice(0, 6)
+        const dot = fileName.lastIndexOf('.')
+        const renamed =
+          dot > 0
+            ? `${fileName.slice(0, dot)}_${suffix}${fileName.slice(dot)}`
+            : `${fileName}_${suffix}`
+        path = fields.path === '' ? renamed : `${fields.path}/${renamed}`
+        stored = await store(renamed)
+      }
       if (stored === 'exists') {
         throw new HttpError(
           409,
@@ -221,7 +213,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
   async function receiveFile(
     c: Context,
     organisation: Pick<Organisation, 'id' | 'cloudName' | 'allowRawFiles'>,
-    fieldsOf: (fields: Record<string, string>) => UploadFields,
+    fieldsOf: (fields: Record<string, string>, lists: Record<string, string[]>) => UploadFields,
   ) {
     const request = incoming(c)
     const contentType = c.req.header('content-type') ?? ''
@@ -236,7 +228,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     const { size, hash, originalName } = received.file
     let fields: UploadFields
     try {
-      fields = fieldsOf(received.fields)
+      fields = fieldsOf(received.fields, received.lists)
     } catch (error) {
       await storage.delete(storageKey).catch(() => undefined)
       throw error
@@ -247,11 +239,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
   /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
   async function uploadDirect(c: Context): Promise<Response> {
     const { organisation } = await auth.requireAnyOrganisation(c, { role: 'member' })
-    const record = await receiveFile(c, organisation, (fields) => ({
-      path: readFolder(fields.path),
-      name: readName(fields.name),
-      overwrite: readFlag(fields.overwrite, 'overwrite'),
-    }))
+    const record = await receiveFile(c, organisation, directUploadFields)
     return c.json(record)
   }
 
@@ -294,11 +282,10 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     if (typeof body !== 'object' || body === null) {
       throw new HttpError(400, 'invalid_json', 'Send a JSON body { url, path?, name?, overwrite? }')
     }
-    const fields: UploadFields = {
-      path: readFolder(body.path),
-      name: readName(body.name),
-      overwrite: readFlag(body.overwrite, 'overwrite'),
+    if (Array.isArray(body)) {
+      throw new HttpError(400, 'invalid_json', 'Send a JSON body { url, path?, name?, overwrite? }')
     }
+    const fields = urlUploadFields(body)
     const source = await fetchSource(body.url)
     const storageKey = `orgs/${organisation.id}/originals/${randomUUID()}`
     await storage.put(storageKey, source.data)

@@ -108,6 +108,10 @@ export function createAssetChangeQueries(db: Db) {
         .where(and(eq(files.organisationId, organisationId), eq(files.id, id)))
         .returning()
       if (file === undefined) return undefined
+      // The folder it lands in gets a row (and so a stable id), as uploads give one.
+      if (to.path.includes('/')) {
+        await makeFolders(tx, organisationId, to.path.slice(0, to.path.lastIndexOf('/')))
+      }
       const derived = await tx
         .delete(derivedImages)
         .where(eq(derivedImages.fileId, file.id))

@@ -11,6 +11,12 @@ export {
 } from './database.ts'
 export type { DerivedCacheEntry } from './derived-queries.ts'
 export {
+  type FileFieldChanges,
+  type FileSearch,
+  SEARCH_SORTS,
+  type SearchSort,
+} from './file-search-queries.ts'
+export {
   type MemberOrganisation,
   type NewUser,
   SESSION_SEEN_RESOLUTION_MS,
@@ -66,4 +72,4 @@ export type {
   Zone,
 } from './schema.ts'
 export * as schema from './schema.ts'
-export { MEMBERSHIP_ROLES } from './schema.ts'
+export { FILE_ACCESS, type FileAccess, MEMBERSHIP_ROLES } from './schema.ts'

@@ -3,10 +3,12 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { createAccountQueries } from './account-queries.ts'
 import { createAccountTokenQueries } from './account-token-queries.ts'
 import { createAssetChangeQueries } from './asset-change-queries.ts'
-import { createAssetQueries } from './asset-queries.ts'
+import { createAssetQueries, makeFolders } from './asset-queries.ts'
 import { createBillingQueries } from './billing-queries.ts'
+import { createCreditUsageQueries } from './credit-usage-queries.ts'
 import type { Db } from './database.ts'
 import { createDerivedQueries } from './derived-queries.ts'
+import { createFileSearchQueries } from './file-search-queries.ts'
 import { createIdentityQueries } from './identity-queries.ts'
 import { createJobQueries, type RepositoryOptions } from './job-queries.ts'
 import { createMemberQueries } from './member-queries.ts'
@@ -16,7 +18,13 @@ import { createPlanQueries } from './plan-queries.ts'
 import { createPresetQueries } from './preset-queries.ts'
 import { checkWholeNumber, excluded, isUuid, now, returned } from './query-helpers.ts'
 import { createRateLimitQueries } from './rate-limit-queries.ts'
-import { type DerivedImage, derivedImages, files, type StoredFile } from './schema.ts'
+import {
+  type DerivedImage,
+  derivedImages,
+  type FileAccess,
+  files,
+  type StoredFile,
+} from './schema.ts'
 import { createUsageQueries } from './usage-queries.ts'
 
 export interface FileInput {
@@ -30,6 +38,10 @@ export interface FileInput {
   /** sha256 of the bytes, lowercase hex. */
   hash: string
   storageKey: string
+  /** `public-read` when absent. */
+  access?: FileAccess | undefined
+  tags?: string[] | undefined
+  metadata?: Record<string, unknown> | undefined
 }
 
 export interface ListFilesOptions {
@@ -141,6 +153,9 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
       height: input.height ?? null,
       hash: input.hash,
       storageKey: input.storageKey,
+      access: input.access ?? 'public-read',
+      tags: input.tags ?? [],
+      metadata: input.metadata ?? {},
     }
     // A first upload racing another one to a new path finds the row there on its next try.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -151,6 +166,10 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
           .where(and(eq(files.organisationId, organisationId), eq(files.path, input.path)))
           .for('update')
         if (current === undefined) {
+          // The folders it lies in get rows, so each has a stable id (issue 22).
+          if (input.path.includes('/')) {
+            await makeFolders(tx, organisationId, input.path.slice(0, input.path.lastIndexOf('/')))
+          }
           const [row] = await tx
             .insert(files)
             .values({ organisationId, path: input.path, ...values })
@@ -283,6 +302,8 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     ...createMemberQueries(db),
     ...createAssetQueries(db),
     ...createAssetChangeQueries(db),
+    ...createFileSearchQueries(db),
+    ...createCreditUsageQueries(db),
     ...createDerivedQueries(db),
     ...createOrganisationQueries(db),
     ...createJobQueries(db, options),

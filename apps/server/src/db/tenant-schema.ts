@@ -111,6 +111,10 @@ export const signingKeys = pgTable(
   ],
 )
 
+/** Who may fetch a stored original through delivery. */
+export const FILE_ACCESS = ['public-read', 'private'] as const
+export type FileAccess = (typeof FILE_ACCESS)[number]
+
 /** Original uploads. `version` is bumped on every overwrite so derived images of the old bytes miss. */
 export const files = pgTable(
   'files',
@@ -127,11 +131,20 @@ export const files = pgTable(
     hash: text('hash').notNull(),
     version: integer('version').notNull().default(1),
     storageKey: text('storage_key').notNull(),
+    /** `public-read`, or `private`: delivered only through a signed URL (issue 22). */
+    access: text('access').$type<FileAccess>().notNull().default('public-read'),
+    /** The owner's labels, kept as given (the search matches them exactly). */
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    /** The owner's JSON object about the file. */
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('files_organisation_path_key').on(table.organisationId, table.path),
+    // The library search's tag filter (`tags @> array[…]`).
+    index('files_tags_idx').using('gin', table.tags),
+    check('files_access_check', sql`${table.access} in ('public-read', 'private')`),
     // The console's recent files (`listRecentFiles`): an organisation's rows in `updated_at desc,
     // id desc` order. Ascending columns, read backwards, give exactly that order (desc nulls first).
     index('files_organisation_updated_idx').on(table.organisationId, table.updatedAt, table.id),

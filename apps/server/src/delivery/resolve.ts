@@ -187,6 +187,21 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     const filePath = decodeFilePath(parts.filePath)
     const file = await lookups.file(organisationId, filePath)
     if (file === undefined) throw new HttpError(404, 'not_found', `No file at '${filePath}'`)
+    // A private file (issue 22) is delivered only through a signed URL, whatever the
+    // organisation's setting.
+    if (file.access === 'private' && signedUntil === undefined && how.trusted !== true) {
+      const check = await verifySignedUrl(request.url, {
+        getToken: signingKeyOf(lookups, organisationId),
+      })
+      if (!check.valid) {
+        throw new HttpError(
+          401,
+          'invalid_signature',
+          `This file is private: sign its URL (${check.reason})`,
+        )
+      }
+      signedUntil = check.expiresAt * 1000
+    }
 
     // Check the pattern as written first (its own syntax and operations), then with presets
     // expanded, so each error names what the user actually wrote.
@@ -199,6 +214,25 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     // Presets are expanded by now, so every operation counts once.
     if (value.length > MAX_TRANSFORMATIONS) {
       throw new HttpError(400, 'too_many_transformations', MESSAGES.maxTransformations)
+    }
+    // A private file merged into another image (`t.merge(i:…)`) needs the signature too.
+    if (
+      signedUntil === undefined &&
+      how.trusted !== true &&
+      value.some((operation) => operation.spec?.key === 't.merge') &&
+      (await mergedFiles(organisationId, value)).some((other) => other.access === 'private')
+    ) {
+      const check = await verifySignedUrl(request.url, {
+        getToken: signingKeyOf(lookups, organisationId),
+      })
+      if (!check.valid) {
+        throw new HttpError(
+          401,
+          'invalid_signature',
+          `This URL merges a private file: sign it (${check.reason})`,
+        )
+      }
+      signedUntil = check.expiresAt * 1000
     }
     const unavailable = value.find((operation) => operation.spec?.runnable !== true)
     if (unavailable !== undefined) {

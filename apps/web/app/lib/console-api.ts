@@ -36,9 +36,22 @@ export interface FileItem {
   width: number | null
   height: number | null
   version: number
+  /** private: delivered only through signed URLs (absent from servers before issue 22). */
+  access?: 'public-read' | 'private'
+  tags?: string[]
+  metadata?: Record<string, unknown>
   url: string
   createdAt: string
   updatedAt: string
+}
+
+/** What a file update may change (docs/api.md). */
+export interface FileChanges {
+  name?: string
+  path?: string
+  access?: 'public-read' | 'private'
+  tags?: string[]
+  metadata?: Record<string, unknown>
 }
 
 export interface FolderItem {
@@ -244,12 +257,29 @@ export function consoleApi(signedClient: HttpClient, config: RuntimeConfig, orgI
       pageNo: number
       pageSize: number
     }) => client.request<Paged<LibraryItem>>(assets(`/files${query(options)}`)),
+    /** The library search (`…/listFiles`): every file under `path` matching name and tags. */
+    searchFiles: (options: {
+      path: string
+      name?: string
+      tags?: string[]
+      sort?: string
+      pageNo: number
+      pageSize: number
+    }) => {
+      const { tags = [], ...rest } = options
+      const base = query(rest)
+      const tagText = tags.map((tag) => `tags=${encodeURIComponent(tag)}`).join('&')
+      const joined = tagText === '' ? base : base === '' ? `?${tagText}` : `${base}&${tagText}`
+      return client.request<Paged<LibraryItem>>(assets(`/listFiles${joined}`))
+    },
+    /** The tags on the organisation's files, most used first. */
+    listTags: () => client.request<{ items: { tag: string; files: number }[] }>(assets('/tags')),
     recentFiles: (pageNo: number, pageSize: number) =>
       client.request<Paged<FileItem>>(assets(`/recent-files${query({ pageNo, pageSize })}`)),
     usage: () => client.request<Usage>(assets('/usage')),
     getFile: (fileId: string) =>
       client.request<FileItem>(assets(`/files/${encodeURIComponent(fileId)}`)),
-    updateFile: (fileId: string, body: { name?: string; path?: string }) =>
+    updateFile: (fileId: string, body: FileChanges) =>
       client.request<FileItem>(assets(`/files/${encodeURIComponent(fileId)}`), {
         method: 'PATCH',
         body,

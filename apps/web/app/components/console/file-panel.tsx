@@ -1,11 +1,13 @@
-// A file's panel in the library: preview, details, rename, its delivery URL with a
-// transformation picker (presets, a chain of your own, the playground) and the ways to copy it.
+// A file's panel in the library: preview, details, rename, its tags, metadata and access, its
+// delivery URL with a transformation picker (presets, a chain of your own, the playground) and
+// the ways to copy it.
 import { formatBytes } from '@tessera/url'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { FileItem, Preset } from '../../lib/console-api.ts'
 import { problemOf } from '../../lib/console-api.ts'
 import { type CopyFormat, copyText, thumbnailUrl, withPattern } from '../../lib/console-urls.ts'
 import { CopyButton, ErrorText, formatDate, useConsole, useLoad } from './console-context.tsx'
+import { parseMetadata, parseTags } from './library/library-state.ts'
 
 const COPY_FORMATS: [CopyFormat, string][] = [
   ['url', 'Copy URL'],
@@ -26,7 +28,8 @@ export function FilePanel({
   /** False when delivery would refuse an unsigned preview (signed URLs required). */
   previews: boolean
   onClose: () => void
-  onChanged: (file: FileItem) => void
+  /** The file as it is after a rename, or after its tags, metadata or access were saved. */
+  onChanged: (file: FileItem, what: 'renamed' | 'saved') => void
   onMove: () => void
   onDelete: () => void
 }) {
@@ -41,18 +44,36 @@ export function FilePanel({
   const [choice, setChoice] = useState('original')
   const [custom, setCustom] = useState('')
   const heading = useRef<HTMLHeadingElement>(null)
+  const [tags, setTags] = useState((file.tags ?? []).join(', '))
+  const [metadata, setMetadata] = useState(JSON.stringify(file.metadata ?? {}, null, 2))
+  const [access, setAccess] = useState(file.access ?? 'public-read')
+  const [fieldsError, setFieldsError] = useState<string | null>(null)
 
   // A new file in the panel: its name in the field and the picker back to the original.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another file (or its new version) resets the form
   useEffect(() => {
     setName(file.name)
     setRenameError(null)
     setChoice('original')
     heading.current?.focus()
-  }, [file.name])
+  }, [file.name, file._id])
+
+  // The saved tags, metadata and access of the file shown, whenever they change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the file's own fields reset the form
+  useEffect(() => {
+    setTags((file.tags ?? []).join(', '))
+    setMetadata(JSON.stringify(file.metadata ?? {}, null, 2))
+    setAccess(file.access ?? 'public-read')
+    setFieldsError(null)
+  }, [file._id, file.updatedAt])
 
   const pattern = choice === 'custom' ? custom : choice
   const url = withPattern(file.url, pattern)
-  const isImage = previews && (file.assetType === undefined || file.assetType === 'image')
+  // A private file's unsigned preview would be refused by delivery: none is asked for.
+  const isImage =
+    previews &&
+    file.access !== 'private' &&
+    (file.assetType === undefined || file.assetType === 'image')
   const presetList: Preset[] = presets.state.status === 'ready' ? presets.state.data.items : []
 
   const rename = async (event: FormEvent) => {
@@ -61,10 +82,34 @@ export function FilePanel({
     setBusy(true)
     setRenameError(null)
     try {
-      onChanged(await api.updateFile(file._id, { name: name.trim() }))
+      onChanged(await api.updateFile(file._id, { name: name.trim() }), 'renamed')
     } catch (error) {
       // The typed name stays in the field, with the API's reason beside it.
       setRenameError(problemOf(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const saveFields = async (event: FormEvent) => {
+    event.preventDefault()
+    const parsed = parseMetadata(metadata)
+    if (typeof parsed === 'string') {
+      setFieldsError(parsed)
+      return
+    }
+    setBusy(true)
+    setFieldsError(null)
+    try {
+      const changed = await api.updateFile(file._id, {
+        tags: parseTags(tags),
+        metadata: parsed,
+        access,
+      })
+      onChanged(changed, 'saved')
+    } catch (error) {
+      // What was typed stays, with the API's reason (it names the field).
+      setFieldsError(problemOf(error))
     } finally {
       setBusy(false)
     }
@@ -107,6 +152,14 @@ export function FilePanel({
         <dd>{file.version}</dd>
         <dt>Updated</dt>
         <dd>{formatDate(file.updatedAt)}</dd>
+        <dt>Access</dt>
+        <dd data-testid="file-access">
+          {file.access === 'private' ? 'Private (signed URLs only)' : 'Public'}
+        </dd>
+        <dt>Tags</dt>
+        <dd data-testid="file-tags">
+          {(file.tags ?? []).length === 0 ? '—' : (file.tags ?? []).join(', ')}
+        </dd>
       </dl>
 
       <form className="inline-form" onSubmit={rename}>
@@ -124,6 +177,47 @@ export function FilePanel({
           </button>
         </div>
         <ErrorText message={renameError} testId="rename-error" />
+      </form>
+
+      <form className="inline-form" onSubmit={saveFields} data-testid="file-fields">
+        <label htmlFor="file-tags-input">Tags (comma-separated)</label>
+        <input
+          id="file-tags-input"
+          value={tags}
+          placeholder="red, sale"
+          onChange={(event) => setTags(event.target.value)}
+          data-testid="tags-input"
+        />
+        <label htmlFor="file-access-input">Access</label>
+        <select
+          id="file-access-input"
+          value={access}
+          onChange={(event) => setAccess(event.target.value as 'public-read' | 'private')}
+          data-testid="access-input"
+        >
+          <option value="public-read">Public: anyone with the URL</option>
+          <option value="private">Private: signed URLs only</option>
+        </select>
+        <label htmlFor="file-metadata-input">Metadata (a JSON object)</label>
+        <textarea
+          id="file-metadata-input"
+          value={metadata}
+          rows={4}
+          spellCheck={false}
+          onChange={(event) => setMetadata(event.target.value)}
+          data-testid="metadata-input"
+        />
+        <div className="inline-form-row">
+          <button
+            type="submit"
+            className="button is-small is-secondary"
+            disabled={busy}
+            data-testid="save-fields"
+          >
+            Save tags, access and metadata
+          </button>
+        </div>
+        <ErrorText message={fieldsError} testId="fields-error" />
       </form>
 
       <fieldset className="transform-picker">

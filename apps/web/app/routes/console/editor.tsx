@@ -1,8 +1,9 @@
 // The media library (/console/editor): folders as a tree and breadcrumbs, files as a grid or a
-// list, sort, search, paging as the API pages, selection, rename, move, delete and new folder.
+// list, sort, search (by name, in the folder and below) and the tag filter, paging as the API
+// pages, selection, rename, move, tag, delete and new folder.
 // Its state is components/console/library/library-state.ts; the grid, the toolbar and the
 // dialog are beside it.
-import { useEffect, useMemo, useReducer, useState } from 'react'
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import {
   ErrorText,
@@ -16,6 +17,7 @@ import { ActionDialog } from '../../components/console/library/action-dialog.tsx
 import { LibraryGrid } from '../../components/console/library/library-grid.tsx'
 import {
   INITIAL_LIBRARY,
+  isSearching,
   keyOf,
   libraryReducer,
   movedNotice,
@@ -38,7 +40,8 @@ export const meta: Route.MetaFunction = (args) =>
 export default function Editor() {
   const { api, org } = useConsole()
   const [params, setParams] = useSearchParams()
-  const { path, q, pageNo, view, sort } = readLibraryParams(params)
+  const { path, q, pageNo, view, sort, tag } = readLibraryParams(params)
+  const searching = isSearching({ q, tag })
   const [search, setSearch] = useState(q)
   const [state, dispatch] = useReducer(libraryReducer, INITIAL_LIBRARY)
   const { selected, open, pending, notice, actionError, dropTarget, treeVersion } = state
@@ -48,24 +51,41 @@ export default function Editor() {
   const settings = useLoad(() => api.settings(), `settings:${org._id}`)
   const signedOnly = settings.state.status === 'ready' && settings.state.data.requireSignedUrls
   const list = useLoad(
-    // The API sorts the whole folder, so every page follows the order chosen.
+    // The API sorts the whole folder (or every match), so every page follows the order chosen.
+    // A name or a tag searches the folder and everything below it.
     () =>
-      api.listFiles({
-        path,
-        name: q,
-        ...(sort === 'name' ? {} : { sort }),
-        pageNo,
-        pageSize: PAGE_SIZE,
-      }),
-    `${org._id}|${path}|${q}|${sort}|${pageNo}`,
+      searching
+        ? api.searchFiles({
+            path,
+            name: q.trim(),
+            tags: tag === '' ? [] : [tag],
+            ...(sort === 'name' ? {} : { sort }),
+            pageNo,
+            pageSize: PAGE_SIZE,
+          })
+        : api.listFiles({
+            path,
+            ...(sort === 'name' ? {} : { sort }),
+            pageNo,
+            pageSize: PAGE_SIZE,
+          }),
+    `${org._id}|${path}|${q}|${tag}|${sort}|${pageNo}`,
   )
+  // The tags in use, read again after every change of the list (a tag added or removed).
+  const [tagsVersion, setTagsVersion] = useState(0)
+  const tagList = useLoad(() => api.listTags(), `tags:${org._id}|${tagsVersion}`)
+  const tags = tagList.state.status === 'ready' ? tagList.state.data.items : []
 
+  // From the address as it is when the change lands (the latest render's): the search's delayed
+  // change must not undo a filter chosen meanwhile.
+  const latestParams = useRef(params)
+  latestParams.current = params
   const change = (next: Record<string, string | undefined>) =>
-    setParams(withParams(params, next), { preventScrollReset: true })
+    setParams(withParams(latestParams.current, next), { preventScrollReset: true })
   const openFolder = (folder: string) => {
     dispatch({ type: 'open_folder' })
     setSearch('')
-    change({ path: folder, q: undefined, page: undefined, file: undefined })
+    change({ path: folder, q: undefined, tag: undefined, page: undefined, file: undefined })
   }
 
   // A link to one file (`?file={id}`, from the home page's recent uploads) opens its panel.
@@ -104,6 +124,7 @@ export default function Editor() {
   // The notice shows once the list shows the change, so what it says is what is on screen.
   const afterChange = async (message: string, foldersChanged: boolean) => {
     dispatch({ type: 'changing', foldersChanged })
+    setTagsVersion((version) => version + 1)
     await list.reload()
     dispatch({ type: 'changed', notice: message })
   }
@@ -236,6 +257,8 @@ export default function Editor() {
             search={search}
             sort={sort}
             view={view}
+            tag={tag}
+            tags={tags}
             chosen={chosen}
             onSearch={setSearch}
             onChange={change}
@@ -260,8 +283,13 @@ export default function Editor() {
             label="this folder"
             onRetry={() => void list.reload()}
             empty={(answer) =>
-              answer.items.length > 0 ? null : q !== '' ? (
-                <p>Nothing in this folder has “{q}” in its name.</p>
+              answer.items.length > 0 ? null : searching ? (
+                <p data-testid="library-no-match">
+                  Nothing in this folder or below
+                  {q.trim() === '' ? '' : ` has “${q.trim()}” in its name`}
+                  {q.trim() !== '' && tag !== '' ? ' and' : ''}
+                  {tag === '' ? '' : ` is tagged “${tag}”`}.
+                </p>
               ) : path === '' ? (
                 <>
                   <h2>Your library is empty</h2>
@@ -311,9 +339,12 @@ export default function Editor() {
               dispatch({ type: 'open_file', file: null })
               if (params.has('file')) change({ file: undefined })
             }}
-            onChanged={(file) => {
+            onChanged={(file, what) => {
               dispatch({ type: 'open_file', file })
-              void afterChange(`Renamed to ${file.name}.`, false)
+              void afterChange(
+                what === 'renamed' ? `Renamed to ${file.name}.` : `Saved ${file.name}.`,
+                false,
+              )
             }}
             onMove={() => dispatch({ type: 'ask', pending: { kind: 'move', items: [open] } })}
             onDelete={() => dispatch({ type: 'ask', pending: { kind: 'delete', items: [open] } })}

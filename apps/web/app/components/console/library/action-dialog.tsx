@@ -1,10 +1,18 @@
-// The library's dialog for the actions that ask first: a new folder, rename, move, and delete
-// (which counts what a folder holds before it is confirmed).
+// The library's dialog for the actions that ask first: a new folder, rename, move, tag (tags
+// added to every chosen file), and delete (which counts what a folder holds before it is
+// confirmed).
 import { type FormEvent, useEffect, useState } from 'react'
 import type { ConsoleApi, LibraryItem } from '../../../lib/console-api.ts'
 import { problemOf } from '../../../lib/console-api.ts'
 import { Dialog, ErrorText, useConsole } from '../console-context.tsx'
-import { deleteCountText, deletedNotice, keyOf, type Pending } from './library-state.ts'
+import {
+  deleteCountText,
+  deletedNotice,
+  keyOf,
+  type Pending,
+  parseTags,
+  taggedNotice,
+} from './library-state.ts'
 
 /** Files and folders under a folder, counted by walking it (bounded, for the delete question). */
 async function countFolder(
@@ -113,6 +121,18 @@ export function ActionDialog({
         await moveItems(pending.items, value)
         onClose()
       })
+    } else if (pending.kind === 'tag') {
+      const added = parseTags(value)
+      void run(async () => {
+        let tagged = 0
+        for (const item of pending.items) {
+          if (item.type !== 'file') continue
+          const tags = [...new Set([...(item.tags ?? []), ...added])]
+          await api.updateFile(item._id, { tags })
+          tagged += 1
+        }
+        await onDone(taggedNotice(tagged, added.join(', ')), false, [])
+      })
     } else {
       void run(async () => {
         let files = 0
@@ -138,6 +158,7 @@ export function ActionDialog({
     'new-folder': 'New folder',
     rename: 'Rename',
     move: 'Move to a folder',
+    tag: 'Add tags',
     delete: 'Delete for good?',
   }
   return (
@@ -159,7 +180,11 @@ export function ActionDialog({
         ) : (
           <div className="field">
             <label htmlFor="dialog-value">
-              {pending.kind === 'move' ? 'Destination folder (empty for All files)' : 'Name'}
+              {pending.kind === 'move'
+                ? 'Destination folder (empty for All files)'
+                : pending.kind === 'tag'
+                  ? 'Tags to add (comma-separated)'
+                  : 'Name'}
             </label>
             <input
               id="dialog-value"
@@ -185,7 +210,9 @@ export function ActionDialog({
                 ? 'Move'
                 : pending.kind === 'rename'
                   ? 'Rename'
-                  : 'Create'}
+                  : pending.kind === 'tag'
+                    ? 'Add tags'
+                    : 'Create'}
           </button>
           <button type="button" className="button is-ghost" onClick={onClose}>
             Cancel

@@ -89,15 +89,34 @@ export function LibraryGrid({
                       fill="currentColor"
                     />
                   </svg>
-                ) : !signedOnly && (item.assetType === undefined || item.assetType === 'image') ? (
+                ) : !signedOnly &&
+                  item.access !== 'private' &&
+                  (item.assetType === undefined || item.assetType === 'image') ? (
                   <img src={thumbnailUrl(item.url)} alt="" loading="lazy" />
                 ) : (
-                  <span className="raw-icon">{item.format.toUpperCase()}</span>
+                  // Delivery refuses an unsigned preview of a private file: a lock shows instead.
+                  <span className="raw-icon" data-private={item.access === 'private' || undefined}>
+                    {item.access === 'private' ? (
+                      <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
+                        <path
+                          d="M7 10V7a5 5 0 0 1 10 0v3h1a1 1 0 0 1 1 1v9a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1v-9a1 1 0 0 1 1-1zm2 0h6V7a3 3 0 0 0-6 0z"
+                          fill="currentColor"
+                        />
+                      </svg>
+                    ) : (
+                      item.format.toUpperCase()
+                    )}
+                  </span>
                 )}
               </span>
               <span className="item-name">{item.name}</span>
               {item.type === 'file' ? (
                 <span className="item-meta">
+                  {(item.tags ?? []).length > 0 ? (
+                    <span className="item-tags" data-testid="item-tags">
+                      {(item.tags ?? []).join(', ')}
+                    </span>
+                  ) : null}
                   <span>{formatBytes(item.size)}</span>
                   <span>{item.format}</span>
                   <span>

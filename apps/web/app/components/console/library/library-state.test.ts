@@ -4,13 +4,17 @@ import {
   deleteCountText,
   deletedNotice,
   INITIAL_LIBRARY,
+  isSearching,
   keyOf,
   type LibraryAction,
   type LibraryState,
   libraryReducer,
   movedNotice,
   pageCountOf,
+  parseMetadata,
+  parseTags,
   readLibraryParams,
+  taggedNotice,
   withParams,
 } from './library-state.ts'
 
@@ -26,13 +30,14 @@ describe('the library address', () => {
   it('reads the folder, search, page, view and sort, falling back on anything unknown', () => {
     expect(
       readLibraryParams(new URLSearchParams('path=/a/b/&q=cat&page=3&view=list&sort=-size')),
-    ).toEqual({ path: 'a/b', q: 'cat', pageNo: 3, view: 'list', sort: '-size' })
+    ).toEqual({ path: 'a/b', q: 'cat', pageNo: 3, view: 'list', sort: '-size', tag: '' })
     expect(readLibraryParams(new URLSearchParams('page=-2&view=table&sort=biggest'))).toEqual({
       path: '',
       q: '',
       pageNo: 1,
       view: 'grid',
       sort: 'name',
+      tag: '',
     })
   })
 
@@ -147,5 +152,29 @@ describe('what the library says', () => {
     ).toBe(
       '2 folders with at least 3 files and 1 sub-folder inside, and 1 file will be deleted, everything inside included.',
     )
+  })
+})
+
+describe('tags, metadata and the search mode (issue 22)', () => {
+  it('reads the tag filter and says when the library searches', () => {
+    const view = readLibraryParams(new URLSearchParams('tag=%20red%20&path=a'))
+    expect(view.tag).toBe('red')
+    expect(isSearching(view)).toBe(true)
+    expect(isSearching(readLibraryParams(new URLSearchParams('path=a')))).toBe(false)
+    expect(isSearching(readLibraryParams(new URLSearchParams('q=%20')))).toBe(false)
+  })
+
+  it('reads typed tags and metadata', () => {
+    expect(parseTags(' red, sale ,,red ')).toEqual(['red', 'sale'])
+    expect(parseTags('')).toEqual([])
+    expect(parseMetadata('{"sku":"A1"}')).toEqual({ sku: 'A1' })
+    expect(parseMetadata('  ')).toEqual({})
+    expect(parseMetadata('[1]')).toMatch(/JSON object/)
+    expect(parseMetadata('{nope')).toMatch(/JSON object/)
+  })
+
+  it('says what tagging did', () => {
+    expect(taggedNotice(1, 'sale')).toBe('Tagged 1 file “sale”.')
+    expect(taggedNotice(3, 'sale')).toBe('Tagged 3 files “sale”.')
   })
 })

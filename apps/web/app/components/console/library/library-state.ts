@@ -29,6 +29,8 @@ export interface LibraryView {
   pageNo: number
   view: 'grid' | 'list'
   sort: Sort
+  /** A tag every file shown carries (the tag filter); '' for none. */
+  tag: string
 }
 
 /** Reads the library's address; anything unknown falls back to the first page by name. */
@@ -39,7 +41,38 @@ export function readLibraryParams(params: URLSearchParams): LibraryView {
     pageNo: Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1),
     view: params.get('view') === 'list' ? 'list' : 'grid',
     sort: SORTS.find(([value]) => value === params.get('sort'))?.[0] ?? 'name',
+    tag: (params.get('tag') ?? '').trim(),
   }
+}
+
+/** Whether the library searches (name or tag given) rather than lists one folder level. */
+export const isSearching = (view: Pick<LibraryView, 'q' | 'tag'>) =>
+  view.q.trim() !== '' || view.tag !== ''
+
+/** Tags typed as a comma-separated list: trimmed, blanks dropped, each once, in order. */
+export function parseTags(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter((tag) => tag !== ''),
+    ),
+  ]
+}
+
+/** A metadata object typed as JSON text; an error message when it is not a JSON object. */
+export function parseMetadata(text: string): Record<string, unknown> | string {
+  if (text.trim() === '') return {}
+  try {
+    const value: unknown = JSON.parse(text)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return value as Record<string, unknown>
+    }
+  } catch {
+    // Reported below.
+  }
+  return 'Metadata must be a JSON object, such as {"sku": "A1"}'
 }
 
 /** The address with `changes` made; an undefined or empty value removes the parameter. */
@@ -66,6 +99,8 @@ export type Pending =
   | { kind: 'rename'; item: LibraryItem }
   | { kind: 'move'; items: LibraryItem[] }
   | { kind: 'delete'; items: LibraryItem[] }
+  /** Adds a tag to the files among `items` (folders carry no tags). */
+  | { kind: 'tag'; items: LibraryItem[] }
 
 export interface LibraryState {
   /** Keys (keyOf) of the selected items. */
@@ -151,6 +186,11 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 /** The notice after a move. */
 export function movedNotice(moved: number, folder: string): string {
   return `Moved ${plural(moved, 'item')} to ${folder === '' ? 'All files' : folder}.`
+}
+
+/** The notice after tagging. */
+export function taggedNotice(files: number, tag: string): string {
+  return `Tagged ${plural(files, 'file')} “${tag}”.`
 }
 
 /** The notice after a delete. */

@@ -1,5 +1,5 @@
-// The library's controls: search, sort and view above the files, the bar of what is selected,
-// and the pager below.
+// The library's controls: search, the tag filter, sort and view above the files, the bar of
+// what is selected (rename, move, tag, delete), and the pager below.
 import type { LibraryItem } from '../../../lib/console-api.ts'
 import { type Pending, SORTS, type Sort } from './library-state.ts'
 
@@ -9,6 +9,8 @@ export function LibraryToolbar({
   search,
   sort,
   view,
+  tag,
+  tags,
   chosen,
   onSearch,
   onChange,
@@ -18,6 +20,9 @@ export function LibraryToolbar({
   search: string
   sort: Sort
   view: 'grid' | 'list'
+  /** The tag filter ('' for none) and the tags in use to choose from. */
+  tag: string
+  tags: { tag: string; files: number }[]
   chosen: LibraryItem[]
   onSearch: (text: string) => void
   onChange: ParamsChange
@@ -28,14 +33,32 @@ export function LibraryToolbar({
     <>
       <div className="editor-toolbar">
         <label className="search-field">
-          <span className="visually-hidden">Search by name in this folder</span>
+          <span className="visually-hidden">Search by name in this folder and below</span>
           <input
             type="search"
-            placeholder="Search by name in this folder"
+            placeholder="Search by name in this folder and below"
             value={search}
             onChange={(event) => onSearch(event.target.value)}
             data-testid="library-search"
           />
+        </label>
+        <label>
+          <span className="visually-hidden">Only files tagged</span>
+          <select
+            value={tag}
+            onChange={(event) => onChange({ tag: event.target.value, page: undefined })}
+            data-testid="library-tag-filter"
+          >
+            <option value="">All tags</option>
+            {tags.map((entry) => (
+              <option key={entry.tag} value={entry.tag}>
+                {entry.tag} ({entry.files})
+              </option>
+            ))}
+            {tag !== '' && !tags.some((entry) => entry.tag === tag) ? (
+              <option value={tag}>{tag}</option>
+            ) : null}
+          </select>
         </label>
         <label>
           <span className="visually-hidden">Sort</span>
@@ -88,6 +111,16 @@ export function LibraryToolbar({
           >
             Move…
           </button>
+          {chosen.some((item) => item.type === 'file') ? (
+            <button
+              type="button"
+              className="button is-small is-secondary"
+              onClick={() => onAsk({ kind: 'tag', items: chosen })}
+              data-testid="bulk-tag"
+            >
+              Tag…
+            </button>
+          ) : null}
           <button
             type="button"
             className="button is-small is-danger"
