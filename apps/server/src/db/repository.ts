@@ -16,7 +16,9 @@ import { createPresetQueries } from './preset-queries.ts'
 import { checkWholeNumber, excluded, isUuid, now, returned } from './query-helpers.ts'
 import { createRateLimitQueries } from './rate-limit-queries.ts'
 import { type DerivedImage, derivedImages, files, type StoredFile } from './schema.ts'
+import { createSignedUploadQueries } from './signed-upload-queries.ts'
 import { createUsageQueries } from './usage-queries.ts'
+import { createWebhookQueries } from './webhook-queries.ts'
 
 export interface FileInput {
   path: string
@@ -288,6 +290,8 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     ...createIdentityQueries(db),
     ...createPresetQueries(db),
     ...createUsageQueries(db),
+    ...createSignedUploadQueries(db),
+    ...createWebhookQueries(db),
     findFile,
     findFileById,
     upsertFile,
