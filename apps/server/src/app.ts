@@ -40,6 +40,13 @@ import type { PageCache } from './http/page-cache.ts'
 import { clientAddress, isLoopback, rawTarget } from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
 import { createWebPageCache, registerWeb } from './http/web.ts'
+import { SIGNED_UPLOAD_BASE } from './pixelbin/signed-upload.ts'
+import {
+  PLATFORM_ASSETS,
+  panelSignedUrlRoutes,
+  platformSignedUrlRoutes,
+  signedUploadRoutes,
+} from './pixelbin/signed-upload-routes.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
@@ -186,6 +193,10 @@ export function createApp(
   mount(ASSET_API_BASE, 'assets-api', assetRoutes(app, features))
   mount(ORGANIZATION, 'organization', organisationRoutes(app, features))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app, features))
+  // Signed uploads (decision 016): the URL makers, and the signed URLs browsers upload to.
+  mount(PLATFORM_ASSETS, 'platform-signed-url', platformSignedUrlRoutes(app, features))
+  mount(ASSET_API_BASE, 'signed-url', panelSignedUrlRoutes(app, features))
+  mount(SIGNED_UPLOAD_BASE, 'signed-upload', signedUploadRoutes(app, features))
 
   // The website and console: every remaining page path.
   registerWeb(

@@ -8,6 +8,7 @@ import { createReturnSigner } from './billing/return-url.ts'
 import { createSettlement } from './billing/settlement.ts'
 import { createContactInbox } from './content/contact.ts'
 import type { AppContext } from './context.ts'
+import { createSignedUploads } from './pixelbin/signed-upload.ts'
 import { createRateLimiter } from './platform/rate-limit.ts'
 import { createVisitorAllowance } from './playground/allowance.ts'
 import { createCaptchaGuard } from './playground/captcha.ts'
@@ -39,5 +40,7 @@ export function createFeatureServices(context: AppContext) {
       limiter,
       captcha: createCaptchaGuard(context, { action: 'contact' }),
     }),
+    /** Signed upload URLs and the parts uploaded to them (decision 016). */
+    signedUploads: createSignedUploads(context, { assets }),
   }
 }

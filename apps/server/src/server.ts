@@ -9,6 +9,7 @@ import { DELIVERY_ROUTE } from './delivery/paths.ts'
 import { createEdge } from './http/edge.ts'
 import { createWebPageCache } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
+import { expireSignedUploads } from './pixelbin/signed-upload.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
 import { createLogger, type Logger } from './platform/logger.ts'
 import { expireVisitorUploads } from './playground/visitor-uploads.ts'
@@ -140,6 +141,7 @@ export async function startServer(
   const { repo, storage } = services.context
   const housekeeping = startHousekeeping(repo, logger, undefined, storage, {
     visitorUploads: () => expireVisitorUploads(services.context),
+    signedUploads: () => expireSignedUploads(services.context),
   })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port

@@ -55,10 +55,16 @@ export type {
   Plan,
   Preset,
   Session,
+  SignedUpload,
+  SignedUploadFields,
+  SignedUploadPart,
   SigningKey,
   StoredFile,
   Subscription,
   User,
+  Webhook,
+  WebhookDelivery,
   Zone,
 } from './schema.ts'
 export * as schema from './schema.ts'
+export { DELIVERY_LOG_KEEP_DAYS, type NewDelivery } from './webhook-queries.ts'
