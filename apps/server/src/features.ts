@@ -14,6 +14,7 @@ import { createVisitorAllowance } from './playground/allowance.ts'
 import { createCaptchaGuard } from './playground/captcha.ts'
 import { createPlaygroundSigner } from './playground/sign.ts'
 import { createVisitorUploads } from './playground/visitor-uploads.ts'
+import { createWebhookSender } from './webhooks/delivery.ts'
 
 export type FeatureServices = ReturnType<typeof createFeatureServices>
 
@@ -42,5 +43,7 @@ export function createFeatureServices(context: AppContext) {
     }),
     /** Signed upload URLs and the parts uploaded to them (decision 016). */
     signedUploads: createSignedUploads(context, { assets }),
+    /** Sends webhook deliveries (the ping; the jobs send the rest). */
+    webhookSender: createWebhookSender(context),
   }
 }
