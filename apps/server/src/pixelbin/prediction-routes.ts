@@ -40,9 +40,16 @@ export function platformPredictionRoutes(app: AppContext, { auth }: { auth: Auth
   })
 
   router.post('/:plugin/:operation', limit, async (c) => {
-    const { organisation } = await auth.requireAnyOrganisation(c)
     const predictionId = `${c.req.param('plugin')}_${c.req.param('operation')}`
-    const prediction = queue.predictionOf(predictionId)
+    // Refusals before the body is read still read it (within the limit): a client still sending
+    // would otherwise see its connection reset instead of the answer.
+    const { organisation, prediction } = await (async () => {
+      const caller = await auth.requireAnyOrganisation(c)
+      return { organisation: caller.organisation, prediction: queue.predictionOf(predictionId) }
+    })().catch(async (error: unknown) => {
+      await c.req.arrayBuffer().catch(() => undefined)
+      throw error
+    })
     const form = await readPredictionForm(c, prediction)
     const webhook =
       form.webhook === undefined
