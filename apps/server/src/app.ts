@@ -41,9 +41,8 @@ import { clientAddress, isLoopback, rawTarget } from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
 import { createWebPageCache, registerWeb } from './http/web.ts'
 import { platformPredictionRoutes } from './pixelbin/prediction-routes.ts'
-import { SIGNED_UPLOAD_BASE } from './pixelbin/signed-upload.ts'
+import { PLATFORM_ASSETS, SIGNED_UPLOAD_BASE } from './pixelbin/signed-upload.ts'
 import {
-  PLATFORM_ASSETS,
   panelSignedUrlRoutes,
   platformSignedUrlRoutes,
   signedUploadRoutes,

@@ -7,9 +7,6 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { jsonLimit, readJson } from '../http/json-body.ts'
 import type { SignedUploads } from './signed-upload.ts'
 
-/** Pixelbin's platform assets base: `…/v1.0/upload/signed-url`, `…/v2.0/upload/signed-url`. */
-export const PLATFORM_ASSETS = '/service/platform/assets'
-
 // The URL is the credential (no cookie is read), so any page may call it: CORS lets browsers
 // upload from the customer's own site.
 const CORS_HEADERS = {
@@ -19,9 +16,12 @@ const CORS_HEADERS = {
   'access-control-max-age': '600',
 }
 
+// A preflight is answered here (no OPTIONS route: the API description lists only the calls).
 const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === 'OPTIONS') return c.body(null, 204, CORS_HEADERS)
   await next()
   for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value)
+  return undefined
 }
 
 /** The JSON limit for a completion; a v1 upload's multipart body is limited by the upload's. */
@@ -37,7 +37,6 @@ export function signedUploadRoutes(
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   router.use('*', cors)
-  router.options('/:uploadId', (c) => c.body(null, 204, CORS_HEADERS))
   router.put('/:uploadId', (c) => signedUploads.putPart(c))
   router.post('/:uploadId', completionLimit, (c) => signedUploads.complete(c))
   return router

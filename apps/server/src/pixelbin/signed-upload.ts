@@ -17,6 +17,8 @@ import type { Organisation, SignedUpload, SignedUploadFields } from '../db/index
 import { HttpError } from '../http/errors.ts'
 import { invalid, readSignedUrlRequest, type SignedUrlRequest } from './signed-upload-request.ts'
 
+/** Pixelbin's platform assets base: `…/v1.0/upload/signed-url`, `…/v2.0/upload/signed-url`. */
+export const PLATFORM_ASSETS = '/service/platform/assets'
 /** Where signed uploads are received: `…/{uploadId}?signature=…` (no other credential). */
 export const SIGNED_UPLOAD_BASE = '/service/public/assets/v1.0/signed-uploads'
 /** The largest part (bounded by UPLOAD_MAX_BYTES too): 16 MiB, above the SDK's 10 MB chunks. */
@@ -67,8 +69,11 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
 
   /** The upload a request's URL names, when its signature is right; 404 otherwise. */
   async function authorise(c: Context): Promise<SignedUpload> {
+    const signature = c.req.query('signature')
+    if (signature === undefined || signature === '') {
+      throw invalid('signature', 'is required: use the whole URL createSignedUrl gave')
+    }
     const upload = await repo.findSignedUpload(c.req.param('uploadId') ?? '')
-    const signature = c.req.query('signature') ?? ''
     if (upload === undefined || sha256(signature) !== upload.secretHash) throw notFound()
     if (upload.status === 'done') {
       throw new HttpError(409, 'upload_used', 'This upload URL was already used; ask for a new one')
