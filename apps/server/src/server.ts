@@ -142,6 +142,7 @@ export async function startServer(
   const housekeeping = startHousekeeping(repo, logger, undefined, storage, {
     visitorUploads: () => expireVisitorUploads(services.context),
     signedUploads: () => expireSignedUploads(services.context),
+    webhookDeliveries: () => services.context.repo.pruneDeliveries(),
   })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
