@@ -53,6 +53,7 @@ export default [
           route('settings/security', 'routes/console/settings-security.tsx'),
           route('settings/members', 'routes/console/settings-members.tsx'),
           route('settings/apps', 'routes/console/settings-apps.tsx'),
+          route('settings/webhooks', 'routes/console/settings-webhooks.tsx'),
         ]),
       ]),
       route('organization/:orgId', 'routes/console/org-redirect.ts', {
