@@ -2,7 +2,7 @@
 // receiver, at 1440 and 390 px: an owner adds an endpoint (its secret shown once), pings it (the
 // ping arrives signed with that secret), uploads a file over 8 MB (sent in parts through a signed
 // upload URL, with progress) whose file.created event arrives too, and reads both in the log.
-import { createHmac } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { crc32, deflateSync } from 'node:zlib'
@@ -38,12 +38,9 @@ function noisePng(width: number, height: number): Buffer {
   header.writeUInt32BE(width, 0)
   header.writeUInt32BE(height, 4)
   header.set([8, 2, 0, 0, 0], 8)
-  const rows = Buffer.alloc((width * 3 + 1) * height)
-  let seed = 7
-  for (let i = 0; i < rows.length; i++) {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff
-    rows[i] = i % (width * 3 + 1) === 0 ? 0 : seed >> 16
-  }
+  const rows = randomBytes((width * 3 + 1) * height)
+  // Each row starts with its filter type: none.
+  for (let row = 0; row < height; row++) rows[row * (width * 3 + 1)] = 0
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
