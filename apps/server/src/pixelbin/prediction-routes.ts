@@ -15,6 +15,7 @@ import { PREDICTION_JOB } from '../predictions/job.ts'
 import { parsePlatformPredictionId, platformPredictionJson } from '../predictions/platform-json.ts'
 import { createPredictionQueue, type SentImage } from '../predictions/queue.ts'
 import { assertTarget } from '../webhooks/target.ts'
+import { requirePlatformToken } from './platform-token.ts'
 import { readPredictionForm } from './prediction-input.ts'
 
 const notFound = (id: string) =>
@@ -44,7 +45,7 @@ export function platformPredictionRoutes(app: AppContext, { auth }: { auth: Auth
     // Refusals before the body is read still read it (within the limit): a client still sending
     // would otherwise see its connection reset instead of the answer.
     const { organisation, prediction } = await (async () => {
-      const caller = await auth.requireAnyOrganisation(c)
+      const caller = await requirePlatformToken(auth, c)
       return { organisation: caller.organisation, prediction: queue.predictionOf(predictionId) }
     })().catch(async (error: unknown) => {
       await c.req.arrayBuffer().catch(() => undefined)
@@ -81,7 +82,7 @@ export function platformPredictionRoutes(app: AppContext, { auth }: { auth: Auth
   })
 
   router.get('/:id', async (c) => {
-    const { organisation } = await auth.requireAnyOrganisation(c)
+    const { organisation } = await requirePlatformToken(auth, c)
     const id = c.req.param('id')
     const parsed = parsePlatformPredictionId(id)
     if (parsed === undefined || !isUuid(parsed.jobId)) throw notFound(id)

@@ -5,6 +5,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { Auth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { jsonLimit, readJson } from '../http/json-body.ts'
+import { requirePlatformToken } from './platform-token.ts'
 import type { SignedUploads } from './signed-upload.ts'
 
 // The URL is the credential (no cookie is read), so any page may call it: CORS lets browsers
@@ -49,12 +50,12 @@ export function platformSignedUrlRoutes(
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   router.post('/v1.0/upload/signed-url', jsonLimit, async (c) => {
-    const { organisation } = await auth.requireAnyOrganisation(c)
+    const { organisation } = await requirePlatformToken(auth, c)
     const { url, fields } = await signedUploads.create(organisation, 1, await readJson(c))
     return c.json({ s3PresignedUrl: { url, fields } }, 200, { 'cache-control': 'no-store' })
   })
   router.post('/v2.0/upload/signed-url', jsonLimit, async (c) => {
-    const { organisation } = await auth.requireAnyOrganisation(c)
+    const { organisation } = await requirePlatformToken(auth, c)
     const { url, fields } = await signedUploads.create(organisation, 2, await readJson(c))
     return c.json({ presignedUrl: { url, fields } }, 200, { 'cache-control': 'no-store' })
   })

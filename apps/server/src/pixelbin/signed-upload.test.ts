@@ -271,6 +271,13 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
       'unsupported_field',
     )
     expectError(await api.call('POST', path, { body: {} }), 401, 'unauthenticated')
+    // A session is not enough on the platform paths (they carry no request signature).
+    const member = await api.signup()
+    expectError(
+      await api.call('POST', path, { cookie: member.cookie, body: {} }),
+      401,
+      'unauthenticated',
+    )
   })
 
   it('makes URLs for the console under the organisation, for members only', async () => {
