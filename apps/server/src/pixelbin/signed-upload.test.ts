@@ -223,7 +223,11 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
   it('refuses a wrong signature as nothing, an expired URL, and a URL used already', async () => {
     const target = await newUrl({ name: 'used' })
     const forged = { ...target, url: target.url.replace(/signature=[^&]+/, 'signature=forged') }
-    await expectAnswer(await putPart(forged, 1, image), 404, 'upload_not_found')
+    await expectAnswer(
+      await putPart(forged, 1, Buffer.alloc(1_900_000, 7)),
+      404,
+      'upload_not_found',
+    )
     expect((await putPart(target, 1, image)).status).toBe(200)
     expect((await completeParts(target, [1])).status).toBe(200)
     await expectAnswer(await completeParts(target, [1]), 409, 'upload_used')
@@ -231,7 +235,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
 
     const late = await newUrl({ name: 'late', expiry: 1 })
     await new Promise((resolve) => setTimeout(resolve, 1100))
-    await expectAnswer(await putPart(late, 1, image), 410, 'upload_expired')
+    // A large refused part still gets its answer (the body is read and dropped, not cut off).
+    await expectAnswer(await putPart(late, 1, Buffer.alloc(1_900_000, 7)), 410, 'upload_expired')
     await expectAnswer(await completeParts(late, [1]), 410, 'upload_expired')
   })
 

@@ -102,7 +102,22 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
   }
 
   /** PUT …?partNumber=N: one part, multipart with a `file` part (the fields are ignored). */
-  async function putPart(c: Context): Promise<Response> {
+  /**
+   * `authorise`, reading and dropping the body of a refused request as it comes: a browser still
+   * sending its part would otherwise see the connection cut instead of the answer.
+   */
+  async function authoriseOrDrain<T>(c: Context, check: () => Promise<T>): Promise<T> {
+    try {
+      return await check()
+    } catch (error) {
+      const request = incoming(c)
+      if (request !== undefined && !request.readableEnded) request.resume()
+      throw error
+    }
+  }
+
+  /** The checks of a part before its body is read: the URL, its kind, the number, the type. */
+  async function partTarget(c: Context) {
     const upload = await authorise(c)
     if (upload.version !== 2) {
       throw new HttpError(
@@ -117,6 +132,11 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
     if (request === undefined || !contentType.toLowerCase().startsWith('multipart/form-data')) {
       throw new HttpError(415, 'unsupported_media_type', 'Send the part as multipart/form-data')
     }
+    return { upload, partNumber, request }
+  }
+
+  async function putPart(c: Context): Promise<Response> {
+    const { upload, partNumber, request } = await authoriseOrDrain(c, () => partTarget(c))
     const storageKey = `orgs/${upload.organisationId}/uploads/${upload.id}/${partNumber}-${randomUUID()}`
     let received: Awaited<ReturnType<typeof receiveMultipart>>
     try {
@@ -259,7 +279,7 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
    * multipart (fields + `file`), stores a v1 upload's whole file. Either way the URL is spent.
    */
   async function complete(c: Context): Promise<Response> {
-    const upload = await authorise(c)
+    const upload = await authoriseOrDrain(c, () => authorise(c))
     const contentType = (c.req.header('content-type') ?? '').toLowerCase()
     if (contentType.startsWith('multipart/form-data')) return completeWhole(c, upload)
     if (upload.version !== 2) {
