@@ -157,8 +157,9 @@ export async function createServices(
       {
         pollMs: config.jobPollMs,
         heartbeatMs: config.jobs.heartbeatMs,
-        // Visitors' jobs take turns with organisations' (issue 19 finding 4).
-        lanes: [[DERIVE_VISITOR_JOB]],
+        // Visitors' jobs take turns with organisations' (issue 19 finding 4); webhook deliveries
+        // (short) take turns too, so they never wait behind a queue of AI work.
+        lanes: [[DERIVE_VISITOR_JOB], [WEBHOOK_JOB]],
       },
     )
     await seedBilling(repo, content)
