@@ -240,6 +240,20 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
     await expectAnswer(await completeParts(late, [1]), 410, 'upload_expired')
   })
 
+  it('gives a taken name a few more characters with filenameOverride, the format read from the bytes', async () => {
+    for (const expected of [/^twice\.png$/, /^twice_[0-9a-f]{8}\.png$/]) {
+      const target = await newUrl({ name: 'twice', filenameOverride: true })
+      expect((await putPart(target, 1, image)).status).toBe(200)
+      const done = await completeParts(target, [1])
+      expect(done.status).toBe(200)
+      expect(((await done.json()) as { name: string }).name).toMatch(expected)
+    }
+    const taken = await newUrl({ name: 'twice' })
+    expect((await putPart(taken, 1, image)).status).toBe(200)
+    await expectAnswer(await completeParts(taken, [1]), 409, 'already_exists')
+    expect(await storedParts(taken.url)).toEqual([])
+  })
+
   it('refuses bytes that are not the format the URL was made for, keeping nothing', async () => {
     const target = await newUrl({ name: 'typed', format: 'jpeg' })
     expect((await putPart(target, 1, image)).status).toBe(200)

@@ -25,8 +25,6 @@ export const SIGNED_UPLOAD_BASE = '/service/public/assets/v1.0/signed-uploads'
 export const PART_MAX_BYTES = 16 * 1024 * 1024
 /** The highest part number (S3's). */
 export const MAX_PART_NUMBER = 10_000
-/** Stale uploads cleaned per housekeeping pass. */
-const CLEANUP_BATCH = 200
 
 function incoming(c: Context): IncomingMessage | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
@@ -213,11 +211,15 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
   }
 
   /** A free name for `filenameOverride`: the asked one, or it with a few random characters. */
-  async function freeName(organisationId: string, fields: SignedUploadFields) {
+  async function freeName(
+    organisationId: string,
+    fields: SignedUploadFields,
+    format: string | undefined,
+  ) {
     if (!fields.filenameOverride || fields.overwrite || fields.name === undefined) {
       return fields.name
     }
-    const extension = fields.format === 'jpeg' ? 'jpg' : fields.format
+    const extension = format === 'jpeg' ? 'jpg' : format
     if (extension === undefined) return fields.name
     const pathOf = (name: string) =>
       `${fields.path === '' ? '' : `${fields.path}/`}${name}.${extension}`
@@ -227,8 +229,9 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
 
   /**
    * Stores the received object as the upload's file, with every check of a direct upload; an
-   * object whose bytes are not the format the URL was made for is refused before it is recorded.
-   * Whatever fails, the object is deleted.
+   * object whose bytes are not the format the URL was made for is refused before it is recorded,
+   * and with `filenameOverride` a taken name gets a few characters (the format read from the
+   * bytes). Whatever fails, the object is deleted.
    */
   async function store(
     upload: SignedUpload,
@@ -237,19 +240,24 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
   ) {
     const { fields } = upload
     const organisation = await repo.findOrganisationById(upload.organisationId)
+    let name: string | undefined
     try {
       if (organisation === undefined) throw notFound()
-      if (fields.format !== undefined) {
+      let format = fields.format
+      const renames = fields.filenameOverride && !fields.overwrite && fields.name !== undefined
+      if (format !== undefined || renames) {
         const data = await storage.get(received.storageKey)
         const type = data === undefined ? undefined : await sniffType(data).catch(() => undefined)
-        if (type !== undefined && type.format !== fields.format) {
+        if (type !== undefined && format !== undefined && type.format !== format) {
           throw new HttpError(
             415,
             'unexpected_type',
-            `The upload is ${type.format}, but its URL was made for ${fields.format}`,
+            `The upload is ${type.format}, but its URL was made for ${format}`,
           )
         }
+        format = type?.format ?? format
       }
+      name = await freeName(organisation.id, fields, format)
     } catch (error) {
       await storage.delete(received.storageKey).catch(() => undefined)
       throw error
@@ -259,11 +267,7 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
       received.storageKey,
       received.hash,
       received.size,
-      {
-        path: fields.path,
-        name: await freeName(organisation.id, fields),
-        overwrite: fields.overwrite,
-      },
+      { path: fields.path, name, overwrite: fields.overwrite },
       originalName,
     )
   }
@@ -380,17 +384,4 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
   }
 
   return { create, putPart, complete, partLimit }
-}
-
-/**
- * The housekeeping task: removes uploads that expired or whose completion died, with every part
- * they stored; answers how many uploads went.
- */
-export async function expireSignedUploads(app: Pick<AppContext, 'repo' | 'storage'>) {
-  const stale = await app.repo.staleSignedUploads(CLEANUP_BATCH)
-  await Promise.allSettled(
-    stale.flatMap((upload) => upload.storageKeys.map((key) => app.storage.delete(key))),
-  )
-  await app.repo.deleteSignedUploads(stale.map((upload) => upload.id))
-  return stale.length
 }
