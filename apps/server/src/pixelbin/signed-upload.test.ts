@@ -181,6 +181,18 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
     expect(await storedParts(target.url)).toEqual([])
   })
 
+  it('resumes: a part missing at completion can still be sent, and the upload completes', async () => {
+    const target = await newUrl({ name: 'resumed' })
+    expect((await putPart(target, 2, image.subarray(300_000))).status).toBe(200)
+    await expectAnswer(await completeParts(target, [1, 2]), 400, 'missing_part')
+    expect((await putPart(target, 1, image.subarray(0, 300_000))).status).toBe(200)
+    const done = await completeParts(target, [1, 2])
+    expect(done.status).toBe(200)
+    const file = (await done.json()) as { url: string }
+    const delivered = await fetch(file.url)
+    expect(Buffer.from(await delivered.arrayBuffer()).equals(image)).toBe(true)
+  })
+
   it('refuses a part sent again with other bytes, and takes the same bytes again (a retry)', async () => {
     const target = await newUrl({ name: 'dup' })
     expect((await putPart(target, 1, image.subarray(0, 1000))).status).toBe(200)
