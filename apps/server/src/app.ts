@@ -41,14 +41,24 @@ import { clientAddress, isLoopback, rawTarget } from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
 import { createWebPageCache, registerWeb } from './http/web.ts'
 import { PLATFORM } from './pixelbin/paths.ts'
+import { platformPredictionRoutes } from './pixelbin/prediction-routes.ts'
 import { pixelbinRoutes } from './pixelbin/routes.ts'
+import { PLATFORM_ASSETS, SIGNED_UPLOAD_BASE } from './pixelbin/signed-upload.ts'
+import {
+  panelSignedUrlRoutes,
+  platformSignedUrlRoutes,
+  signedUploadRoutes,
+} from './pixelbin/signed-upload-routes.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts'
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
+import { PLATFORM_PREDICTIONS } from './predictions/platform-json.ts'
 import { predictionRoutes } from './predictions/routes.ts'
 import { StorageError } from './storage/index.ts'
 import { TRANSFORMATION_CONTEXT } from './transformation/paths.ts'
 import { transformationRoutes } from './transformation/routes.ts'
+import { WEBHOOKS_ORG_BASE } from './webhooks/paths.ts'
+import { webhookRoutes } from './webhooks/routes.ts'
 
 /** What a 503 for a database or store out of reach asks clients to wait, in seconds. */
 const RETRY_AFTER_SECONDS = 5
@@ -194,6 +204,13 @@ export function createApp(
   )
   mount(ORGANIZATION, 'organization', organisationRoutes(app, features))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app, features))
+  // Signed uploads (decision 016): the URL makers, and the signed URLs browsers upload to.
+  mount(PLATFORM_ASSETS, 'platform-signed-url', platformSignedUrlRoutes(app, features))
+  mount(ASSET_API_BASE, 'signed-url', panelSignedUrlRoutes(app, features))
+  mount(SIGNED_UPLOAD_BASE, 'signed-upload', signedUploadRoutes(app, features))
+  // Pixelbin's platform predictions, and an organisation's webhooks (decision 016).
+  mount(PLATFORM_PREDICTIONS, 'platform-predictions', platformPredictionRoutes(app, features))
+  mount(WEBHOOKS_ORG_BASE, 'webhooks', webhookRoutes(app, features))
 
   // The website and console: every remaining page path.
   registerWeb(

@@ -8,11 +8,13 @@ import { createReturnSigner } from './billing/return-url.ts'
 import { createSettlement } from './billing/settlement.ts'
 import { createContactInbox } from './content/contact.ts'
 import type { AppContext } from './context.ts'
+import { createSignedUploads } from './pixelbin/signed-upload.ts'
 import { createRateLimiter } from './platform/rate-limit.ts'
 import { createVisitorAllowance } from './playground/allowance.ts'
 import { createCaptchaGuard } from './playground/captcha.ts'
 import { createPlaygroundSigner } from './playground/sign.ts'
 import { createVisitorUploads } from './playground/visitor-uploads.ts'
+import { createWebhookSender } from './webhooks/delivery.ts'
 
 export type FeatureServices = ReturnType<typeof createFeatureServices>
 
@@ -39,5 +41,9 @@ export function createFeatureServices(context: AppContext) {
       limiter,
       captcha: createCaptchaGuard(context, { action: 'contact' }),
     }),
+    /** Signed upload URLs and the parts uploaded to them (decision 016). */
+    signedUploads: createSignedUploads(context, { assets }),
+    /** Sends webhook deliveries (the ping; the jobs send the rest). */
+    webhookSender: createWebhookSender(context),
   }
 }

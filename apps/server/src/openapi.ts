@@ -28,9 +28,12 @@ import {
 } from './http/openapi-kit.ts'
 import type { OpenApiDocument } from './http/openapi-types.ts'
 import { PLATFORM_OPENAPI } from './pixelbin/openapi.ts'
+import { PLATFORM_PREDICTION_OPENAPI } from './pixelbin/prediction-openapi.ts'
+import { SIGNED_UPLOAD_OPENAPI } from './pixelbin/signed-upload-openapi.ts'
 import { PLAYGROUND_OPENAPI } from './playground/openapi.ts'
 import { PREDICTIONS_API } from './predictions/openapi.ts'
 import { TRANSFORMATION_OPENAPI } from './transformation/openapi.ts'
+import { WEBHOOK_OPENAPI } from './webhooks/openapi.ts'
 
 export type {
   HttpMethod,
@@ -132,6 +135,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     TRANSFORMATION_OPENAPI,
     ASSET_API,
     PRESET_API,
+    SIGNED_UPLOAD_OPENAPI,
+    PLATFORM_PREDICTION_OPENAPI,
+    WEBHOOK_OPENAPI,
   ]
   const open: readonly ApiPart[] = [
     PLAN_OPENAPI,

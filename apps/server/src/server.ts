@@ -9,6 +9,7 @@ import { DELIVERY_ROUTE } from './delivery/paths.ts'
 import { createEdge } from './http/edge.ts'
 import { createWebPageCache } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
+import { expireSignedUploads } from './pixelbin/signed-upload-housekeeping.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
 import { createLogger, type Logger } from './platform/logger.ts'
 import { expireVisitorUploads } from './playground/visitor-uploads.ts'
@@ -142,6 +143,8 @@ export async function startServer(
     visitorUploads: () => expireVisitorUploads(services.context),
     // Used and expired password-reset and address-confirmation tokens (decision 019).
     accountTokens: () => repo.deleteStaleAccountTokens(),
+    signedUploads: () => expireSignedUploads(services.context),
+    webhookDeliveries: () => services.context.repo.pruneDeliveries(),
   })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port

@@ -20,6 +20,8 @@ import { createMetrics } from './platform/metrics.ts'
 import { createSessionCache } from './platform/session-cache.ts'
 import { createPredictionJobHandler, PREDICTION_JOB } from './predictions/job.ts'
 import { createLocalStorage, createS3Storage, type Storage } from './storage/index.ts'
+import { createWebhookSender } from './webhooks/delivery.ts'
+import { createWebhookEvents, WEBHOOK_JOB, withWebhookEvents } from './webhooks/events.ts'
 
 /** Everything the server runs on, created once at start and closed at shutdown. */
 export interface Services {
@@ -120,12 +122,14 @@ export async function createServices(
       },
     })
     const feed = changes
+    // File and folder writes tell the organisation's webhooks (decision 016).
+    const webhookEvents = createWebhookEvents({ repo, logger, wakeJobs: () => jobs?.wake() })
     const context: AppContext = {
       config,
       logger,
       metrics: createMetrics(),
       database,
-      repo,
+      repo: withWebhookEvents(repo, webhookEvents),
       lookups,
       sessions,
       storage,
@@ -150,12 +154,14 @@ export async function createServices(
         [DERIVE_JOB]: delivery.deriveJob,
         [DERIVE_VISITOR_JOB]: delivery.deriveJob,
         [PREDICTION_JOB]: createPredictionJobHandler(context),
+        [WEBHOOK_JOB]: createWebhookSender(context).jobHandler(),
       },
       {
         pollMs: config.jobPollMs,
         heartbeatMs: config.jobs.heartbeatMs,
-        // Visitors' jobs take turns with organisations' (issue 19 finding 4).
-        lanes: [[DERIVE_VISITOR_JOB]],
+        // Visitors' jobs take turns with organisations' (issue 19 finding 4); webhook deliveries
+        // (short) take turns too, so they never wait behind a queue of AI work.
+        lanes: [[DERIVE_VISITOR_JOB], [WEBHOOK_JOB]],
       },
     )
     await seedBilling(repo, content)

@@ -54,6 +54,7 @@ export default [
           route('settings/members', 'routes/console/settings-members.tsx'),
           route('settings/apps', 'routes/console/settings-apps.tsx'),
           route('settings/account', 'routes/console/settings-account.tsx'),
+          route('settings/webhooks', 'routes/console/settings-webhooks.tsx'),
         ]),
       ]),
       route('organization/:orgId', 'routes/console/org-redirect.ts', {

@@ -177,7 +177,8 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
   }
 }
 
-function checkUrl(
+/** Checks a remote URL under the rules above; says whether its host is allow-listed. */
+export function checkUrl(
   text: string,
   allowHosts: readonly string[],
 ): { url: URL; allowPrivate: boolean } {

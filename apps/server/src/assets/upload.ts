@@ -331,5 +331,5 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     })
   }
 
-  return { uploadDirect, uploadFromUrl, proxyDownload, receiveFile }
+  return { uploadDirect, uploadFromUrl, proxyDownload, receiveFile, finish }
 }

@@ -50,12 +50,23 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
         slow: z.boolean().describe('Runs as a background job (delivery answers 202)'),
         tags: z.array(z.string()),
         thumbnailURL: formatted('uri').optional(),
+        bannerImage: z
+          .string()
+          .describe("The thumbnail again, under Pixelbin's name ('' when there is none)"),
       }),
-      PredictionList: z.object({ items: z.array(ref('Prediction')) }),
+      PredictionList: z
+        .array(ref('Prediction'))
+        .describe("Every prediction: a plain array, as Pixelbin's predictions.list answers"),
       PredictionSchema: z
         .object({
           id: z.string(),
+          name: z.string().describe('Same as id, e.g. erase_bg'),
+          displayName: z.string(),
+          description: z.string(),
           operation: z.string(),
+          input: z
+            .record(z.string(), z.unknown())
+            .describe("The input's JSON Schema under Pixelbin's name (the same as schema)"),
           schema: z
             .record(z.string(), z.unknown())
             .describe(

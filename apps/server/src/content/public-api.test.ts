@@ -513,20 +513,25 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('public content APIs on
   })
 
   describe('predictions', () => {
-    it('lists the runnable models as { items }', async () => {
-      const { status, body, response } = await getJson<{
-        items: {
-          id: string
-          name: string
-          description: string
-          operation: string
-        }[]
-      }>(PREDICTIONS)
+    it("lists the runnable models as a plain array, in Pixelbin's shape", async () => {
+      const { status, body, response } =
+        await getJson<
+          {
+            id: string
+            name: string
+            displayName: string
+            description: string
+            bannerImage: string
+            operation: string
+          }[]
+        >(PREDICTIONS)
       expect(status).toBe(200)
       expect(response.headers.get('cache-control')).toBe('public, max-age=60')
-      expect(body.items.map((item) => item.id)).toEqual(content.predictions.map((item) => item.id))
-      for (const item of body.items) {
+      expect(body.map((item) => item.id)).toEqual(content.predictions.map((item) => item.id))
+      for (const item of body) {
         expect(item.name).toBe(item.id)
+        expect(item.displayName.length).toBeGreaterThan(0)
+        expect(item.bannerImage).toMatch(/^https?:\/\//)
         expect(item.description.length).toBeGreaterThan(0)
         const [plugin = '', method = ''] = item.operation.split('.')
         expect(CATALOGUE.getOperation(plugin, method), item.operation).toBeDefined()
@@ -538,6 +543,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('public content APIs on
         const { status, body } = await getJson<{
           id: string
           operation: string
+          input: unknown
           schema: {
             type: string
             required: string[]
@@ -553,6 +559,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('public content APIs on
         expect(body.id).toBe(prediction.id)
         expect(body.operation).toBe(prediction.operation.key)
         expect(body.schema.type).toBe('object')
+        expect(body.input).toEqual(body.schema)
         expect(body.schema.required).toContain('image')
         expect(body.schema.properties.image).toMatchObject({
           type: 'string',

@@ -66,6 +66,8 @@ function predictionJson(prediction: Prediction, absolute: (url: string) => strin
     ...(prediction.thumbnailURL === undefined
       ? {}
       : { thumbnailURL: absolute(prediction.thumbnailURL) }),
+    // Pixelbin's name for it, which `@pixelbin/admin`'s predictions.list gives (issue 22).
+    bannerImage: prediction.thumbnailURL === undefined ? '' : absolute(prediction.thumbnailURL),
   }
 }
 
@@ -78,6 +80,8 @@ function predictionSchemaJson(
   const params = operation.params.map((param) => `${param.id}:{${param.name}}`).join(',')
   return {
     ...predictionJson(prediction, absolute),
+    // `input` is what `@pixelbin/admin`'s predictions.getSchema reads; `schema` the website's.
+    input: prediction.inputSchema,
     schema: prediction.inputSchema,
     apiDetails: {
       // Anyone can run a model through delivery; members and API tokens can also queue a
@@ -195,9 +199,11 @@ export function predictionCatalogueRoutes(app: ContentApp): Hono<AppEnv> {
     app,
     (content) => new Map(content.predictions.map((item) => [item.id, item])),
   )
-  const predictionList = perContent(app, (content) => ({
-    items: content.predictions.map((item) => predictionJson(item, absolute)),
-  }))
+  // A plain array, as Pixelbin's predictions.list answers (SPEC §7.2 allows it; the website
+  // reads both).
+  const predictionList = perContent(app, (content) =>
+    content.predictions.map((item) => predictionJson(item, absolute)),
+  )
 
   router.get('/predictions', (c) => {
     cacheable(c)

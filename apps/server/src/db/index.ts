@@ -65,11 +65,17 @@ export type {
   Plan,
   Preset,
   Session,
+  SignedUpload,
+  SignedUploadFields,
+  SignedUploadPart,
   SigningKey,
   StoredFile,
   Subscription,
   User,
+  Webhook,
+  WebhookDelivery,
   Zone,
 } from './schema.ts'
 export * as schema from './schema.ts'
 export { FILE_ACCESS, type FileAccess, MEMBERSHIP_ROLES } from './schema.ts'
+export { DELIVERY_LOG_KEEP_DAYS, type NewDelivery } from './webhook-queries.ts'

@@ -25,7 +25,9 @@ import {
   files,
   type StoredFile,
 } from './schema.ts'
+import { createSignedUploadQueries } from './signed-upload-queries.ts'
 import { createUsageQueries } from './usage-queries.ts'
+import { createWebhookQueries } from './webhook-queries.ts'
 
 export interface FileInput {
   path: string
@@ -311,6 +313,8 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     ...createIdentityQueries(db),
     ...createPresetQueries(db),
     ...createUsageQueries(db),
+    ...createSignedUploadQueries(db),
+    ...createWebhookQueries(db),
     findFile,
     findFileById,
     upsertFile,

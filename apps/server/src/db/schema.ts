@@ -17,10 +17,17 @@ import type {
   signingKeys,
   zones,
 } from './tenant-schema.ts'
+import type {
+  signedUploadParts,
+  signedUploads,
+  webhookDeliveries,
+  webhooks,
+} from './upload-webhook-schema.ts'
 
 export * from './account-schema.ts'
 export * from './billing-schema.ts'
 export * from './tenant-schema.ts'
+export * from './upload-webhook-schema.ts'
 
 export type Organisation = typeof organisations.$inferSelect
 export type Zone = typeof zones.$inferSelect
@@ -42,3 +49,7 @@ export type Payment = typeof payments.$inferSelect
 export type Subscription = typeof subscriptions.$inferSelect
 export type Folder = typeof folders.$inferSelect
 export type ContactMessageRow = typeof contactMessages.$inferSelect
+export type SignedUpload = typeof signedUploads.$inferSelect
+export type SignedUploadPart = typeof signedUploadParts.$inferSelect
+export type Webhook = typeof webhooks.$inferSelect
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect

@@ -11,6 +11,8 @@ import type { Job } from '../db/index.ts'
 import { engineErrorToHttp, isClientFailure } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import type { JobHandler } from '../platform/jobs.ts'
+import { createWebhookEvents } from '../webhooks/events.ts'
+import { platformPredictionJson } from './platform-json.ts'
 
 /** The job kind the runner hands to `createPredictionJobHandler`. */
 export const PREDICTION_JOB = 'prediction'
@@ -21,7 +23,11 @@ export const PREDICTION_REASON = 'prediction'
 export const PREDICTION_REFUND_REASON = 'prediction_refund'
 
 /** Where a prediction reads its image. */
-export type Source = { kind: 'file'; fileId: string; path: string } | { kind: 'url'; url: string }
+export type Source =
+  | { kind: 'file'; fileId: string; path: string }
+  | { kind: 'url'; url: string }
+  /** Bytes the caller sent with the request, kept apart until the job has run. */
+  | { kind: 'blob'; storageKey: string }
 
 /** The payload of a prediction job (written by the route, read by the handler). */
 export interface PredictionPayload {
@@ -30,6 +36,10 @@ export interface PredictionPayload {
   pattern: string
   source: Source
   credits: number
+  /** A URL told when the prediction finishes (Pixelbin's `webhook`). */
+  webhook?: string
+  /** The input as the caller gave it (Pixelbin's `input`, shown by the platform API). */
+  input?: Record<string, unknown>
 }
 
 const EXTENSIONS: Record<string, string> = { jpeg: 'jpg' }
@@ -42,6 +52,29 @@ const EXTENSIONS: Record<string, string> = { jpeg: 'jpg' }
  */
 export function createPredictionJobHandler(app: AppContext): JobHandler {
   const { repo, storage, engine, config, lookups } = app
+  const events = createWebhookEvents(app)
+
+  /**
+   * Tells the organisation's webhooks (`prediction.finished`) and the prediction's own `webhook`
+   * URL that it finished, in Pixelbin's shape; a sent image is no longer needed then.
+   */
+  async function finished(payload: PredictionPayload, job: Job) {
+    if (payload.source.kind === 'blob') {
+      await storage.delete(payload.source.storageKey).catch(() => undefined)
+    }
+    const data = platformPredictionJson(job, config.publicUrl)
+    await events.emit(payload.organisationId, 'prediction.finished', data)
+    if (payload.webhook !== undefined) {
+      await events.notifyUrl(payload.organisationId, payload.webhook, 'prediction.finished', data)
+    }
+  }
+
+  /** `finished`, whose failure is logged: the prediction's own outcome stands. */
+  function tell(payload: PredictionPayload, job: Job) {
+    void finished(payload, job).catch((error: unknown) =>
+      app.logger.warn({ err: error, jobId: job.id }, 'a prediction webhook was not queued'),
+    )
+  }
 
   async function readInput(payload: PredictionPayload): Promise<Buffer> {
     const { source } = payload
@@ -52,6 +85,11 @@ export function createPredictionJobHandler(app: AppContext): JobHandler {
       if (data === undefined) {
         throw new HttpError(404, 'file_not_found', 'The file is missing from storage')
       }
+      return data
+    }
+    if (source.kind === 'blob') {
+      const data = await storage.get(source.storageKey)
+      if (data === undefined) throw new HttpError(404, 'file_not_found', 'The sent image is gone')
       return data
     }
     try {
@@ -117,7 +155,9 @@ export function createPredictionJobHandler(app: AppContext): JobHandler {
   async function runJob(raw: unknown, job: Job) {
     const payload = raw as PredictionPayload
     try {
-      return await run(payload, job)
+      const result = await run(payload, job)
+      tell(payload, { ...job, status: 'done', result, updatedAt: new Date() })
+      return result
     } catch (caught) {
       // The job's error is shown to the caller: only messages meant for people, never internals.
       let error = caught
@@ -126,6 +166,10 @@ export function createPredictionJobHandler(app: AppContext): JobHandler {
         error = new Error('The prediction could not be run on this server')
       }
       // A job that fails for good is refunded by the job runner (`refundJob`), once.
+      if (isClientFailure(error) || job.attempts >= job.maxAttempts) {
+        const message = error instanceof Error ? error.message : 'The prediction failed'
+        tell(payload, { ...job, status: 'failed', error: message, updatedAt: new Date() })
+      }
       throw error
     }
   }

@@ -73,7 +73,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       (await server.services.context.repo.findOrganisationById(account.organisation._id))?.credits
 
     it('answers the steps of a chain in Pixelbin’s shape, with the original’s metadata', async () => {
-      const answer = await contextOf(urlOf(owner, 't.resize(w:200)~t.flip()') + '?dpr=1', {
+      const answer = await contextOf(`${urlOf(owner, 't.resize(w:200)~t.flip()')}?dpr=1`, {
         cookie: owner.cookie,
       })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)

@@ -12,6 +12,7 @@ export function SettingsNav() {
     ['members', 'Members'],
     ['apps', 'API tokens'],
     ['account', 'Your account'],
+    ['webhooks', 'Webhooks'],
   ]
   return (
     <>

@@ -6,12 +6,13 @@ import { useConsole } from '../../components/console/console-context.tsx'
 import { UploadQueueList } from '../../components/console/upload-list.tsx'
 import { type UploadWork, useUploadQueue } from '../../components/console/use-upload-queue.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
-import { useConfig } from '../../lib/app-context.tsx'
+import { useConfig, useSession } from '../../lib/app-context.tsx'
 import { ASSETS, type FileItem, nonce } from '../../lib/console-api.ts'
 import { normalisePath } from '../../lib/console-urls.ts'
 import { loginUrl } from '../../lib/links.ts'
 import { joinUrl } from '../../lib/runtime-config.ts'
 import { metaFor } from '../../lib/seo.ts'
+import { SIGNED_UPLOAD_THRESHOLD, signedUpload } from '../../lib/signed-upload.ts'
 import { baseName } from '../../lib/upload-state.ts'
 import { xhrUpload } from '../../lib/xhr-upload.ts'
 import type { Route } from './+types/upload.ts'
@@ -54,7 +55,24 @@ export default function Upload() {
   const filesInput = useRef<HTMLInputElement>(null)
   const folderInput = useRef<HTMLInputElement>(null)
 
+  const session = useSession()
+
   const work: UploadWork<Source> = async (entry, source, signal, onProgress) => {
+    // Large files go in parts through a signed upload URL (resumable part by part, retried).
+    if (source.file.size > SIGNED_UPLOAD_THRESHOLD) {
+      const stored = await signedUpload({
+        client: session.client,
+        apiUrl: config.apiUrl,
+        orgId: org._id,
+        file: source.file,
+        path: normalisePath([folder, source.folder].join('/')),
+        name: entry.name,
+        overwrite: entry.overwrite === true,
+        signal,
+        onProgress,
+      })
+      return { fullPath: stored.fullPath, url: stored.url }
+    }
     const form = new FormData()
     form.set('file', source.file)
     const path = normalisePath([folder, source.folder].join('/'))
