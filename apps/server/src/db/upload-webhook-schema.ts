@@ -27,6 +27,10 @@ export interface SignedUploadFields {
   format: string | undefined
   overwrite: boolean
   filenameOverride: boolean
+  /** The file's access, tags and metadata (absent in rows made before they were kept). */
+  access?: 'public-read' | 'private'
+  tags?: string[]
+  metadata?: Record<string, unknown>
 }
 
 /** A signed upload URL: its secret's hash, what it stores, until when, and how far it got. */

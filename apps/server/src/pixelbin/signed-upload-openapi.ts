@@ -17,13 +17,12 @@ const request = z.object({
   name: z.string().describe('File name without extension').optional(),
   path: z.string().describe('Folder, e.g. products/shoes').optional(),
   format: z.string().describe('The format the bytes must be (jpeg, png, webp, …)').optional(),
-  access: z.enum(['public-read']).optional(),
-  tags: z
-    .array(z.string())
-    .max(0)
-    .describe('Not stored by signed uploads yet: [] or absent')
+  access: z.enum(['public-read', 'private']).describe('private: delivered only signed').optional(),
+  tags: z.array(z.string()).max(50).describe('Tags given to the file').optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .describe('A JSON object kept with the file')
     .optional(),
-  metadata: z.record(z.string(), z.unknown()).describe('{} or absent').optional(),
   overwrite: z.boolean().optional(),
   filenameOverride: z.boolean().describe('Add characters to a name already taken').optional(),
   expiry: z

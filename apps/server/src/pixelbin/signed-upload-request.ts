@@ -1,5 +1,6 @@
 // What a client may ask a signed upload URL for (Pixelbin's `createSignedUrl(V2)` body), every
 // field checked and named when refused (decision 016).
+import { readAccess, readMetadata, readTags } from '../assets/file-fields.ts'
 import { assertValidFilePath, IMAGE_FORMATS } from '../assets/files.ts'
 import type { SignedUploadFields } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
@@ -59,38 +60,10 @@ export function readSignedUrlRequest(body: SignedUrlRequest): {
     }
     format = body.format.toLowerCase() === 'jpg' ? 'jpeg' : body.format.toLowerCase()
   }
-  // Access, tags and metadata are not stored on files by this part of the server: refused
-  // rather than dropped (issue 22: never drop a field), unless they ask for the default.
-  if (body.access !== undefined && body.access !== null && body.access !== 'public-read') {
-    if (body.access !== 'private') throw invalid('access', 'must be public-read or private')
-    throw new HttpError(
-      400,
-      'unsupported_field',
-      'access: private is not available for signed uploads yet; upload with public-read',
-    )
-  }
-  if (body.tags !== undefined && body.tags !== null) {
-    if (!Array.isArray(body.tags)) throw invalid('tags', 'must be a list of text')
-    if (body.tags.length > 0) {
-      throw new HttpError(
-        400,
-        'unsupported_field',
-        'tags are not available for signed uploads yet; set them with updateFile',
-      )
-    }
-  }
-  if (body.metadata !== undefined && body.metadata !== null) {
-    if (typeof body.metadata !== 'object' || Array.isArray(body.metadata)) {
-      throw invalid('metadata', 'must be an object')
-    }
-    if (Object.keys(body.metadata).length > 0) {
-      throw new HttpError(
-        400,
-        'unsupported_field',
-        'metadata is not available for signed uploads yet; set it with updateFile',
-      )
-    }
-  }
+  // Kept with the upload and given to the file it makes (the same checks as a direct upload).
+  const access = readAccess(body.access ?? undefined)
+  const tags = readTags(body.tags ?? undefined)
+  const metadata = readMetadata(body.metadata ?? undefined)
   let expirySeconds = DEFAULT_EXPIRY_SECONDS
   if (body.expiry !== undefined && body.expiry !== null) {
     if (
@@ -110,6 +83,9 @@ export function readSignedUrlRequest(body: SignedUrlRequest): {
       format,
       overwrite: readFlag(body.overwrite, 'overwrite'),
       filenameOverride: readFlag(body.filenameOverride, 'filenameOverride'),
+      ...(access === undefined ? {} : { access }),
+      ...(tags === undefined ? {} : { tags }),
+      ...(metadata === undefined ? {} : { metadata }),
     },
     expirySeconds,
   }

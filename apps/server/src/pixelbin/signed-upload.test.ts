@@ -153,6 +153,24 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
     await expectAnswer(await putPart(other, 1, image), 400, 'wrong_upload_kind')
   })
 
+  it('gives the file the access, tags and metadata its URL was made with', async () => {
+    const answer = await client.uploader.upload({
+      file: image,
+      name: 'tagged',
+      path: 'signed/fields',
+      access: 'private',
+      tags: ['red', 'sale'],
+      metadata: { sku: 'A1' },
+      uploadOptions: { chunkSize: 300_000 },
+    })
+    expect(answer).toMatchObject({ name: 'tagged.png', access: 'private', tags: ['red', 'sale'] })
+    expect(answer.metadata).toEqual({ sku: 'A1' })
+    const stored = await repo().findFile(organisationId, 'signed/fields/tagged.png')
+    expect(stored).toMatchObject({ access: 'private', tags: ['red', 'sale'] })
+    // A private file is delivered only through a signed URL.
+    expect((await fetch(answer.url as string)).status).toBe(401)
+  })
+
   it('answers CORS so a page on another origin can upload', async () => {
     const target = await newUrl({ name: 'cors' })
     const preflight = await fetch(target.url, {
@@ -296,11 +314,15 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
       expectError(answer, 400, 'invalid_field')
       expect((answer.body as { message: string }).message).toContain(field)
     }
-    expectError(
-      await api.call('POST', path, { token, body: { tags: ['a'] } }),
-      400,
-      'unsupported_field',
-    )
+    for (const [body, field] of [
+      [{ tags: 'red' }, 'tags'],
+      [{ tags: [''] }, 'tags'],
+      [{ metadata: 'not json' }, 'metadata'],
+    ] as const) {
+      const answer = await api.call('POST', path, { token, body })
+      expectError(answer, 400, 'invalid_field')
+      expect((answer.body as { message: string }).message).toContain(field)
+    }
     expectError(await api.call('POST', path, { body: {} }), 401, 'unauthenticated')
     // A session is not enough on the platform paths (they carry no request signature).
     const member = await api.signup()

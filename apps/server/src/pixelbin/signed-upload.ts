@@ -267,7 +267,14 @@ export function createSignedUploads(app: AppContext, { assets }: { assets: Asset
       received.storageKey,
       received.hash,
       received.size,
-      { path: fields.path, name, overwrite: fields.overwrite },
+      {
+        path: fields.path,
+        name,
+        overwrite: fields.overwrite,
+        access: fields.access,
+        tags: fields.tags,
+        metadata: fields.metadata,
+      },
       originalName,
     )
   }
