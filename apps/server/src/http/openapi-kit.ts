@@ -65,7 +65,8 @@ export const TOKEN_ROLE: OrgRole = 'member'
 export interface OrgAccess {
   /** The weakest role that may make the call. */
   role: OrgRole
-  /** Whether API tokens may (default: when `TOKEN_ROLE` is strong enough). */
+  /** Whether API tokens may: `true` lets them past the role, `false` never; by default when
+   * `TOKEN_ROLE` is strong enough. */
   tokens?: boolean
 }
 
@@ -75,7 +76,7 @@ export const roleAtLeast = (role: OrgRole, needed: OrgRole) =>
 
 /** Whether API tokens may make a call of this access. */
 export const tokensMay = (access: OrgAccess) =>
-  access.tokens !== false && roleAtLeast(TOKEN_ROLE, access.role)
+  access.tokens ?? roleAtLeast(TOKEN_ROLE, access.role)
 
 /** Declares a route; the declaration is what the document describes. */
 export function route(declaration: RouteDeclaration): RouteDeclaration {
