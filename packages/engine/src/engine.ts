@@ -1,4 +1,5 @@
 import { type Ai, type AiSettings, createAi, isAiOperation } from '@tessera/ai'
+import { createPdfRenderer, type PdfRenderer } from '@tessera/media'
 import { DPR_RANGE, type ParsedOperation } from '@tessera/url'
 import sharp, { type SharpOptions } from 'sharp'
 import { checkAiCost } from './ai-cost.ts'
@@ -11,6 +12,7 @@ import {
   type StepReport,
 } from './chain.ts'
 import { stepInputs } from './chain-geometry.ts'
+import { type DecodedSource, type Decoders, decodeSource } from './decode.ts'
 import { type EncodedImage, encode } from './encode.ts'
 import { EngineError, MESSAGES, toEngineError } from './errors.ts'
 import {
@@ -22,7 +24,7 @@ import {
 import { createLimiter } from './limiter.ts'
 import type { Operation } from './operations.ts'
 import { type EngineOptions, resolveOptions } from './options.ts'
-import { type Clock, runSharp } from './pipeline.ts'
+import { type Clock, Pipeline, runSharp } from './pipeline.ts'
 import { checkBytes, FAIL_ON, frameTiming, inspect } from './source.ts'
 import type { OutputSettings } from './step.ts'
 
@@ -59,13 +61,13 @@ export interface TransformResult extends EncodedImage {
 
 /** What `probe` reads from a file. */
 export interface ProbeResult {
-  /** `jpeg`, `png`, `webp`, `gif`, `avif`, `heic`, `tiff`, `svg`. */
+  /** `jpeg`, `png`, `webp`, `gif`, `avif`, `heic`, `tiff`, `svg`, `bmp`, `pdf`. */
   format: string
   /** Width as displayed (EXIF orientation applied). */
   width: number
   /** Height as displayed; of one frame for an animation. */
   height: number
-  /** Frames of an animation, pages of a multi-page file; 1 otherwise. */
+  /** Frames of an animation, pages of a multi-page file or a PDF; 1 otherwise. */
   pages: number
   hasAlpha: boolean
   /** Bytes. */
@@ -167,6 +169,19 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     created ??= createAi(aiSettings)
     return created
   }
+  // PDF pages are drawn in a worker thread of their own, started on the first PDF.
+  let pdfRenderer: PdfRenderer | undefined
+  const decoders: Decoders = {
+    options: resolved,
+    pdf: () => {
+      pdfRenderer ??= createPdfRenderer({
+        maxPages: resolved.maxPdfPages,
+        maxPixels: resolved.maxInputPixels,
+        timeoutMs: resolved.timeoutMs,
+      })
+      return pdfRenderer
+    },
+  }
 
   function aiSteps(operations: readonly ParsedOperation[]): number {
     return operations.filter((operation) => isAiStep(operation)).length
@@ -223,7 +238,8 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     }
     const extraMs = aiSteps(operations) * (aiSteps(operations) > 0 ? ai().settings.timeoutMs : 0)
     return await run(async (clock) => {
-      const source = await inspect(input, resolved)
+      const decoded = await decodeSource(input, operations, decoders)
+      const source = decoded?.info ?? (await inspect(input, resolved))
       checkAiInput(operations, source.width, source.height, dpr)
       const format = chooseOutputFormat({
         sourceFormat: source.format,
@@ -248,7 +264,10 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
         reports: [],
         frames: source.pages,
       }
-      const pipeline = openSource(input, source, animated, context)
+      const pipeline =
+        decoded === undefined
+          ? openSource(input, source, animated, context)
+          : openDecoded(decoded, clock)
       const output: OutputSettings = { format }
       await runChain(pipeline, operations, context, output)
       const animation = animated ? frameTiming(source) : undefined
@@ -260,6 +279,19 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   async function probe(input: Buffer): Promise<ProbeResult> {
     const bytes = checkBytes(input, resolved)
     return await run(async (clock) => {
+      // Decoded in full: what decodes here is what delivery will draw.
+      const decoded = await decodeSource(bytes, [], decoders)
+      if (decoded !== undefined) {
+        const { info } = decoded
+        return {
+          format: info.format,
+          width: info.width,
+          height: info.height,
+          pages: decoded.pages,
+          hasAlpha: info.alpha,
+          size: bytes.length,
+        }
+      }
       const source = await inspect(bytes, resolved)
       const animated = source.pages > 1 && (source.format === 'gif' || source.format === 'webp')
       // Decoding a thumbnail reads all the data (JPEG shrinks on load, so it stays cheap) and
@@ -286,9 +318,21 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   async function close(): Promise<void> {
     await created?.close()
     created = undefined
+    await pdfRenderer?.close()
+    pdfRenderer = undefined
   }
 
   return { options: resolved, transform, chooseOutputFormat, probe, checkAiInput, close }
+}
+
+// A source decoded outside sharp continues from its pixels.
+function openDecoded(decoded: DecodedSource, clock: Clock): Pipeline {
+  const { image, info } = decoded
+  return new Pipeline(
+    { kind: 'raw', image },
+    { width: image.width, height: image.height, pages: image.pages, alpha: info.alpha },
+    clock,
+  )
 }
 
 // AI operations and the crop whose gravity needs a model.

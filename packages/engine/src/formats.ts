@@ -155,5 +155,7 @@ export function chooseOutputFormat(request: OutputFormatRequest): OutputFormat {
     if (acceptsType(request.accept, 'image/webp')) return 'webp'
   }
   if (WRITABLE_SOURCES.has(source)) return source as OutputFormat
+  // A PDF page is drawn opaque, often text: PNG keeps its edges sharp.
+  if (source === 'pdf') return 'png'
   return request.hasAlpha === false ? 'jpeg' : 'png'
 }

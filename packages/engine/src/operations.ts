@@ -325,6 +325,8 @@ export const OPERATIONS = {
       step.output.density = density
     },
   },
+  // The page is chosen and drawn before the chain runs (decode.ts); the step itself does nothing.
+  'pdf.page': { animated: true, run: () => undefined },
   't.merge': { animated: false, run: merge },
   'ic.crop': { animated: false, run: smartCrop },
   ...Object.fromEntries(AI_OPERATIONS.map((key) => [key, { animated: false, run: runAiStep }])),
