@@ -23,6 +23,7 @@ export function fileJson(app: AppContext, cloudName: string, file: StoredFile) {
     size: file.size,
     width: file.width,
     height: file.height,
+    pages: file.pages,
     version: file.version,
     url: deliveryUrl(app, cloudName, file.path),
     createdAt: file.createdAt.toISOString(),

@@ -12,6 +12,7 @@ import { HttpError } from '../http/errors.ts'
 import {
   assertExtensionMatches,
   assertValidFilePath,
+  DOCUMENT_FORMATS,
   extensionOf,
   IMAGE_FORMATS,
   type SniffedType,
@@ -92,6 +93,7 @@ function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImag
     size: file.size,
     width: file.width,
     height: file.height,
+    pages: file.pages,
     hash: file.hash,
     version: file.version,
     access: 'public-read',
@@ -121,18 +123,18 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
   ): Promise<SniffedType> {
     let type: SniffedType
     try {
-      type = await sniffType(data)
+      type = await sniffType(data, originalName)
     } catch (error) {
       const unknown = error instanceof HttpError && error.code === 'unsupported_type'
       if (!unknown || !organisation.allowRawFiles) throw error
       type = UNKNOWN_TYPE
     }
     if (originalName !== undefined) assertExtensionMatches(originalName, type)
-    if (!type.isImage && !organisation.allowRawFiles) {
+    if (!type.isImage && !DOCUMENT_FORMATS.has(type.format) && !organisation.allowRawFiles) {
       throw new HttpError(
         415,
         'unsupported_type',
-        `This organisation stores images only (${[...IMAGE_FORMATS].join(', ')}); the file is ${type.format}`,
+        `This organisation stores images, PDF and text only (${[...IMAGE_FORMATS, ...DOCUMENT_FORMATS].join(', ')}); the file is ${type.format}`,
       )
     }
     return type
@@ -153,12 +155,15 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
       const type = await checkType(data, organisation, originalName || undefined)
       let width: number | null = null
       let height: number | null = null
-      if (type.isImage && type.format !== 'svg') {
+      let pages: number | null = null
+      // A PDF is read like an image: its page count, and page 1 drawn at 150 dpi.
+      if ((type.isImage && type.format !== 'svg') || type.format === 'pdf') {
         const probe = await engine.probe(data).catch((error: unknown) => {
           throw engineErrorToHttp(error)
         })
         width = probe.width
         height = probe.height
+        pages = probe.pages
       }
       const name = fields.name ?? (originalName ? stem(originalName) : undefined) ?? randomUUID()
       // Unknown bytes keep the extension they were sent with (`notes.txt`), if it is plain.
@@ -185,6 +190,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
           contentType: type.contentType,
           width,
           height,
+          pages,
           hash,
           storageKey,
         },
