@@ -1,5 +1,17 @@
 // @tessera/media: what the engine cannot read or write with sharp alone (video, PDF, HEIC/HEIF).
 
+// HEIC/HEIF (HEVC) images through libheif (WebAssembly, in a worker thread).
+export {
+  createHeicDecoder,
+  HEIC_DEFAULT_LIMITS,
+  type HeicDecoder,
+  HeicError,
+  type HeicErrorCode,
+  type HeicLimits,
+  type HeicPixels,
+  isHeic,
+} from './heic.ts'
+export { createTestHeic, ffmpegPath, type HeicSource } from './heic-make.ts'
 // PDF pages through MuPDF (WebAssembly, in a worker thread).
 export {
   createPdfRenderer,
