@@ -1,8 +1,16 @@
 // Sources sharp cannot read (PDF pages, and the other formats @tessera/media decodes), decoded to
 // raw pixels before the chain runs on them like on any image. Every limit is checked from the
 // file's header before its pixels are decoded.
-import { isPdf, PdfError, type PdfRenderer } from '@tessera/media'
+import {
+  type HeicDecoder,
+  HeicError,
+  isHeic,
+  isPdf,
+  PdfError,
+  type PdfRenderer,
+} from '@tessera/media'
 import type { ParsedOperation } from '@tessera/url'
+import { decodeBmp, isBmp } from './bmp-decode.ts'
 import { EngineError, MESSAGES } from './errors.ts'
 import type { EngineOptions } from './options.ts'
 import type { RawImage } from './pipeline.ts'
@@ -20,6 +28,7 @@ export interface DecodedSource {
 export interface Decoders {
   options: Readonly<EngineOptions>
   pdf: () => PdfRenderer
+  heic: () => HeicDecoder
 }
 
 const PDF_PAGE = 'pdf.page'
@@ -55,6 +64,21 @@ export function fromPdfError(error: unknown): unknown {
   }
 }
 
+/** A `HeicError` in the engine's terms. */
+export function fromHeicError(error: unknown): unknown {
+  if (!(error instanceof HeicError)) return error
+  return new EngineError(error.code, error.message, { cause: error })
+}
+
+function still(format: string, image: RawImage): DecodedSource {
+  const alpha = image.channels === 2 || image.channels === 4
+  return {
+    info: { format, width: image.width, height: image.height, pages: 1, alpha },
+    image,
+    pages: 1,
+  }
+}
+
 /** Refuses `pdf.page` on a source that is not a PDF. */
 export function assertNoPdfPage(operations: readonly ParsedOperation[]): void {
   if (operations.some((operation) => operation.spec?.key === PDF_PAGE)) {
@@ -63,8 +87,8 @@ export function assertNoPdfPage(operations: readonly ParsedOperation[]): void {
 }
 
 /**
- * Decodes a source sharp cannot read, or returns undefined for one it can. A PDF gives the page
- * `pdf.page` names (page 1 at 150 dpi without it).
+ * Decodes a source sharp cannot read (PDF, HEIC, BMP), or returns undefined for one it can. A
+ * PDF gives the page `pdf.page` names (page 1 at 150 dpi without it).
  */
 export async function decodeSource(
   input: Buffer,
@@ -92,5 +116,15 @@ export async function decodeSource(
     }
   }
   assertNoPdfPage(operations)
+  if (isHeic(input)) {
+    try {
+      const pixels = await decoders.heic().decode(input)
+      const data = Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength)
+      return still('heic', { ...pixels, data, pages: 1 })
+    } catch (error) {
+      throw fromHeicError(error)
+    }
+  }
+  if (isBmp(input)) return still('bmp', decodeBmp(input, decoders.options.maxInputPixels))
   return undefined
 }

@@ -358,6 +358,7 @@ describe('bad input', () => {
   })
 
   it('refuses a format it cannot read as unsupported', async () => {
+    // A run-length-compressed BMP (BMPs are decoded by the engine itself, RLE ones are not).
     const bmp = encodeBmp({
       data: Buffer.alloc(12, 200),
       width: 2,
@@ -365,6 +366,7 @@ describe('bad input', () => {
       channels: 3,
       pages: 1,
     })
+    bmp.writeUInt32LE(1, 30)
     const error = await failure(engine.transform({ input: bmp, operations: [] }))
     expect(error.code).toBe('unsupported_format')
   })

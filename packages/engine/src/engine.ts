@@ -1,5 +1,10 @@
 import { type Ai, type AiSettings, createAi, isAiOperation } from '@tessera/ai'
-import { createPdfRenderer, type PdfRenderer } from '@tessera/media'
+import {
+  createHeicDecoder,
+  createPdfRenderer,
+  type HeicDecoder,
+  type PdfRenderer,
+} from '@tessera/media'
 import { DPR_RANGE, type ParsedOperation } from '@tessera/url'
 import sharp, { type SharpOptions } from 'sharp'
 import { checkAiCost } from './ai-cost.ts'
@@ -169,8 +174,9 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     created ??= createAi(aiSettings)
     return created
   }
-  // PDF pages are drawn in a worker thread of their own, started on the first PDF.
+  // PDF pages and HEIC images are decoded in worker threads of their own, started on first use.
   let pdfRenderer: PdfRenderer | undefined
+  let heicDecoder: HeicDecoder | undefined
   const decoders: Decoders = {
     options: resolved,
     pdf: () => {
@@ -180,6 +186,13 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
         timeoutMs: resolved.timeoutMs,
       })
       return pdfRenderer
+    },
+    heic: () => {
+      heicDecoder ??= createHeicDecoder({
+        maxPixels: resolved.maxInputPixels,
+        timeoutMs: resolved.timeoutMs,
+      })
+      return heicDecoder
     },
   }
 
@@ -320,6 +333,8 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     created = undefined
     await pdfRenderer?.close()
     pdfRenderer = undefined
+    await heicDecoder?.close()
+    heicDecoder = undefined
   }
 
   return { options: resolved, transform, chooseOutputFormat, probe, checkAiInput, close }
