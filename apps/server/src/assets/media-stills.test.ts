@@ -1,4 +1,4 @@
-// HEIC, BMP and TIFF through the real server: uploaded (bytes sniffed, pixels checked), and
+// HEIC, BMP, TIFF and animations through the real server: uploaded (bytes sniffed, pixels checked), and
 // delivered in a format browsers show — `original` of a HEIC or TIFF converted, a BMP as is.
 import { createTestHeic } from '@tessera/media'
 import sharp from 'sharp'
@@ -55,7 +55,7 @@ function expectColour(actual: number[], tolerance = 10) {
   }
 }
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('HEIC, BMP and TIFF on %s', (kind) => {
+describe.each<TestDatabaseKind>(testDatabases('server'))('HEIC, BMP, TIFF and animations on %s', (kind) => {
   let server: TestServer
   let token: string
 
@@ -143,5 +143,31 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('HEIC, BMP and TIFF on 
     expectColour(await centre(original.data))
     const resized = await get(file.url, 't.resize(w:25)')
     expect(await sharp(resized.data).metadata()).toMatchObject({ format: 'jpeg', width: 25 })
+  })
+
+  it('keeps every frame of an animated WebP and GIF through t.* operations', async () => {
+    const frames = Buffer.concat(
+      [
+        [255, 0, 0],
+        [0, 255, 0],
+        [0, 0, 255],
+      ].map((colour) => {
+        const frame = Buffer.alloc(20 * 10 * 3)
+        for (let i = 0; i < 200; i++) frame.set(colour, i * 3)
+        return frame
+      }),
+    )
+    const raw = { width: 20, height: 30, channels: 3 as const, pageHeight: 10 }
+    for (const format of ['webp', 'gif'] as const) {
+      const animation = await sharp(frames, { raw })
+        [format]({ delay: [100, 100, 100], loop: 0 })
+        .toBuffer()
+      const file = await stored(await upload(animation, `spin.${format}`))
+      expect(file).toMatchObject({ format, width: 20, height: 10, pages: 3 })
+      const turned = await get(file.url, 't.rotate(a:90)~t.blur(s:1)')
+      expect(turned.type).toBe(`image/${format}`)
+      const metadata = await sharp(turned.data, { animated: true }).metadata()
+      expect([metadata.pages, metadata.width, metadata.pageHeight]).toEqual([3, 10, 20])
+    }
   })
 })
