@@ -60,7 +60,8 @@ export function createVisitorUploads(
     const folder = `${VISITOR_UPLOADS_FOLDER}/${randomUUID()}`
     let record: Awaited<ReturnType<typeof assets.receiveFile>>
     try {
-      // Images only, whatever the demo allows; the folder is chosen here, never by the visitor.
+      // Images, PDFs and text (what every organisation takes), never raw files, whatever the demo
+      // allows; the folder is chosen here, never by the visitor.
       record = await assets.receiveFile(c, { ...demo, allowRawFiles: false }, () => ({
         path: folder,
         name: undefined,
