@@ -120,6 +120,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     data: Uint8Array,
     organisation: Pick<Organisation, 'allowRawFiles'>,
     originalName: string | undefined,
+    text = true,
   ): Promise<SniffedType> {
     let type: SniffedType
     try {
@@ -130,7 +131,8 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
       type = UNKNOWN_TYPE
     }
     if (originalName !== undefined) assertExtensionMatches(originalName, type)
-    if (!type.isImage && !DOCUMENT_FORMATS.has(type.format) && !organisation.allowRawFiles) {
+    const document = DOCUMENT_FORMATS.has(type.format) && (text || type.format !== 'txt')
+    if (!type.isImage && !document && !organisation.allowRawFiles) {
       throw new HttpError(
         415,
         'unsupported_type',
@@ -148,11 +150,12 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     size: number,
     fields: UploadFields,
     originalName: string | undefined,
+    text = true,
   ) {
     try {
       const data = await storage.get(storageKey)
       if (data === undefined) throw new HttpError(500, 'storage_error', 'The upload was not stored')
-      const type = await checkType(data, organisation, originalName || undefined)
+      const type = await checkType(data, organisation, originalName || undefined, text)
       let width: number | null = null
       let height: number | null = null
       let pages: number | null = null
@@ -223,11 +226,13 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
    * Receives a multipart upload (`file` part) into `organisation` and records it, with every
    * check of a direct upload (size, type, pixels, SVG safety). `fieldsOf` turns the multipart
    * fields into the folder, name and overwrite flag (it may refuse them; nothing is kept then).
+   * `text: false` refuses plain text files too (visitors' uploads: images and PDFs only).
    */
   async function receiveFile(
     c: Context,
     organisation: Pick<Organisation, 'id' | 'cloudName' | 'allowRawFiles'>,
     fieldsOf: (fields: Record<string, string>) => UploadFields,
+    { text = true }: { text?: boolean } = {},
   ) {
     const request = incoming(c)
     const contentType = c.req.header('content-type') ?? ''
@@ -247,7 +252,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
       await storage.delete(storageKey).catch(() => undefined)
       throw error
     }
-    return finish(organisation, storageKey, hash, size, fields, originalName)
+    return finish(organisation, storageKey, hash, size, fields, originalName, text)
   }
 
   /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
