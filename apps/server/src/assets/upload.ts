@@ -176,7 +176,9 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
           ? given !== undefined && /^[a-z0-9]{1,10}$/.test(given)
             ? given
             : undefined
-          : (EXTENSIONS[type.format] ?? type.format)
+          : type.format === 'heif' && given === 'heic'
+            ? 'heic' // an iPhone's photo.heic keeps its name
+            : (EXTENSIONS[type.format] ?? type.format)
       const fileName =
         extension === undefined || name.toLowerCase().endsWith(`.${extension}`)
           ? name
