@@ -13,7 +13,7 @@ import type { ParsedOperation } from '@tessera/url'
 import { decodeBmp, isBmp } from './bmp-decode.ts'
 import { EngineError, MESSAGES } from './errors.ts'
 import type { EngineOptions } from './options.ts'
-import type { RawImage } from './pipeline.ts'
+import { type Clock, Pipeline, type RawImage } from './pipeline.ts'
 import type { SourceInfo } from './source.ts'
 
 /** A source decoded outside sharp: what it is, and its pixels. */
@@ -127,4 +127,14 @@ export async function decodeSource(
   }
   if (isBmp(input)) return still('bmp', decodeBmp(input, decoders.options.maxInputPixels))
   return undefined
+}
+
+/** A pipeline that continues from a decoded source's pixels. */
+export function openDecoded(decoded: DecodedSource, clock: Clock): Pipeline {
+  const { image, info } = decoded
+  return new Pipeline(
+    { kind: 'raw', image },
+    { width: image.width, height: image.height, pages: image.pages, alpha: info.alpha },
+    clock,
+  )
 }

@@ -17,7 +17,7 @@ import {
   type StepReport,
 } from './chain.ts'
 import { stepInputs } from './chain-geometry.ts'
-import { type DecodedSource, type Decoders, decodeSource } from './decode.ts'
+import { type Decoders, decodeSource, openDecoded } from './decode.ts'
 import { type EncodedImage, encode } from './encode.ts'
 import { EngineError, MESSAGES, toEngineError } from './errors.ts'
 import {
@@ -29,7 +29,7 @@ import {
 import { createLimiter } from './limiter.ts'
 import type { Operation } from './operations.ts'
 import { type EngineOptions, resolveOptions } from './options.ts'
-import { type Clock, Pipeline, runSharp } from './pipeline.ts'
+import { type Clock, runSharp } from './pipeline.ts'
 import { checkBytes, FAIL_ON, frameTiming, inspect } from './source.ts'
 import type { OutputSettings } from './step.ts'
 
@@ -276,6 +276,7 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
         ai,
         reports: [],
         frames: source.pages,
+        decoders,
       }
       const pipeline =
         decoded === undefined
@@ -338,16 +339,6 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   }
 
   return { options: resolved, transform, chooseOutputFormat, probe, checkAiInput, close }
-}
-
-// A source decoded outside sharp continues from its pixels.
-function openDecoded(decoded: DecodedSource, clock: Clock): Pipeline {
-  const { image, info } = decoded
-  return new Pipeline(
-    { kind: 'raw', image },
-    { width: image.width, height: image.height, pages: image.pages, alpha: info.alpha },
-    clock,
-  )
 }
 
 // AI operations and the crop whose gravity needs a model.

@@ -1,6 +1,6 @@
 // HEIC/HEIF, BMP and TIFF sources: decoded (HEIC by libheif, BMP by the engine, TIFF by sharp)
 // and transformed like any image, answered in a format browsers show.
-import { createTestHeic } from '@tessera/media'
+import { createTestHeic, createTestPdf } from '@tessera/media'
 import { parsePattern } from '@tessera/url'
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -175,5 +175,36 @@ describe('TIFF sources', () => {
     expectColour(await centre(resized.data), CORAL)
     const kept = await engine.transform({ input: tiff, operations: chain('t.toFormat(f:tiff)') })
     expect((await sharp(kept.data).metadata()).format).toBe('tiff')
+  })
+})
+
+describe('merged files beyond sharp', () => {
+  const engine = createEngine({ concurrency: 1 })
+  afterAll(() => engine.close())
+
+  it('merges a PDF (its page 1), a HEIC and a BMP over an image', async () => {
+    const base = await sharp({
+      create: { width: 200, height: 200, channels: 3, background: '#fff' },
+    })
+      .png()
+      .toBuffer()
+    const files: Record<string, Buffer> = {
+      doc: await createTestPdf([{ width: 24, height: 24, colour: [20, 160, 60] }]),
+      photo: await createTestHeic(solid(48, 48, CORAL)),
+      icon: encodeBmp({ ...solid(50, 50, [40, 40, 200]), channels: 3, pages: 1 }),
+    }
+    const expected: Record<string, readonly number[]> = {
+      doc: [20, 160, 60],
+      photo: CORAL,
+      icon: [40, 40, 200],
+    }
+    for (const [id, colour] of Object.entries(expected)) {
+      const result = await engine.transform({
+        input: base,
+        operations: chain(`t.merge(i:${id})~t.toFormat(f:png)`),
+        loadFile: async (fileId) => files[fileId],
+      })
+      expectColour(await centre(result.data), colour, 10)
+    }
   })
 })
