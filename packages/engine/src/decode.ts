@@ -88,12 +88,14 @@ export function assertNoPdfPage(operations: readonly ParsedOperation[]): void {
 
 /**
  * Decodes a source sharp cannot read (PDF, HEIC, BMP), or returns undefined for one it can. A
- * PDF gives the page `pdf.page` names (page 1 at 150 dpi without it).
+ * PDF gives the page `pdf.page` names (page 1 at 150 dpi without it). With `probe`, a HEIC is
+ * only read to its header (no pixels: `image.data` is empty).
  */
 export async function decodeSource(
   input: Buffer,
   operations: readonly ParsedOperation[],
   decoders: Decoders,
+  { probe = false }: { probe?: boolean } = {},
 ): Promise<DecodedSource | undefined> {
   if (isPdf(input)) {
     const request = pageRequest(operations)
@@ -118,6 +120,13 @@ export async function decodeSource(
   assertNoPdfPage(operations)
   if (isHeic(input)) {
     try {
+      if (probe) {
+        // Decoding HEVC in WebAssembly takes seconds for a camera's photo (docs/benchmarks.md):
+        // a probe reads the header (libheif parses the whole container) and checks the size.
+        const { width, height } = await decoders.heic().size(input)
+        const image: RawImage = { data: Buffer.alloc(0), width, height, channels: 3, pages: 1 }
+        return still('heic', image)
+      }
       const pixels = await decoders.heic().decode(input)
       const data = Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength)
       return still('heic', { ...pixels, data, pages: 1 })

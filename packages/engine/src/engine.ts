@@ -94,7 +94,8 @@ export interface Engine {
   chooseOutputFormat(request: OutputFormatRequest): OutputFormat
   /**
    * Checks that `input` is an image within the limits (bytes, pixels with frames summed) and
-   * that its pixel data decodes, and reads its format, size, frames and transparency.
+   * that its pixel data decodes (a HEIC: that its container and header read), and reads its
+   * format, size, frames (a PDF: pages) and transparency.
    *
    * @throws {EngineError} `input_too_large`, `too_many_pixels`, `unsupported_format`,
    *   `invalid_image` or `timeout`.
@@ -293,8 +294,9 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   async function probe(input: Buffer): Promise<ProbeResult> {
     const bytes = checkBytes(input, resolved)
     return await run(async (clock) => {
-      // Decoded in full: what decodes here is what delivery will draw.
-      const decoded = await decodeSource(bytes, [], decoders)
+      // A PDF's page 1 and a BMP are decoded in full (what decodes here, delivery draws); a
+      // HEIC is read to its header (decoding one takes seconds).
+      const decoded = await decodeSource(bytes, [], decoders, { probe: true })
       if (decoded !== undefined) {
         const { info } = decoded
         return {
