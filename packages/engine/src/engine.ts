@@ -17,7 +17,7 @@ import {
   type StepReport,
 } from './chain.ts'
 import { stepInputs } from './chain-geometry.ts'
-import { type Decoders, decodeSource, openDecoded } from './decode.ts'
+import { type DecodedSource, type Decoders, decodeSource, openDecoded } from './decode.ts'
 import { type EncodedImage, encode } from './encode.ts'
 import { EngineError, MESSAGES, toEngineError } from './errors.ts'
 import {
@@ -251,8 +251,11 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
       throw toEngineError(error, resolved.timeoutMs)
     }
     const extraMs = aiSteps(operations) * (aiSteps(operations) > 0 ? ai().settings.timeoutMs : 0)
+    // PDF pages and HEIC images are decoded in their own worker threads (one at a time, each
+    // within the time limit) before the job takes a pipeline slot: a slow HEIC must not hold a
+    // slot that other images' renders need while it waits for its worker.
+    const decoded = await decodeOutside(input, operations)
     return await run(async (clock) => {
-      const decoded = await decodeSource(input, operations, decoders)
       const source = decoded?.info ?? (await inspect(input, resolved))
       checkAiInput(operations, source.width, source.height, dpr)
       const format = chooseOutputFormat({
@@ -291,12 +294,24 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     }, extraMs)
   }
 
+  async function decodeOutside(
+    input: Buffer,
+    operations: readonly ParsedOperation[],
+    how: { probe?: boolean } = {},
+  ): Promise<DecodedSource | undefined> {
+    try {
+      return await decodeSource(input, operations, decoders, how)
+    } catch (error) {
+      throw toEngineError(error, resolved.timeoutMs)
+    }
+  }
+
   async function probe(input: Buffer): Promise<ProbeResult> {
     const bytes = checkBytes(input, resolved)
+    // A PDF's page 1 and a BMP are decoded in full (what decodes here, delivery draws); a HEIC
+    // is read to its header (decoding one takes seconds). Outside the pipeline slots, as above.
+    const decoded = await decodeOutside(bytes, [], { probe: true })
     return await run(async (clock) => {
-      // A PDF's page 1 and a BMP are decoded in full (what decodes here, delivery draws); a
-      // HEIC is read to its header (decoding one takes seconds).
-      const decoded = await decodeSource(bytes, [], decoders, { probe: true })
       if (decoded !== undefined) {
         const { info } = decoded
         return {

@@ -85,6 +85,26 @@ describe('HEIC sources', () => {
     expectColour(await centre(result.data), CORAL)
   })
 
+  it('decodes a HEIC outside the pipeline slots: a PNG asked meanwhile does not wait for it', async () => {
+    const data = Buffer.alloc(1008 * 756 * 3)
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7) & 0xff
+    const large = await createTestHeic({ data, width: 1008, height: 756 })
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#0af' } })
+      .png()
+      .toBuffer()
+    const finished: string[] = []
+    const heicJob = engine
+      .transform({ input: large, operations: [] })
+      .then(() => finished.push('heic'))
+    // Once the HEIC job has started (its decode is under way), the one slot is free again.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await engine
+      .transform({ input: png, operations: chain('t.resize(w:10)') })
+      .then(() => finished.push('png'))
+    await heicJob
+    expect(finished).toEqual(['png', 'heic'])
+  })
+
   it('refuses a HEIC over the pixel limit, and a corrupt one', async () => {
     const large = await createTestHeic(solid(1200, 1000, CORAL))
     expect(await codeOf(engine.transform({ input: large, operations: [] }))).toBe('too_many_pixels')
