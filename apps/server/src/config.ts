@@ -115,6 +115,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       concurrency: e.ENGINE_CONCURRENCY,
       maxSvgElements: e.SVG_MAX_ELEMENTS,
       maxSvgPixels: e.SVG_MAX_PIXELS,
+      maxPdfPages: e.PDF_MAX_PAGES,
       maxOutputBytes: e.OUTPUT_MAX_BYTES,
       cacheMemoryMb: e.SHARP_CACHE_MB,
       cacheItems: e.SHARP_CACHE_ITEMS,

@@ -190,7 +190,7 @@ describe('API plugin page', () => {
 
   it('has a working live example for every operation this server runs', async () => {
     const { page, context } = await openPage(browser, 'desktop', server.url)
-    for (const plugin of ['t', 'ic']) {
+    for (const plugin of ['t', 'ic', 'pdf']) {
       await page.goto(`/api/plugin?plugin=${plugin}`)
       const examples = await page.getByTestId('example-url').allTextContents()
       const runs = await page.getByTestId('run-status').allTextContents()

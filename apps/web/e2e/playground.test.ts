@@ -12,6 +12,7 @@ import {
   openPage,
   overflows,
   pollWithin,
+  sampleFile,
   signUp,
   startWebServer,
   type ViewportName,
@@ -258,6 +259,22 @@ for (const viewport of ['desktop', 'mobile'] as const) {
         sample('t.resize(w:64)~t.toFormat(f:bmp)~t.toFormat(f:png)'),
       )
       await poll(() => page.getByTestId('result-details').innerText()).toContain('64 × 64 px · png')
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    })
+
+    it('takes a PDF upload and shows its first page (issue 23)', async () => {
+      const { page, context, errors } = await openPlayground(viewport)
+      await page.locator('input[type=file]').setInputFiles({
+        name: 'guide.pdf',
+        mimeType: 'application/pdf',
+        buffer: await sampleFile('tessera-guide.pdf'),
+      })
+      await page.getByRole('status').filter({ hasText: 'Uploaded' }).waitFor({ timeout: 30_000 })
+      // The original is a PDF, which no <img> shows: its page 1 comes back as png (150 dpi).
+      await poll(() => page.getByTestId('result-details').innerText()).toContain(
+        '940 × 625 px · png',
+      )
       expect(unexpected(errors)).toEqual([])
       await context.close()
     })

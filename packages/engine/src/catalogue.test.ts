@@ -1,4 +1,5 @@
 import { AI_OPERATIONS, isAiOperation, UNAVAILABLE } from '@tessera/ai'
+import { createTestPdf } from '@tessera/media'
 import { CATALOGUE, parsePattern } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
 import { createEngine, OPERATIONS } from './index.ts'
@@ -6,6 +7,8 @@ import { quadrants } from './test-images.ts'
 
 const engine = createEngine()
 const QUADRANTS = await quadrants()
+// Operations for one source format (pdf.page) run on a file of it.
+const PDF = await createTestPdf([{ width: 100, height: 80, colour: [200, 10, 10] }])
 const operations = CATALOGUE.plugins.flatMap((plugin) => plugin.operations)
 const runnable = operations.filter((operation) => operation.runnable)
 
@@ -21,6 +24,7 @@ describe('the catalogue and the engine', () => {
       .filter(
         (operation) =>
           operation.plugin === 't' ||
+          operation.plugin === 'pdf' ||
           operation.key === 'ic.crop' ||
           (AI_OPERATIONS as readonly string[]).includes(operation.key),
       )
@@ -49,7 +53,8 @@ describe('the catalogue and the engine', () => {
       const { value, issues } = parsePattern(`${key}()`)
       expect(issues).toEqual([])
       expect(value[0]?.spec).toBe(operation)
-      const result = await engine.transform({ input: QUADRANTS, operations: value })
+      const input = operation.formats?.includes('pdf') ? PDF : QUADRANTS
+      const result = await engine.transform({ input, operations: value })
       expect(result.width).toBeGreaterThan(0)
       expect(result.height).toBeGreaterThan(0)
       expect(result.data.length).toBeGreaterThan(0)

@@ -9,6 +9,7 @@ import {
   parsePattern,
 } from '@tessera/url'
 import type { Sharp, SharpOptions } from 'sharp'
+import { type Decoders, decodeSource, openDecoded } from './decode.ts'
 import { EngineError, MESSAGES } from './errors.ts'
 import { getOperation, type Operation } from './operations.ts'
 import type { EngineOptions } from './options.ts'
@@ -50,6 +51,8 @@ export interface ChainContext {
   reports: StepReport[] | undefined
   /** Frames of the chain's source. */
   frames?: number
+  /** Decoders of what sharp cannot read (a merged PDF, HEIC or BMP). */
+  decoders?: Decoders
 }
 
 function specOf(operation: ParsedOperation): OperationSpec {
@@ -177,8 +180,13 @@ async function loadImage(
   }
   if (loaded === undefined) throw new EngineError('missing_file', MESSAGES.missingFile(fileId))
   const input = checkBytes(loaded, context.options)
-  const source = await inspect(input, context.options)
-  const pipeline = openSource(input, source, false, context)
+  // A merged PDF (its page 1), HEIC or BMP is decoded like a source.
+  const decoded =
+    context.decoders === undefined ? undefined : await decodeSource(input, [], context.decoders)
+  const pipeline =
+    decoded === undefined
+      ? openSource(input, await inspect(input, context.options), false, context)
+      : openDecoded(decoded, context.clock)
   const output: OutputSettings = { format: 'png' }
   const nested = { ...context, depth: context.depth + 1, reports: undefined }
   await runChain(pipeline, operations, nested, output)

@@ -72,16 +72,16 @@ describe('a cut-out keeps its transparency whatever the source format', () => {
   )
 
   it(
-    'answers a GIF source as a PNG and keeps WebP and TIFF sources in their own format',
+    'answers GIF and TIFF sources as PNG (browsers show no TIFF) and keeps a WebP source WebP',
     async () => {
-      const gif = await cutOut(await portraitAs('gif'), 'erase.bg()')
-      expect(gif.result.format).toBe('png')
-      expect(gif.alpha(8, 8)).toBe(0)
-      for (const format of ['webp', 'tiff'] as const) {
-        const kept = await cutOut(await portraitAs(format), 'erase.bg()')
-        expect(kept.result.format).toBe(format)
-        expect(kept.alpha(8, 8)).toBe(0)
+      for (const format of ['gif', 'tiff'] as const) {
+        const png = await cutOut(await portraitAs(format), 'erase.bg()')
+        expect(png.result.format).toBe('png')
+        expect(png.alpha(8, 8)).toBe(0)
       }
+      const kept = await cutOut(await portraitAs('webp'), 'erase.bg()')
+      expect(kept.result.format).toBe('webp')
+      expect(kept.alpha(8, 8)).toBe(0)
     },
     SLOW,
   )

@@ -223,11 +223,50 @@ describe('animations', () => {
     expect(result.format).toBe('gif')
   })
 
-  it('renders the first frame when the chain cannot keep the frames apart', async () => {
-    const result = await engine.transform({ input: GIF, operations: chain('t.rotate(a:90)') })
+  it('keeps every frame through rotate, flip and the neighbourhood filters, frame by frame', async () => {
+    for (const pattern of [
+      't.rotate(a:90)',
+      't.rotate(a:30)~t.resize(w:16)',
+      't.flip()~t.blur(s:2)',
+      't.sharpen(s:2)~t.median(s:3)',
+    ]) {
+      const result = await engine.transform({ input: GIF, operations: chain(pattern) })
+      expect(result.format, pattern).toBe('gif')
+      const out = await pixels(result.data)
+      expect(out.pages, pattern).toBe(3)
+      // Each frame keeps its own colour: nothing bled across frames.
+      const x = Math.floor(out.width / 2)
+      const y = Math.floor(out.height / 2)
+      expectColour(out.at(x, y, 0), RED, 24)
+      expectColour(out.at(x, y, 1), GREEN, 24)
+      expectColour(out.at(x, y, 2), BLUE, 24)
+      expect((await sharp(result.data).metadata()).delay).toEqual([100, 200, 300])
+    }
+    const turned = await pixels(
+      (await engine.transform({ input: GIF, operations: chain('t.rotate(a:90)') })).data,
+    )
+    expect([turned.width, turned.height]).toEqual([10, 20])
+  })
+
+  it('trims every frame of an animation by the edges of its first', async () => {
+    const framed = await sharp(
+      Buffer.concat(
+        [RED, GREEN, BLUE].map((colour) => {
+          const frame = Buffer.alloc(20 * 10 * 3, 255)
+          for (let y = 3; y < 7; y++) {
+            for (let x = 5; x < 15; x++) frame.set(colour.slice(0, 3), (y * 20 + x) * 3)
+          }
+          return frame
+        }),
+      ),
+      { raw: { width: 20, height: 30, channels: 3, pageHeight: 10 } },
+    )
+      .gif({ delay: [100, 100, 100] })
+      .toBuffer()
+    const result = await engine.transform({ input: framed, operations: chain('t.trim()') })
     const out = await pixels(result.data)
-    expect([out.width, out.height, out.pages]).toEqual([10, 20, 1])
-    expectColour(out.at(5, 5), RED, 16)
+    expect([out.width, out.height, out.pages]).toEqual([10, 4, 3])
+    expectColour(out.at(5, 2, 2), BLUE, 24)
   })
 
   it('renders the first frame into a still format', async () => {
@@ -358,6 +397,7 @@ describe('bad input', () => {
   })
 
   it('refuses a format it cannot read as unsupported', async () => {
+    // A run-length-compressed BMP (BMPs are decoded by the engine itself, RLE ones are not).
     const bmp = encodeBmp({
       data: Buffer.alloc(12, 200),
       width: 2,
@@ -365,6 +405,7 @@ describe('bad input', () => {
       channels: 3,
       pages: 1,
     })
+    bmp.writeUInt32LE(1, 30)
     const error = await failure(engine.transform({ input: bmp, operations: [] }))
     expect(error.code).toBe('unsupported_format')
   })

@@ -1,4 +1,10 @@
 import { type Ai, type AiSettings, createAi, isAiOperation } from '@tessera/ai'
+import {
+  createHeicDecoder,
+  createPdfRenderer,
+  type HeicDecoder,
+  type PdfRenderer,
+} from '@tessera/media'
 import { DPR_RANGE, type ParsedOperation } from '@tessera/url'
 import sharp, { type SharpOptions } from 'sharp'
 import { checkAiCost } from './ai-cost.ts'
@@ -11,6 +17,7 @@ import {
   type StepReport,
 } from './chain.ts'
 import { stepInputs } from './chain-geometry.ts'
+import { type DecodedSource, type Decoders, decodeSource, openDecoded } from './decode.ts'
 import { type EncodedImage, encode } from './encode.ts'
 import { EngineError, MESSAGES, toEngineError } from './errors.ts'
 import {
@@ -59,13 +66,13 @@ export interface TransformResult extends EncodedImage {
 
 /** What `probe` reads from a file. */
 export interface ProbeResult {
-  /** `jpeg`, `png`, `webp`, `gif`, `avif`, `heic`, `tiff`, `svg`. */
+  /** `jpeg`, `png`, `webp`, `gif`, `avif`, `heic`, `tiff`, `svg`, `bmp`, `pdf`. */
   format: string
   /** Width as displayed (EXIF orientation applied). */
   width: number
   /** Height as displayed; of one frame for an animation. */
   height: number
-  /** Frames of an animation, pages of a multi-page file; 1 otherwise. */
+  /** Frames of an animation, pages of a multi-page file or a PDF; 1 otherwise. */
   pages: number
   hasAlpha: boolean
   /** Bytes. */
@@ -87,7 +94,8 @@ export interface Engine {
   chooseOutputFormat(request: OutputFormatRequest): OutputFormat
   /**
    * Checks that `input` is an image within the limits (bytes, pixels with frames summed) and
-   * that its pixel data decodes, and reads its format, size, frames and transparency.
+   * that its pixel data decodes (a HEIC: that its container and header read), and reads its
+   * format, size, frames (a PDF: pages) and transparency.
    *
    * @throws {EngineError} `input_too_large`, `too_many_pixels`, `unsupported_format`,
    *   `invalid_image` or `timeout`.
@@ -167,6 +175,27 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     created ??= createAi(aiSettings)
     return created
   }
+  // PDF pages and HEIC images are decoded in worker threads of their own, started on first use.
+  let pdfRenderer: PdfRenderer | undefined
+  let heicDecoder: HeicDecoder | undefined
+  const decoders: Decoders = {
+    options: resolved,
+    pdf: () => {
+      pdfRenderer ??= createPdfRenderer({
+        maxPages: resolved.maxPdfPages,
+        maxPixels: resolved.maxInputPixels,
+        timeoutMs: resolved.timeoutMs,
+      })
+      return pdfRenderer
+    },
+    heic: () => {
+      heicDecoder ??= createHeicDecoder({
+        maxPixels: resolved.maxInputPixels,
+        timeoutMs: resolved.timeoutMs,
+      })
+      return heicDecoder
+    },
+  }
 
   function aiSteps(operations: readonly ParsedOperation[]): number {
     return operations.filter((operation) => isAiStep(operation)).length
@@ -222,8 +251,12 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
       throw toEngineError(error, resolved.timeoutMs)
     }
     const extraMs = aiSteps(operations) * (aiSteps(operations) > 0 ? ai().settings.timeoutMs : 0)
+    // PDF pages and HEIC images are decoded in their own worker threads (one at a time, each
+    // within the time limit) before the job takes a pipeline slot: a slow HEIC must not hold a
+    // slot that other images' renders need while it waits for its worker.
+    const decoded = await decodeOutside(input, operations)
     return await run(async (clock) => {
-      const source = await inspect(input, resolved)
+      const source = decoded?.info ?? (await inspect(input, resolved))
       checkAiInput(operations, source.width, source.height, dpr)
       const format = chooseOutputFormat({
         sourceFormat: source.format,
@@ -247,8 +280,12 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
         ai,
         reports: [],
         frames: source.pages,
+        decoders,
       }
-      const pipeline = openSource(input, source, animated, context)
+      const pipeline =
+        decoded === undefined
+          ? openSource(input, source, animated, context)
+          : openDecoded(decoded, clock)
       const output: OutputSettings = { format }
       await runChain(pipeline, operations, context, output)
       const animation = animated ? frameTiming(source) : undefined
@@ -257,9 +294,35 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     }, extraMs)
   }
 
+  async function decodeOutside(
+    input: Buffer,
+    operations: readonly ParsedOperation[],
+    how: { probe?: boolean } = {},
+  ): Promise<DecodedSource | undefined> {
+    try {
+      return await decodeSource(input, operations, decoders, how)
+    } catch (error) {
+      throw toEngineError(error, resolved.timeoutMs)
+    }
+  }
+
   async function probe(input: Buffer): Promise<ProbeResult> {
     const bytes = checkBytes(input, resolved)
+    // A PDF's page 1 and a BMP are decoded in full (what decodes here, delivery draws); a HEIC
+    // is read to its header (decoding one takes seconds). Outside the pipeline slots, as above.
+    const decoded = await decodeOutside(bytes, [], { probe: true })
     return await run(async (clock) => {
+      if (decoded !== undefined) {
+        const { info } = decoded
+        return {
+          format: info.format,
+          width: info.width,
+          height: info.height,
+          pages: decoded.pages,
+          hasAlpha: info.alpha,
+          size: bytes.length,
+        }
+      }
       const source = await inspect(bytes, resolved)
       const animated = source.pages > 1 && (source.format === 'gif' || source.format === 'webp')
       // Decoding a thumbnail reads all the data (JPEG shrinks on load, so it stays cheap) and
@@ -286,6 +349,10 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   async function close(): Promise<void> {
     await created?.close()
     created = undefined
+    await pdfRenderer?.close()
+    pdfRenderer = undefined
+    await heicDecoder?.close()
+    heicDecoder = undefined
   }
 
   return { options: resolved, transform, chooseOutputFormat, probe, checkAiInput, close }

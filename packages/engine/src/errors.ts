@@ -77,6 +77,8 @@ export const MESSAGES = {
   mergePattern: (reason: string) => `t.merge: the tr transformation is not valid: ${reason}`,
   timeout: (ms: number) => `The transformation took longer than ${ms} ms`,
   operationFailed: 'The image could not be transformed',
+  pdfPageFirst: 'pdf.page must be the first operation of the chain, and appear once',
+  pdfPageNotPdf: 'pdf.page applies to PDF files only',
 } as const
 
 /**

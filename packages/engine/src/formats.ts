@@ -22,8 +22,9 @@ export const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
 /** Formats that keep every frame of an animation. */
 export const ANIMATED_FORMATS: ReadonlySet<OutputFormat> = new Set<OutputFormat>(['gif', 'webp'])
 
-// Formats that hold an alpha channel: a cut-out written in one of them stays transparent.
-const ALPHA_FORMATS: ReadonlySet<string> = new Set(['png', 'webp', 'avif', 'tiff'])
+// Formats that hold an alpha channel, and browsers show: a cut-out of a source in one of them
+// stays in its format (a TIFF's becomes PNG).
+const ALPHA_FORMATS: ReadonlySet<string> = new Set(['png', 'webp', 'avif'])
 
 /** Quality numbers of the `t.toFormat` quality words. */
 export const QUALITY_WORDS: Readonly<Record<string, number>> = {
@@ -33,17 +34,11 @@ export const QUALITY_WORDS: Readonly<Record<string, number>> = {
   low: 40,
 }
 
-// Source formats written back as themselves. Everything else (svg, ico, heic/heif whose HEVC
-// encoder sharp lacks, pdf, unknown) falls back to PNG, or JPEG when known to be opaque.
-const WRITABLE_SOURCES: ReadonlySet<string> = new Set([
-  'jpeg',
-  'png',
-  'webp',
-  'avif',
-  'gif',
-  'tiff',
-  'bmp',
-])
+// Source formats written back as themselves: those browsers show. Everything else (svg, ico,
+// heic/heif whose HEVC encoder sharp lacks, tiff that only Safari shows, pdf, unknown) falls back
+// to PNG, or JPEG when known to be opaque (a PDF page: PNG). `t.toFormat(f:tiff)` still writes
+// TIFF.
+const WRITABLE_SOURCES: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'avif', 'gif', 'bmp'])
 
 const ALIASES: Readonly<Record<string, string>> = {
   jpg: 'jpeg',
@@ -125,11 +120,11 @@ export function chainMakesTransparency(
  *
  * A chain with a cut-out (`erase.bg`, `remove.bg`, a transparent `shadow.gen`) always answers
  * in a format that keeps alpha: AVIF or WebP under `f_auto` when accepted, else the source
- * format when it holds alpha (PNG, WebP, AVIF, TIFF), else PNG. Only an explicit
+ * format when it holds alpha (PNG, WebP, AVIF), else PNG. Only an explicit
  * `t.toFormat(f:jpeg)` flattens it (on white).
  *
- * A source format the engine cannot write (svg, ico, heic, heif, pdf, anything unknown) becomes
- * PNG, or JPEG when `hasAlpha` is `false`.
+ * A source format browsers do not show or the engine cannot write (svg, ico, heic, heif, tiff,
+ * anything unknown) becomes PNG, or JPEG when `hasAlpha` is `false`; a PDF page becomes PNG.
  *
  * @example
  * chooseOutputFormat({ sourceFormat: 'jpg', operations: [], autoFormat: true, accept: 'image/webp' })
@@ -155,5 +150,7 @@ export function chooseOutputFormat(request: OutputFormatRequest): OutputFormat {
     if (acceptsType(request.accept, 'image/webp')) return 'webp'
   }
   if (WRITABLE_SOURCES.has(source)) return source as OutputFormat
+  // A PDF page is drawn opaque, often text: PNG keeps its edges sharp.
+  if (source === 'pdf') return 'png'
   return request.hasAlpha === false ? 'jpeg' : 'png'
 }

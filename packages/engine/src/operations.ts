@@ -3,6 +3,7 @@ import type { ExtendWith, KernelEnum } from 'sharp'
 import { runAiStep } from './ai-step.ts'
 import { EngineError, MESSAGES } from './errors.ts'
 import { QUALITY_WORDS } from './formats.ts'
+import { frameWise, trimFrames } from './frames.ts'
 import { clampRegion, type Fit, resizedSize, rotatedSize } from './geometry.ts'
 import { merge } from './merge.ts'
 import type { RawImage } from './pipeline.ts'
@@ -216,44 +217,47 @@ export const OPERATIONS = {
   },
   't.extend': { animated: true, run: extend },
   't.extract': { animated: true, run: extract },
+  // An animation is trimmed by its first frame's edges (frames.ts).
   't.trim': {
-    animated: false,
-    run: (step) => {
+    animated: true,
+    run: trimFrames((step) => {
       const threshold = step.params.integer('t')
       // The size is known only once libvips has found the edges.
       return step.image.pipe('trim', (sharp) => sharp.trim({ threshold }), undefined)
-    },
+    }),
   },
-  't.rotate': { animated: false, run: rotate },
+  // These would treat an animation's stacked frames as one image: they run frame by frame.
+  't.rotate': { animated: true, run: frameWise(rotate) },
   't.flip': {
-    animated: false,
-    run: (step) => step.image.pipe('flip', (sharp) => sharp.flip(), step.image),
+    animated: true,
+    run: frameWise((step) => step.image.pipe('flip', (sharp) => sharp.flip(), step.image)),
   },
   't.flop': {
     animated: true,
     run: (step) => step.image.pipe('flop', (sharp) => sharp.flop(), step.image),
   },
-  // Neighbourhood filters would bleed across the frames of an animation (stacked in one image).
+  // Neighbourhood filters would bleed across the frames of an animation (stacked in one image):
+  // they run frame by frame.
   't.sharpen': {
-    animated: false,
-    run: (step) => {
+    animated: true,
+    run: frameWise((step) => {
       const sigma = step.params.number('s')
       return step.image.pipe('sharpen', (sharp) => sharp.sharpen({ sigma }), step.image)
-    },
+    }),
   },
   't.median': {
-    animated: false,
-    run: (step) => {
+    animated: true,
+    run: frameWise((step) => {
       const size = step.params.integer('s')
       return step.image.pipe('median', (sharp) => sharp.median(size), step.image)
-    },
+    }),
   },
   't.blur': {
-    animated: false,
-    run: (step) => {
+    animated: true,
+    run: frameWise((step) => {
       const sigma = Math.min(1000, Math.max(0.3, step.params.number('s') * scaleOf(step)))
       return step.image.pipe('blur', (sharp) => sharp.blur(sigma), step.image)
-    },
+    }),
   },
   't.flatten': {
     animated: true,
@@ -325,6 +329,8 @@ export const OPERATIONS = {
       step.output.density = density
     },
   },
+  // The page is chosen and drawn before the chain runs (decode.ts); the step itself does nothing.
+  'pdf.page': { animated: true, run: () => undefined },
   't.merge': { animated: false, run: merge },
   'ic.crop': { animated: false, run: smartCrop },
   ...Object.fromEntries(AI_OPERATIONS.map((key) => [key, { animated: false, run: runAiStep }])),

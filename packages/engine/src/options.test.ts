@@ -17,6 +17,7 @@ describe('resolveOptions', () => {
       maxOutputBytes: 32 * 1024 * 1024,
       cacheMemoryMb: 32,
       cacheItems: 5,
+      maxPdfPages: 2000,
     })
     expect(resolveOptions()).toEqual(DEFAULT_OPTIONS)
   })

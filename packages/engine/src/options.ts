@@ -33,6 +33,8 @@ export interface EngineOptions {
    */
   cacheMemoryMb: number
   cacheItems: number
+  /** Most pages of a PDF source; more is refused before any page is drawn. */
+  maxPdfPages: number
 }
 
 /** The defaults of `EngineOptions`; `concurrency` is the number of cores. */
@@ -48,6 +50,7 @@ export const DEFAULT_OPTIONS: Readonly<EngineOptions> = {
   maxSvgPixels: 25_000_000,
   cacheMemoryMb: 32,
   cacheItems: 5,
+  maxPdfPages: 2000,
 }
 
 function positiveInteger(
@@ -95,5 +98,6 @@ export function resolveOptions(options: Partial<EngineOptions> = {}): Readonly<E
     // 0 turns the cache off.
     cacheMemoryMb: positiveInteger('cacheMemoryMb', merged.cacheMemoryMb, 1_000_000, 0),
     cacheItems: positiveInteger('cacheItems', merged.cacheItems, 1_000_000, 0),
+    maxPdfPages: positiveInteger('maxPdfPages', merged.maxPdfPages, 1_000_000),
   })
 }

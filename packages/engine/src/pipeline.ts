@@ -156,6 +156,8 @@ export class Pipeline {
   pages: number
   /** Whether the image has (or may have) an alpha channel. */
   alpha: boolean
+  /** What sharp said of the last run to raw pixels (trim's offsets among it). */
+  lastInfo: OutputInfo | undefined
   private source: Source
   private segment: Segment | undefined
   private readonly clock: Clock
@@ -209,9 +211,17 @@ export class Pipeline {
     const segment = this.segment ?? this.open()
     this.segment = undefined
     const { data, info } = await this.run(segment, segment.image.raw({ depth: 'uchar' }))
+    this.lastInfo = info
     const raw = toRawImage(data, info)
     this.replace(raw)
     return raw
+  }
+
+  /** A new pipeline on `image` (one frame of this one, say), within the same time budget. */
+  fork(image: RawImage): Pipeline {
+    const alpha = image.channels === 2 || image.channels === 4
+    const geometry = { width: image.width, height: image.height, pages: image.pages, alpha }
+    return new Pipeline({ kind: 'raw', image }, geometry, this.clock)
   }
 
   /** Continues from `image` (the result of a step that worked on raw pixels). */

@@ -26,7 +26,7 @@ interface SourceOperation {
   description?: string
   params: SourceParam[]
 }
-interface SourcePlugin {
+export interface SourcePlugin {
   identifier: string
   sdkModule: string
   description: string
@@ -48,6 +48,7 @@ const FORMATS: Record<string, string[]> = {
   'vsr.upscale': ['mp4', 'mov', 'mkv', 'webm', 'avi', 'mpg', 'mpeg'],
   'wmv.remove': ['mp4', 'mov', 'mkv', 'webm', 'avi', 'mpg', 'mpeg'],
   'pwr.remove': ['pdf'],
+  'pdf.page': ['pdf'],
 }
 
 function humanise(method: string): string {

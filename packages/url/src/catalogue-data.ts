@@ -2115,4 +2115,44 @@ export const PLUGINS: readonly PluginSpec[] = [
       },
     ],
   },
+  {
+    id: 'pdf',
+    name: 'PdfPlugin',
+    description: 'PDF documents as images (a Tessera extension)',
+    operations: [
+      {
+        plugin: 'pdf',
+        method: 'page',
+        key: 'pdf.page',
+        runnable: true,
+        slow: false,
+        displayName: 'PDF page',
+        description:
+          'Draws one page of a PDF at a stated resolution; the chain then transforms it like an image (a Tessera extension).',
+        formats: ['pdf'],
+        params: [
+          {
+            id: 'n',
+            name: 'page',
+            title: 'Page',
+            type: 'integer',
+            default: 1,
+            required: false,
+            min: 1,
+            max: 100000,
+          },
+          {
+            id: 'd',
+            name: 'dpi',
+            title: 'Dots per inch',
+            type: 'integer',
+            default: 150,
+            required: false,
+            min: 18,
+            max: 600,
+          },
+        ],
+      },
+    ],
+  },
 ]

@@ -23,6 +23,7 @@ export function fileJson(app: AppContext, cloudName: string, file: StoredFile) {
     size: file.size,
     width: file.width,
     height: file.height,
+    pages: file.pages,
     version: file.version,
     access: file.access,
     tags: file.tags,

@@ -5,6 +5,7 @@ import {
   assertValidFilePath,
   isImageFormat,
   sniffType,
+  TEXT_TYPE,
   UNKNOWN_TYPE,
 } from './files.ts'
 
@@ -98,7 +99,7 @@ describe('sniffType', () => {
 describe('assertExtensionMatches', () => {
   const png = { format: 'png', contentType: 'image/png', isImage: true }
 
-  it.each(['photo.png', 'PHOTO.PNG', 'photo.apng', 'no-extension', 'notes.txt', 'IMG 2024.05'])(
+  it.each(['photo.png', 'PHOTO.PNG', 'photo.apng', 'no-extension', 'notes.final', 'IMG 2024.05'])(
     'lets %s name PNG bytes',
     (name) => {
       expect(() => assertExtensionMatches(name, png)).not.toThrow()
@@ -108,6 +109,8 @@ describe('assertExtensionMatches', () => {
   it.each([
     ['photo.jpg', png],
     ['report.pdf', png],
+    // A .txt file must hold plain text (issue 23).
+    ['notes.txt', png],
     ['photo.png', { format: 'exe', contentType: 'application/x-msdownload', isImage: false }],
     ['photo.png', UNKNOWN_TYPE],
   ])('refuses %s on bytes of another format', (name, type) => {
@@ -123,6 +126,19 @@ describe('assertExtensionMatches', () => {
     expect(() =>
       assertExtensionMatches('a.tif', { format: 'tiff', contentType: 'image/tiff', isImage: true }),
     ).not.toThrow()
+  })
+
+  it('takes a .txt file for text only when its bytes are plain UTF-8 text', async () => {
+    expect(await sniffType(Buffer.from('plain text\twith tabs\r\nand ünïcode\n'), 'a.txt')).toEqual(
+      TEXT_TYPE,
+    )
+    await expect(sniffType(Buffer.from('plain text'))).rejects.toMatchObject({ status: 415 })
+    await expect(sniffType(Buffer.from([0x41, 0x00, 0x42]), 'a.txt')).rejects.toMatchObject({
+      status: 415,
+    })
+    await expect(sniffType(Buffer.from([0x41, 0xc3, 0x28]), 'a.txt')).rejects.toMatchObject({
+      status: 415,
+    })
   })
 
   it('counts only the image formats of SPEC §9 as images', async () => {

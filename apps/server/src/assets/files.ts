@@ -75,6 +75,40 @@ export const IMAGE_FORMATS: ReadonlySet<string> = new Set([
   'tiff',
 ])
 
+/**
+ * Formats beyond the images that every organisation may upload too, as SPEC §9 counts them
+ * transformable: a PDF (its pages delivered as images) and plain text (delivered as is).
+ */
+export const DOCUMENT_FORMATS: ReadonlySet<string> = new Set(['pdf', 'txt'])
+
+/** A `.txt` file whose bytes are plain UTF-8 text. */
+export const TEXT_TYPE: SniffedType = {
+  format: 'txt',
+  contentType: 'text/plain; charset=utf-8',
+  isImage: false,
+}
+
+/**
+ * Whether bytes are plain text: valid UTF-8 with no control characters but tab, line feed, form
+ * feed and carriage return (so no NUL, which every binary format is full of).
+ */
+export function isPlainText(data: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data)
+  } catch {
+    return false
+  }
+  for (const byte of data) {
+    if (
+      (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d) ||
+      byte === 0x7f
+    ) {
+      return false
+    }
+  }
+  return true
+}
+
 // Whether a stored file's format is an image format lives with the URL language (@tessera/url),
 // where delivery reads it without importing this feature.
 export { isImageFormat } from '@tessera/url'
@@ -89,7 +123,7 @@ export const UNKNOWN_TYPE: SniffedType = {
 // Extensions whose bytes can be recognised, so a name using one makes a claim we can check. XML
 // is left out: XML that is not SVG is unknown bytes, and a `.xml` name says nothing about them.
 const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set(
-  [...supportedExtensions, 'svg', 'jpeg', 'jpe', 'jfif', 'tiff', 'heif'].filter(
+  [...supportedExtensions, 'svg', 'jpeg', 'jpe', 'jfif', 'tiff', 'heif', 'txt'].filter(
     (extension) => extension !== 'xml',
   ),
 )
@@ -124,9 +158,11 @@ export function assertExtensionMatches(fileName: string, type: SniffedType): voi
  * Finds the type of a file from its bytes. SVG is recognised from its markup and refused when it
  * holds scripts, event handlers or external references.
  *
+ * A file named `.txt` whose bytes are plain text (`isPlainText`) is text.
+ *
  * @throws {HttpError} 415 `unsupported_type` for bytes of no known type, 400 `unsafe_svg`.
  */
-export async function sniffType(data: Uint8Array): Promise<SniffedType> {
+export async function sniffType(data: Uint8Array, fileName?: string): Promise<SniffedType> {
   const detected = await fileTypeFromBuffer(data)
   if (detected !== undefined && detected.ext !== 'xml') {
     const format = FORMAT_NAMES[detected.ext] ?? detected.ext
@@ -144,6 +180,10 @@ export async function sniffType(data: Uint8Array): Promise<SniffedType> {
       throw new HttpError(400, 'unsafe_svg', `This SVG is not accepted: ${error.message}`)
     }
     return { format: 'svg', contentType: 'image/svg+xml', isImage: true }
+  }
+  // Text has no signature: only a file named .txt is taken for text, when its bytes are.
+  if (fileName !== undefined && extensionOf(fileName) === 'txt' && isPlainText(data)) {
+    return TEXT_TYPE
   }
   throw new HttpError(415, 'unsupported_type', 'The file is not of a type this service stores')
 }

@@ -51,6 +51,12 @@ export const ASSET_API: ApiPart = {
       size: z.int().describe('Bytes'),
       width: z.int().nullable(),
       height: z.int().nullable(),
+      pages: z
+        .int()
+        .nullable()
+        .describe(
+          "A PDF's page count, an animation's frames, 1 for a still image; null for others",
+        ),
       version: z.int().describe('Bumped when the file is overwritten or moved'),
       access: z
         .enum(['public-read', 'private'])

@@ -392,13 +392,21 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('upload hardening on %s
 
     it.each<[string, Buffer, string]>([
       ['an executable', exe, 'tool.exe'],
-      ['a PDF with JavaScript', pdf, 'doc.pdf'],
       ['a zip', zip, 'archive.zip'],
     ])('refuses %s with 415 when the organisation takes no raw files', async (_, data, name) => {
       const before = await storedState()
       const response = await uploadOne(data, name)
       expect(response.status).toBe(415)
       expect(await response.json()).toMatchObject({ code: 'unsupported_type' })
+      expect(await storedState()).toEqual(before)
+    })
+
+    // Every organisation takes PDFs (issue 23), read by MuPDF first: this one has no page.
+    it('refuses a PDF without a page (this one only opens with JavaScript) with 422', async () => {
+      const before = await storedState()
+      const response = await uploadOne(pdf, 'doc.pdf')
+      expect(response.status).toBe(422)
+      expect(await response.json()).toMatchObject({ code: 'invalid_image' })
       expect(await storedState()).toEqual(before)
     })
 
@@ -418,14 +426,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('upload hardening on %s
     it('stores raw files when the organisation allows them, delivered as attachments', async () => {
       await setRaw(true)
       try {
-        const response = await uploadOne(pdf, 'manual.pdf', { name: 'manual' })
+        const response = await uploadOne(zip, 'manual.zip', { name: 'manual' })
         expect(response.status).toBe(200)
         const record = (await response.json()) as { fullPath: string; url: string }
-        expect(record).toMatchObject({ fullPath: 'manual.pdf', assetType: 'raw', format: 'pdf' })
+        expect(record).toMatchObject({ fullPath: 'manual.zip', assetType: 'raw', format: 'zip' })
         const delivered = await fetch(record.url.replace(server.config.publicUrl, server.url))
         expect(delivered.status).toBe(200)
         expect(delivered.headers.get('content-disposition')).toMatch(/^attachment/)
-        expect(Buffer.from(await delivered.arrayBuffer()).equals(pdf)).toBe(true)
+        expect(Buffer.from(await delivered.arrayBuffer()).equals(zip)).toBe(true)
         // Still no disguise: executable bytes named .png are refused.
         expect((await uploadOne(exe, 'sneaky.png')).status).toBe(415)
         // An image is still delivered inline.

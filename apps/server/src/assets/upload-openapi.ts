@@ -28,6 +28,12 @@ export const UPLOAD_OPENAPI: ApiPart = {
       size: z.int(),
       width: z.int().nullable(),
       height: z.int().nullable(),
+      pages: z
+        .int()
+        .nullable()
+        .describe(
+          "A PDF's page count, an animation's frames, 1 for a still image; null for others",
+        ),
       hash: z.string().describe('sha256, hex'),
       version: z.int(),
       access: z.enum(['public-read', 'private']),

@@ -12,6 +12,7 @@ import { HttpError } from '../http/errors.ts'
 import {
   assertExtensionMatches,
   assertValidFilePath,
+  DOCUMENT_FORMATS,
   extensionOf,
   IMAGE_FORMATS,
   type SniffedType,
@@ -64,6 +65,7 @@ function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImag
     size: file.size,
     width: file.width,
     height: file.height,
+    pages: file.pages,
     hash: file.hash,
     version: file.version,
     access: file.access,
@@ -91,21 +93,23 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     data: Uint8Array,
     organisation: Pick<Organisation, 'allowRawFiles'>,
     originalName: string | undefined,
+    text = true,
   ): Promise<SniffedType> {
     let type: SniffedType
     try {
-      type = await sniffType(data)
+      type = await sniffType(data, originalName)
     } catch (error) {
       const unknown = error instanceof HttpError && error.code === 'unsupported_type'
       if (!unknown || !organisation.allowRawFiles) throw error
       type = UNKNOWN_TYPE
     }
     if (originalName !== undefined) assertExtensionMatches(originalName, type)
-    if (!type.isImage && !organisation.allowRawFiles) {
+    const document = DOCUMENT_FORMATS.has(type.format) && (text || type.format !== 'txt')
+    if (!type.isImage && !document && !organisation.allowRawFiles) {
       throw new HttpError(
         415,
         'unsupported_type',
-        `This organisation stores images only (${[...IMAGE_FORMATS].join(', ')}); the file is ${type.format}`,
+        `This organisation stores images, PDF and text only (${[...IMAGE_FORMATS, ...DOCUMENT_FORMATS].join(', ')}); the file is ${type.format}`,
       )
     }
     return type
@@ -119,19 +123,23 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     size: number,
     fields: UploadFields,
     originalName: string | undefined,
+    text = true,
   ) {
     try {
       const data = await storage.get(storageKey)
       if (data === undefined) throw new HttpError(500, 'storage_error', 'The upload was not stored')
-      const type = await checkType(data, organisation, originalName || undefined)
+      const type = await checkType(data, organisation, originalName || undefined, text)
       let width: number | null = null
       let height: number | null = null
-      if (type.isImage && type.format !== 'svg') {
+      let pages: number | null = null
+      // A PDF is read like an image: its page count, and page 1 drawn at 150 dpi.
+      if ((type.isImage && type.format !== 'svg') || type.format === 'pdf') {
         const probe = await engine.probe(data).catch((error: unknown) => {
           throw engineErrorToHttp(error)
         })
         width = probe.width
         height = probe.height
+        pages = probe.pages
       }
       const name = fields.name ?? (originalName ? stem(originalName) : undefined) ?? randomUUID()
       // Unknown bytes keep the extension they were sent with (`notes.txt`), if it is plain.
@@ -141,7 +149,9 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
           ? given !== undefined && /^[a-z0-9]{1,10}$/.test(given)
             ? given
             : undefined
-          : (EXTENSIONS[type.format] ?? type.format)
+          : type.format === 'heif' && given === 'heic'
+            ? 'heic' // an iPhone's photo.heic keeps its name
+            : (EXTENSIONS[type.format] ?? type.format)
       const fileName =
         extension === undefined || name.toLowerCase().endsWith(`.${extension}`)
           ? name
@@ -159,6 +169,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
             contentType: type.contentType,
             width,
             height,
+            pages,
             hash,
             storageKey,
             access: fields.access,
@@ -209,11 +220,13 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
    * Receives a multipart upload (`file` part) into `organisation` and records it, with every
    * check of a direct upload (size, type, pixels, SVG safety). `fieldsOf` turns the multipart
    * fields into the folder, name and overwrite flag (it may refuse them; nothing is kept then).
+   * `text: false` refuses plain text files too (visitors' uploads: images and PDFs only).
    */
   async function receiveFile(
     c: Context,
     organisation: Pick<Organisation, 'id' | 'cloudName' | 'allowRawFiles'>,
     fieldsOf: (fields: Record<string, string>, lists: Record<string, string[]>) => UploadFields,
+    { text = true }: { text?: boolean } = {},
   ) {
     const request = incoming(c)
     const contentType = c.req.header('content-type') ?? ''
@@ -233,7 +246,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
       await storage.delete(storageKey).catch(() => undefined)
       throw error
     }
-    return finish(organisation, storageKey, hash, size, fields, originalName)
+    return finish(organisation, storageKey, hash, size, fields, originalName, text)
   }
 
   /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */

@@ -126,6 +126,8 @@ export const ENV = z.object({
   // SVG limits and libvips' operation cache (issue 19 finding 2; docs/security.md).
   SVG_MAX_ELEMENTS: integer(1, 10_000_000, 20_000, 'elements'),
   SVG_MAX_PIXELS: integer(1, 2 ** 40, 25_000_000, 'pixels'),
+  // A PDF with more pages is refused before any page is drawn (issue 23).
+  PDF_MAX_PAGES: integer(1, 1_000_000, 2_000, 'pages'),
   // Results whose format decides their size (BMP, TIFF); issue 19 finding 13.
   OUTPUT_MAX_BYTES: integer(1, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
   SHARP_CACHE_MB: integer(0, 1_000_000, 32, 'MiB'),

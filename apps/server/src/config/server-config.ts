@@ -40,6 +40,7 @@ export interface ServerConfig {
     concurrency: number
     maxSvgElements: number
     maxSvgPixels: number
+    maxPdfPages: number
     maxOutputBytes: number
     cacheMemoryMb: number
     cacheItems: number

@@ -37,6 +37,8 @@ export interface FileInput {
   contentType: string
   width?: number | null
   height?: number | null
+  /** A PDF's page count, an animation's frames, 1 for a still image. */
+  pages?: number | null
   /** sha256 of the bytes, lowercase hex. */
   hash: string
   storageKey: string
@@ -112,6 +114,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
         contentType: input.contentType,
         width: input.width ?? null,
         height: input.height ?? null,
+        pages: input.pages ?? null,
         hash: input.hash,
         storageKey: input.storageKey,
       })
@@ -124,6 +127,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
           contentType: excluded(files.contentType),
           width: excluded(files.width),
           height: excluded(files.height),
+          pages: excluded(files.pages),
           hash: excluded(files.hash),
           storageKey: excluded(files.storageKey),
           version: sql`${files.version} + 1`,
@@ -153,6 +157,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
       contentType: input.contentType,
       width: input.width ?? null,
       height: input.height ?? null,
+      pages: input.pages ?? null,
       hash: input.hash,
       storageKey: input.storageKey,
       access: input.access ?? 'public-read',

@@ -128,6 +128,8 @@ export const files = pgTable(
     contentType: text('content_type').notNull(),
     width: integer('width'),
     height: integer('height'),
+    /** A PDF's page count, an animation's frames, 1 for a still image; null when not read. */
+    pages: integer('pages'),
     hash: text('hash').notNull(),
     version: integer('version').notNull().default(1),
     storageKey: text('storage_key').notNull(),

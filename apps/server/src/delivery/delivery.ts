@@ -25,6 +25,7 @@ import { createRenderLimit } from './render-limit.ts'
 import { createResolver, type DeliveryRequest, type FileRow, type Resolved } from './resolve.ts'
 import {
   cacheHeaders,
+  convertsOriginal,
   ifNoneMatchMatches,
   imageResponse,
   notModified,
@@ -284,7 +285,8 @@ export function createDelivery(
     const generation = request.raw?.generation ?? fastLane.generation
     const resolved = await resolver.resolve(request)
     const { file, operations } = resolved
-    if (operations.length === 0) return serveOriginal(app, request, file)
+    const converted = convertsOriginal(file, operations.length)
+    if (operations.length === 0 && !converted) return serveOriginal(app, request, file)
 
     const { target, etag, headers } = await targetOf(request, resolved)
     if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) {

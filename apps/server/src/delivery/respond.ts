@@ -64,6 +64,33 @@ export function processingResponse(jobId: string): Response {
   })
 }
 
+/**
+ * Documents delivered inline as they are: plain text (`text/plain; charset=utf-8`; `nosniff`,
+ * sent on every answer, keeps it text). A PDF original stays an attachment: it may carry
+ * scripts, and this origin never shows one; its pages are delivered as images.
+ */
+const INLINE_DOCUMENTS: ReadonlySet<string> = new Set(['txt'])
+
+// Originals that browsers do not show: `original` delivers them converted (docs/delivery.md).
+const CONVERTED_ORIGINALS: ReadonlySet<string> = new Set(['heif', 'heic', 'tiff'])
+
+/**
+ * Whether `original` of this file is derived (HEIC/HEIF, TIFF: in a format browsers show) rather
+ * than served as stored. A transformation of a text file is refused: text is delivered as is.
+ *
+ * @throws {HttpError} 415 `unsupported_format` for a text file with a transformation.
+ */
+export function convertsOriginal(file: Pick<FileRow, 'format'>, operations: number): boolean {
+  if (file.format === 'txt' && operations > 0) {
+    throw new HttpError(
+      415,
+      'unsupported_format',
+      'Text files are delivered as they are: use original (transformations apply to images and PDFs)',
+    )
+  }
+  return CONVERTED_ORIGINALS.has(file.format)
+}
+
 /** The original file: ranges, 304 and HEAD without opening it; raw files as attachments. */
 export async function serveOriginal(
   app: Pick<AppContext, 'storage' | 'metrics' | 'config'>,
@@ -75,7 +102,9 @@ export async function serveOriginal(
   const headers = cacheHeaders(etag, [], app.config.cacheMaxAge)
   headers['accept-ranges'] = 'bytes'
   headers['content-type'] = file.contentType
-  if (!isImageFormat(file.format)) headers['content-disposition'] = 'attachment' // raw files
+  if (!isImageFormat(file.format) && !INLINE_DOCUMENTS.has(file.format)) {
+    headers['content-disposition'] = 'attachment' // raw files
+  }
   // An SVG original is served as a document that can run nothing, even if opened directly.
   if (file.format === 'svg') {
     headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"

@@ -51,7 +51,7 @@ export async function seedDemo(app: Pick<AppContext, 'repo' | 'storage' | 'engin
   let added = 0
   for (const name of (await readdir(SAMPLES_DIR)).sort()) {
     const extension = extname(name).toLowerCase()
-    if (!['.png', '.jpg', '.jpeg', '.webp', '.gif'].includes(extension)) continue
+    if (!['.png', '.jpg', '.jpeg', '.webp', '.gif', '.pdf'].includes(extension)) continue
     const path = `samples/${name}`
     if ((await repo.findFile(organisation.id, path)) !== undefined) continue
     const data = await readFile(join(SAMPLES_DIR, name))
@@ -68,6 +68,7 @@ export async function seedDemo(app: Pick<AppContext, 'repo' | 'storage' | 'engin
       contentType: type.contentType,
       width: probe.width,
       height: probe.height,
+      pages: probe.pages,
       hash,
       storageKey,
     })

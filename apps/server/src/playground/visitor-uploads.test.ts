@@ -4,6 +4,7 @@
 // malformed and cut multipart bodies leave nothing behind; the daily limit answers 429; housekeeping
 // deletes uploads older than 24 h with their derived images.
 import { request } from 'node:http'
+import { createTestPdf } from '@tessera/media'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -139,6 +140,20 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
     expect((again.body as Uploaded).remaining.uploads).toBe(UPLOAD_LIMIT - 2)
   })
 
+  it('keeps a PDF, whose page 1 delivery draws; plain text is not taken from visitors', async () => {
+    await clearAllowances()
+    const pdf = await createTestPdf([{ width: 200, height: 100, colour: [0, 128, 255] }])
+    const answer = await upload(pdf, 'leaflet.pdf')
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201)
+    const { file } = answer.body as Uploaded
+    expect(file).toMatchObject({ format: 'pdf', width: 417, height: 209 })
+    const page = await fetch(originalOf(file.path).replace('/original/', '/t.resize(w:100)/'))
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toBe('image/png')
+    const text = await upload(Buffer.from('plain words\n'), 'notes.txt')
+    expect(text.status).toBe(415)
+  })
+
   it('refuses what a direct upload refuses: too large 413, not an image 415, unsafe SVG, too many pixels', async () => {
     await clearAllowances()
     const before = await stored()
@@ -149,11 +164,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
     const text = await upload(Buffer.from('just some words, not an image\n'), 'notes.txt')
     expect(text.status).toBe(415)
     expect(text.body.code).toBe('unsupported_type')
+    // Visitors may upload PDFs (issue 23), read by MuPDF first: this one has no page.
     const pdf = await upload(
       Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n'),
       'a.pdf',
     )
-    expect(pdf.status).toBe(415)
+    expect(pdf.status).toBe(422)
     const svg = await upload(
       Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
       'x.svg',

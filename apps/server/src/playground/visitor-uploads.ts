@@ -60,12 +60,14 @@ export function createVisitorUploads(
     const folder = `${VISITOR_UPLOADS_FOLDER}/${randomUUID()}`
     let record: Awaited<ReturnType<typeof assets.receiveFile>>
     try {
-      // Images only, whatever the demo allows; the folder is chosen here, never by the visitor.
-      record = await assets.receiveFile(c, { ...demo, allowRawFiles: false }, () => ({
-        path: folder,
-        name: undefined,
-        overwrite: false,
-      }))
+      // Images and PDFs only (no text, no raw files), whatever the demo allows; the folder is
+      // chosen here, never by the visitor.
+      record = await assets.receiveFile(
+        c,
+        { ...demo, allowRawFiles: false },
+        () => ({ path: folder, name: undefined, overwrite: false }),
+        { text: false },
+      )
     } catch (error) {
       await use.release()
       throw error

@@ -166,7 +166,7 @@ function operationMarkdown(doc: OperationDoc, base: string): string {
     }
     out.push('')
   }
-  out.push('## Example', '', '```', `/v2/demo/${doc.pattern}/samples/chelsea.png`, '```', '')
+  out.push('## Example', '', '```', `/v2/demo/${doc.pattern}/${doc.sample}`, '```', '')
   return out.join('\n')
 }
 

@@ -7,9 +7,21 @@ import { CATALOGUE, type OperationSpec, type ParamSpec, type PluginSpec } from '
 export const DEMO_CLOUD = 'demo'
 export const DEMO_SAMPLE = 'samples/chelsea.png'
 
-/** `t` (basic) operations live under `basic`; every AI plugin under `ml`. */
+/** Samples of the formats some operations are limited to (`pdf.page` runs on a PDF). */
+const FORMAT_SAMPLES: Readonly<Record<string, string>> = { pdf: 'samples/tessera-guide.pdf' }
+
+/** The demo sample an operation's example runs on: one of its format when it has one. */
+export function exampleSample(operation: Pick<OperationSpec, 'formats'>): string {
+  const format = operation.formats?.[0]
+  return (format === undefined ? undefined : FORMAT_SAMPLES[format]) ?? DEMO_SAMPLE
+}
+
+// Tessera's own plugins that are no AI: documented beside the basic operations.
+const BASIC_PLUGINS: ReadonlySet<string> = new Set(['t', 'pdf'])
+
+/** `t` (basic) operations and `pdf.page` live under `basic`; every AI plugin under `ml`. */
 export function categoryOf(pluginId: string): 'basic' | 'ml' {
-  return pluginId === 't' ? 'basic' : 'ml'
+  return BASIC_PLUGINS.has(pluginId) ? 'basic' : 'ml'
 }
 
 const kebab = (text: string) =>
@@ -39,7 +51,11 @@ const PLUGIN_SLUGS: Record<string, string> = {
 /** The page of one operation under the documentation base, e.g. `/transformations/ml/erase-bg`. */
 export function operationDocPath(operation: Pick<OperationSpec, 'plugin' | 'method'>): string {
   const category = categoryOf(operation.plugin)
-  if (category === 'basic') return `/transformations/basic/${kebab(operation.method)}`
+  if (category === 'basic') {
+    const name =
+      operation.plugin === 't' ? operation.method : `${operation.plugin}-${operation.method}`
+    return `/transformations/basic/${kebab(name)}`
+  }
   const plugin = CATALOGUE.getPlugin(operation.plugin)
   const base = PLUGIN_SLUGS[operation.plugin] ?? kebab(plugin?.name ?? operation.plugin)
   const single = (plugin?.operations.length ?? 1) === 1
@@ -50,6 +66,7 @@ export function operationDocPath(operation: Pick<OperationSpec, 'plugin' | 'meth
 // operation missing here gets an example from its parameters (see exampleValues).
 const EXAMPLES: Record<string, string> = {
   't.resize': 'w:300,h:200',
+  'pdf.page': 'n:2,d:72',
   't.compress': 'q:40',
   't.extend': 't:20,l:20,b:20,r:20,bc:4f46e5',
   't.extract': 't:40,l:120,w:240,h:200',
@@ -112,12 +129,13 @@ export function examplePattern(operation: OperationSpec): string {
 /** A delivery URL of the example on the demo sample, on `deliveryBase` (empty: this origin). */
 export function exampleUrl(operation: OperationSpec, deliveryBase: string): string {
   const base = deliveryBase.replace(/\/+$/, '')
-  return `${base}/v2/${DEMO_CLOUD}/${examplePattern(operation)}/${DEMO_SAMPLE}`
+  return `${base}/v2/${DEMO_CLOUD}/${examplePattern(operation)}/${exampleSample(operation)}`
 }
 
-/** The sample untouched, to compare with. */
-export function originalUrl(deliveryBase: string): string {
-  return `${deliveryBase.replace(/\/+$/, '')}/v2/${DEMO_CLOUD}/original/${DEMO_SAMPLE}`
+/** The sample untouched, to compare with (a PDF sample: its first page, as an image). */
+export function originalUrl(deliveryBase: string, sample = DEMO_SAMPLE): string {
+  const pattern = sample.endsWith('.pdf') ? 'pdf.page(d:72)' : 'original'
+  return `${deliveryBase.replace(/\/+$/, '')}/v2/${DEMO_CLOUD}/${pattern}/${sample}`
 }
 
 /** The playground with a delivery URL loaded (`/playground?url=…`). */
@@ -171,6 +189,8 @@ export interface OperationDoc {
   slow: boolean
   docPath: string
   pattern: string
+  /** The demo file the example runs on (`samples/chelsea.png`). */
+  sample: string
   params: ParamDoc[]
 }
 
@@ -186,6 +206,7 @@ export function operationDoc(plugin: PluginSpec, operation: OperationSpec): Oper
     slow: operation.slow,
     docPath: operationDocPath(operation),
     pattern: examplePattern(operation),
+    sample: exampleSample(operation),
     params: operation.params.map(paramDoc),
   }
 }

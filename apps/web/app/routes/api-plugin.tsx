@@ -7,6 +7,7 @@ import { runtimeConfig } from '../lib/api.server.ts'
 import { useConfig } from '../lib/app-context.tsx'
 import { docsHome } from '../lib/nav.ts'
 import {
+  exampleSample,
   exampleUrl,
   type OperationDoc,
   operationDoc,
@@ -45,7 +46,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
       id: plugin.id,
       name: plugin.name,
       description: plugin.description,
-      original: originalUrl(delivery),
+      original: originalUrl(delivery, exampleSample(plugin.operations[0] ?? {})),
       operations: plugin.operations.map((operation) => {
         const example = exampleUrl(operation, delivery)
         return { ...operationDoc(plugin, operation), example, playground: playgroundLink(example) }

@@ -199,7 +199,7 @@ export default function Upload() {
           onChange={(event) => fromInput(event.currentTarget)}
         />
         <p className="dropzone-hint">
-          JPEG, PNG, WebP, AVIF, GIF, TIFF, SVG and more, up to 50 MB each.
+          JPEG, PNG, WebP, AVIF, GIF, HEIC, TIFF, BMP, SVG, PDF and plain text, up to 50 MB each.
         </p>
       </section>
       <UploadQueueList queue={queue} showBytes testId="upload-list" />
