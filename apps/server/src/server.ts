@@ -7,6 +7,7 @@ import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { DELIVERY_ROUTE } from './delivery/paths.ts'
 import { createEdge } from './http/edge.ts'
+import { createLoopbackRedirect } from './http/loopback.ts'
 import { createWebPageCache } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
@@ -92,8 +93,14 @@ export async function startServer(
   // Set when shutdown begins (see below); answers from then on go through the app, which says
   // `Connection: close`.
   let closing = false
+  // In development, a page opened at another loopback name is sent to PUBLIC_URL (one origin).
+  const loopbackRedirect = createLoopbackRedirect(config)
   const server: Server = createServer((incoming, outgoing) => {
-    if (closing) listener(incoming, outgoing)
+    const location = loopbackRedirect?.(incoming)
+    if (location !== undefined) {
+      outgoing.writeHead(307, { location, 'cache-control': 'no-store', 'content-length': '0' })
+      outgoing.end()
+    } else if (closing) listener(incoming, outgoing)
     else if (fastLane.answerRaw(incoming, outgoing, fastHooks)) return
     else if (!pageCache.answerRaw(incoming, outgoing, hooks)) listener(incoming, outgoing)
   })

@@ -3,6 +3,7 @@
 
 import type { apiTokens, invitations, memberships, sessions, users } from './account-schema.ts'
 import type { creditLedger, payments, subscriptions } from './billing-schema.ts'
+import type { activityLog, usageDaily } from './console-schema.ts'
 import type {
   addons,
   contactMessages,
@@ -20,6 +21,7 @@ import type {
 
 export * from './account-schema.ts'
 export * from './billing-schema.ts'
+export * from './console-schema.ts'
 export * from './tenant-schema.ts'
 
 export type Organisation = typeof organisations.$inferSelect
@@ -42,3 +44,5 @@ export type Payment = typeof payments.$inferSelect
 export type Subscription = typeof subscriptions.$inferSelect
 export type Folder = typeof folders.$inferSelect
 export type ContactMessageRow = typeof contactMessages.$inferSelect
+export type UsageDay = typeof usageDaily.$inferSelect
+export type ActivityEntry = typeof activityLog.$inferSelect
