@@ -36,6 +36,7 @@ function settingsJson(organisation: Organisation) {
     requireSignedUrls: organisation.requireSignedUrls,
     strictTransformations: organisation.strictTransformations,
     allowRawFiles: organisation.allowRawFiles,
+    corsOrigins: organisation.corsOrigins,
   }
 }
 

@@ -12,6 +12,7 @@ import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { createDerivedBudget } from './budget.ts'
 import { aiDpr, derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
+import { corsHeaders, preflightResponse, varyOnOrigin } from './cors.ts'
 import { createDeriver } from './derive.ts'
 import { createFastLane, variantOf } from './fast-lane.ts'
 import {
@@ -284,9 +285,12 @@ export function createDelivery(
     const generation = request.raw?.generation ?? fastLane.generation
     const resolved = await resolver.resolve(request)
     const { file, operations } = resolved
-    if (operations.length === 0) return serveOriginal(app, request, file)
+    const cors = corsHeaders(resolved.corsOrigins ?? [], request.headers.get('origin'))
+    if (operations.length === 0) return serveOriginal(app, request, file, cors)
 
     const { target, etag, headers } = await targetOf(request, resolved)
+    Object.assign(headers, cors.headers)
+    if (cors.varyOrigin) varyOnOrigin(headers)
     if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) {
       metrics.cache.inc({ result: 'not_modified' })
       return notModified(headers)
@@ -297,6 +301,7 @@ export function createDelivery(
       const { raw } = request
       if (raw !== undefined && cached.data !== undefined) {
         const vary = varyOf(resolved.options).map((name) => name.toLowerCase())
+        if (cors.varyOrigin) vary.push('origin')
         fastLane.keep(
           {
             key: raw.key,
@@ -316,8 +321,22 @@ export function createDelivery(
       }
       return cached.response
     }
-    if (operations.some(isSlow)) return queue(request, resolved, target)
+    if (operations.some(isSlow)) {
+      const processing = await queue(request, resolved, target)
+      for (const [name, value] of Object.entries(cors.headers)) processing.headers.set(name, value)
+      return processing
+    }
     return deriveNow(request, resolved, target, headers)
+  }
+
+  /** The answer to a CORS preflight of a delivery URL, by its organisation's `corsOrigins`. */
+  async function preflight(request: DeliveryRequest): Promise<Response> {
+    const organisation = await resolver.organisationOf(request)
+    return preflightResponse(
+      organisation.corsOrigins,
+      request.headers.get('origin'),
+      request.headers.get('access-control-request-headers'),
+    )
   }
 
   /**
@@ -381,6 +400,7 @@ export function createDelivery(
 
   return {
     deliver,
+    preflight,
     /** The lane that answers remembered hits before routing (`server.ts` calls it first). */
     fastLane,
     context,

@@ -26,6 +26,17 @@ function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisatio
   const { path, search } = rawTarget(c)
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   const key = fastKeyOf(incoming?.headers.host, incoming?.url)
+  // A CORS preflight (issue 24): the organisation's allowed origins, nothing else looked up.
+  if (c.req.method === 'OPTIONS') {
+    return delivery.preflight({
+      method: 'OPTIONS',
+      path,
+      search,
+      url: c.req.url,
+      headers: c.req.raw.headers,
+      ...(customDomainOrganisationId === undefined ? {} : { customDomainOrganisationId }),
+    })
+  }
   return delivery.deliver({
     method: c.req.method,
     path,
@@ -42,6 +53,7 @@ function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisatio
 export function deliveryRoutes(delivery: Delivery): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   router.get('/*', (c) => deliver(delivery, c))
+  router.options('/*', (c) => deliver(delivery, c))
   return router
 }
 
@@ -68,7 +80,7 @@ export function deliveryHosts(
       return
     }
     c.set('route', DELIVERY_ROUTE)
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
       throw new HttpError(405, 'method_not_allowed', 'Delivery answers GET and HEAD only')
     }
     c.res = await deliver(delivery, c, organisationId)
