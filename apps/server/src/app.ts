@@ -32,6 +32,8 @@ import type { AppContext, AppEnv } from './context.ts'
 import { isDatabaseUnavailable } from './db/index.ts'
 import type { Delivery } from './delivery/delivery.ts'
 import { DELIVERY_ROUTE, deliveryHosts, deliveryRoutes } from './delivery/routes.ts'
+import { DOMAINS_BASE, TLS_ASK_PATH } from './domains/paths.ts'
+import { domainRoutes, tlsAskRoutes } from './domains/routes.ts'
 import type { FeatureServices } from './features.ts'
 import { createEdge, type Edge } from './http/edge.ts'
 import { errorImage, HttpError, wantsImage } from './http/errors.ts'
@@ -185,6 +187,9 @@ export function createApp(
   )
   mount(ASSET_API_BASE, 'assets-api', assetRoutes(app, features))
   mount(ORGANIZATION, 'organization', organisationRoutes(app, features))
+  // Custom domains (issue 24): beside the organisation's calls; their router labels its routes.
+  hono.route(DOMAINS_BASE, domainRoutes(app, features))
+  mount(TLS_ASK_PATH, 'tls-ask', tlsAskRoutes(app))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app, features))
 
   // The website and console: every remaining page path.

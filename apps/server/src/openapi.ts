@@ -14,6 +14,7 @@ import { BILLING_API } from './billing/openapi.ts'
 import { PLAN_OPENAPI } from './billing/plan-openapi.ts'
 import { contentOpenApi } from './content/openapi.ts'
 import { DELIVERY_OPENAPI } from './delivery/openapi.ts'
+import { DOMAINS_API } from './domains/openapi.ts'
 import { generateOpenApi } from './http/openapi-generate.ts'
 import {
   type ApiPart,
@@ -126,6 +127,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const owned: readonly ApiPart[] = [
     ACCOUNT_API,
     SETTINGS_API,
+    DOMAINS_API,
     BILLING_API,
     PREDICTIONS_API,
     TRANSFORMATION_OPENAPI,

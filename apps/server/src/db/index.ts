@@ -38,12 +38,14 @@ export {
   type Repository,
 } from './repository.ts'
 export type {
+  ActivityEntry,
   Addon,
   ApiToken,
   BillingFeature,
   CreditEntry,
   CustomDomain,
   DerivedImage,
+  DomainStatus,
   Folder,
   Invitation,
   Job,
@@ -58,6 +60,7 @@ export type {
   SigningKey,
   StoredFile,
   Subscription,
+  UsageDay,
   User,
   Zone,
 } from './schema.ts'

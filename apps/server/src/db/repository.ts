@@ -1,11 +1,13 @@
 // The repository: every query the server runs, composed from one query module per area.
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { createAccountQueries } from './account-queries.ts'
+import { createActivityQueries } from './activity-queries.ts'
 import { createAssetChangeQueries } from './asset-change-queries.ts'
 import { createAssetQueries } from './asset-queries.ts'
 import { createBillingQueries } from './billing-queries.ts'
 import type { Db } from './database.ts'
 import { createDerivedQueries } from './derived-queries.ts'
+import { createDomainQueries } from './domain-queries.ts'
 import { createIdentityQueries } from './identity-queries.ts'
 import { createJobQueries, type RepositoryOptions } from './job-queries.ts'
 import { createMemberQueries } from './member-queries.ts'
@@ -288,6 +290,8 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     ...createIdentityQueries(db),
     ...createPresetQueries(db),
     ...createUsageQueries(db),
+    ...createDomainQueries(db),
+    ...createActivityQueries(db),
     findFile,
     findFileById,
     upsertFile,
