@@ -7,6 +7,7 @@ import type { Logger } from './platform/logger.ts'
 import type { Lookups } from './platform/lookups.ts'
 import type { Metrics } from './platform/metrics.ts'
 import type { SessionCache } from './platform/session-cache.ts'
+import type { UsageMeter } from './platform/usage-meter.ts'
 import type { Storage } from './storage/index.ts'
 
 /** The services every part of the server works with, created once at start. */
@@ -29,6 +30,8 @@ export interface AppContext {
   contentChanged: ChangeSignal
   /** Tells the job runner that a job was enqueued, so it need not wait for its next poll. */
   wakeJobs: () => void
+  /** Usage per organisation per day, counted in memory and written in batches (issue 24). */
+  usage: UsageMeter
 }
 
 /** What every handler can read from the context (`c.get`): set by the app's first middleware. */

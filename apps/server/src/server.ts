@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import type { CreateEngineOptions } from '@tessera/engine'
 import { SESSION_COOKIE } from './accounts/auth.ts'
+import { createActivityLog } from './activity/activity.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { DELIVERY_ROUTE } from './delivery/paths.ts'
@@ -12,6 +13,7 @@ import { createWebPageCache } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
 import { createLogger, type Logger } from './platform/logger.ts'
+import { utcDay } from './platform/usage-meter.ts'
 import { expireVisitorUploads } from './playground/visitor-uploads.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -145,8 +147,12 @@ export async function startServer(
   })
   if (options.runJobs !== false) services.jobs.start()
   const { repo, storage } = services.context
+  const { retention } = config
   const housekeeping = startHousekeeping(repo, logger, undefined, storage, {
     visitorUploads: () => expireVisitorUploads(services.context),
+    // Usage per day and the activity log, kept for their retention (issue 24).
+    usage: () => repo.pruneUsage(utcDay(Date.now() - retention.usageDays * 86_400_000)),
+    activity: () => createActivityLog(services.context).prune(),
   })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port

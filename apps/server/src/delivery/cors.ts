@@ -6,6 +6,8 @@
 // the same header: the signature in the URL is the guard, and no credentials are ever allowed,
 // so a cross-site script reads only what its URL already grants.
 
+import type { UsageMeter } from '../platform/usage-meter.ts'
+
 /** Response headers a cross-site script may read besides the CORS-safelisted ones. */
 const EXPOSED = 'ETag, Content-Length, Content-Range, Retry-After, X-AI-Frames'
 /** How long a browser may keep a preflight's answer (seconds). */
@@ -34,6 +36,36 @@ export function corsHeaders(allowed: readonly string[], origin: string | null): 
     headers: { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED },
     varyOrigin: true,
   }
+}
+
+/** `response` with the CORS headers set (an answer made elsewhere, like the 202 of a job). */
+export function withCors(response: Response, cors: CorsAnswer): Response {
+  for (const [name, value] of Object.entries(cors.headers)) response.headers.set(name, value)
+  return response
+}
+
+/**
+ * Counts a delivery answer in its organisation's usage (issue 24: in memory, written in
+ * batches by `platform/usage-meter.ts`): one request and its body's bytes. Answers `response`.
+ */
+export function countDelivery(
+  usage: Pick<UsageMeter, 'count'>,
+  organisationId: string,
+  method: string,
+  response: Response,
+): Response {
+  const length = Number(response.headers.get('content-length') ?? 0)
+  usage.count(organisationId, {
+    requests: 1,
+    bytes: method === 'HEAD' || !Number.isFinite(length) ? 0 : length,
+  })
+  return response
+}
+
+/** Adds the CORS headers to an answer's headers (and `Origin` to its `Vary` when needed). */
+export function addCors(headers: Record<string, string>, cors: CorsAnswer): void {
+  Object.assign(headers, cors.headers)
+  if (cors.varyOrigin) varyOnOrigin(headers)
 }
 
 /** Adds `Origin` to an answer's `Vary` header. */
