@@ -8,6 +8,8 @@ import { identityRoutes } from './accounts/identity-routes.ts'
 import { organisationRoutes } from './accounts/organisation-routes.ts'
 import { ORGANIZATION, USERS } from './accounts/paths.ts'
 import { signatureGuard } from './accounts/signature-guard.ts'
+import { ACTIVITY_BASE } from './activity/paths.ts'
+import { activityRoutes } from './activity/routes.ts'
 import { ASSET_API_BASE, ASSETS } from './assets/paths.ts'
 import { assetRoutes } from './assets/routes.ts'
 import { proxyRoutes, uploadRoutes } from './assets/upload-routes.ts'
@@ -189,6 +191,7 @@ export function createApp(
   mount(ORGANIZATION, 'organization', organisationRoutes(app, features))
   // Custom domains (issue 24): beside the organisation's calls; their router labels its routes.
   hono.route(DOMAINS_BASE, domainRoutes(app, features))
+  hono.route(ACTIVITY_BASE, activityRoutes(app, features))
   mount(TLS_ASK_PATH, 'tls-ask', tlsAskRoutes(app))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app, features))
 

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { IDENTITY_OPENAPI } from './accounts/identity-openapi.ts'
 import { ACCOUNT_API } from './accounts/openapi.ts'
 import { SETTINGS_API } from './accounts/settings-openapi.ts'
+import { ACTIVITY_API } from './activity/openapi.ts'
 import { ASSET_API } from './assets/openapi.ts'
 import { PRESET_API } from './assets/preset-openapi.ts'
 import { UPLOAD_OPENAPI } from './assets/upload-openapi.ts'
@@ -128,6 +129,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     ACCOUNT_API,
     SETTINGS_API,
     DOMAINS_API,
+    ACTIVITY_API,
     BILLING_API,
     PREDICTIONS_API,
     TRANSFORMATION_OPENAPI,

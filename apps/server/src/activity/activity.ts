@@ -36,7 +36,9 @@ export const ACTIVITY_KINDS = [
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 
 /** The families the log's kind filter also takes (`file` for every `file.*`). */
-export const ACTIVITY_FAMILIES = [...new Set(ACTIVITY_KINDS.map((kind) => kind.split('.')[0]))]
+export const ACTIVITY_FAMILIES: string[] = [
+  ...new Set(ACTIVITY_KINDS.map((kind) => kind.slice(0, kind.indexOf('.')))),
+]
 
 /** Who acted: a member (their e-mail), an API token (its prefix) or the server itself. */
 export interface Actor {

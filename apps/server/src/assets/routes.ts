@@ -13,6 +13,7 @@
 // (`?path=a/b`): an encoded `/` in a URL path is refused before routing.
 import { type Context, Hono } from 'hono'
 import type { Auth, Caller } from '../accounts/auth.ts'
+import { type ActivityEvent, actorOf, createActivityLog } from '../activity/activity.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { RemovedFiles } from '../db/asset-change-queries.ts'
 import { isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
@@ -84,6 +85,10 @@ const folderNotFound = (path: string) =>
 export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const { repo, storage, lookups, logger } = app
+  const activity = createActivityLog(app)
+  /** Records what the caller did (issue 24); never fails the change. */
+  const log = (caller: Caller, event: ActivityEvent) =>
+    activity.record(caller.organisation.id, actorOf(caller), event)
 
   /** The caller of a call on the path's organisation; 404 for an id that is not a UUID. */
   async function callerOf(c: Context<AppEnv>): Promise<Caller> {
@@ -184,6 +189,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
     await lookups.forgetFile(organisationId, file.path)
     await lookups.forgetFile(organisationId, target)
     await deleteObjects(moved.derivedStorageKeys)
+    await log(caller, { kind: 'file.move', target: target, details: { from: file.path } })
     return c.json(fileJson(app, caller.organisation.cloudName, moved.file))
   })
 
@@ -194,6 +200,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
     const file = removed?.files[0]
     if (removed === undefined || file === undefined) throw fileNotFound(id)
     await removeObjects(removed)
+    await log(caller, { kind: 'file.delete', target: file.path })
     return c.json(fileJson(app, caller.organisation.cloudName, file))
   })
 
@@ -214,6 +221,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
         `A ${taken ?? 'folder'} already exists at ${shown(path)}`,
       )
     }
+    await log(caller, { kind: 'folder.create', target: path })
     return c.json(folderJson(organisationId, path, created), 201)
   })
 
@@ -252,6 +260,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
       }
       await deleteObjects(moved.derivedStorageKeys)
     }
+    await log(caller, { kind: 'folder.move', target: to, details: { from } })
     return c.json(folderJson(organisationId, to, await repo.findFolder(organisationId, to)))
   })
 
@@ -270,6 +279,11 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
       )
     }
     await removeObjects(result)
+    await log(caller, {
+      kind: 'folder.delete',
+      target: path,
+      details: { files: result.files.length },
+    })
     return c.json({
       path,
       deleted: { files: result.files.length, folders: result.folders },
