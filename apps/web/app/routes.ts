@@ -53,6 +53,8 @@ export default [
           route('settings/security', 'routes/console/settings-security.tsx'),
           route('settings/members', 'routes/console/settings-members.tsx'),
           route('settings/apps', 'routes/console/settings-apps.tsx'),
+          route('settings/domains', 'routes/console/settings-domains.tsx'),
+          route('activity', 'routes/console/activity.tsx'),
         ]),
       ]),
       route('organization/:orgId', 'routes/console/org-redirect.ts', {

@@ -164,8 +164,6 @@ export interface OrgSettings {
   requireSignedUrls: boolean
   strictTransformations: boolean
   allowRawFiles: boolean
-  /** Who may read delivered images from other sites: ['*'], origins, or [] (docs/delivery.md). */
-  corsOrigins: string[]
 }
 
 export interface SigningKey {

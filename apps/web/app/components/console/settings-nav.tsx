@@ -11,6 +11,7 @@ export function SettingsNav() {
     ['security', 'Security'],
     ['members', 'Members'],
     ['apps', 'API tokens'],
+    ['domains', 'Domains'],
   ]
   return (
     <>
