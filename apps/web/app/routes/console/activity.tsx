@@ -199,7 +199,7 @@ export default function Activity() {
                     </tr>
                   ))}
                 </DataTable>
-                <div className="row-actions space-above-3">
+                <div className="row-actions activity-pager">
                   <button
                     type="button"
                     className="button is-small is-secondary"
@@ -209,7 +209,8 @@ export default function Activity() {
                     Newer
                   </button>
                   <span>
-                    Page {page.page.current} · {page.page.itemTotal.toLocaleString('en-US')} entries
+                    Page {page.page.current} · {page.page.itemTotal.toLocaleString('en-US')}{' '}
+                    {page.page.itemTotal === 1 ? 'entry' : 'entries'}
                   </span>
                   <button
                     type="button"
