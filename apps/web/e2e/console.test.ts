@@ -456,7 +456,10 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await page.goto(`/console/organization/${orgId}/settings/organization`)
       await settled(page)
       expect(
-        await page.getByTestId('custom-domains-note').getByRole('link', { name: 'Domains' }).count(),
+        await page
+          .getByTestId('custom-domains-note')
+          .getByRole('link', { name: 'Domains' })
+          .count(),
       ).toBe(1)
 
       // Signed URLs: a key made here signs a URL delivery accepts; an unsigned one is refused.

@@ -18,6 +18,7 @@ import {
   settled,
   signUp,
   startWebServer,
+  submitSignUp,
   type ViewportName,
   type WebServer,
   watchUnexpectedErrors,
@@ -136,7 +137,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])('running a team at %s width',
     const delivered = await page.evaluate(async (cloudName) => {
       let bytes = 0
       for (const width of [40, 40, 41]) {
-        const answer = await fetch(`/v2/${cloudName}/t.resize(w:${width})/horse.png`)
+        const answer = await fetch(`/v2/${cloudName}/t.resize(w:${width})/horse.png`, {
+          cache: 'no-store',
+        })
         bytes += (await answer.arrayBuffer()).byteLength
       }
       return bytes
@@ -258,7 +261,60 @@ describe.each<ViewportName>(['desktop', 'mobile'])('running a team at %s width',
       .toEqual(['file.upload'])
     await shot(page, 'activity', viewport)
     expect(await overflows(page)).toBe(false)
+    if (viewport === 'mobile') {
+      // The narrowest screen the console supports.
+      await page.setViewportSize({ width: 320, height: 700 })
+      for (const path of [
+        '/console',
+        `${base}/settings/organization`,
+        `${base}/settings/domains`,
+        `${base}/activity`,
+      ]) {
+        await page.goto(path)
+        await settled(page)
+        expect(await overflows(page), path).toBe(false)
+      }
+    }
     expect(unexpected).toEqual([])
     await context.close()
   }, 300_000)
 })
+
+// Issue 24, item 1: `npm start` has PUBLIC_URL http://localhost:PORT and listens on 127.0.0.1; a
+// browser opening the other name lands on PUBLIC_URL and the console works there (its images
+// and API calls on one origin: no request refused by the page's policy, no console error).
+describe.each<ViewportName>(['desktop', 'mobile'])(
+  'the printed address at %s width',
+  (viewport) => {
+    let server: WebServer
+    let browser: Browser
+
+    beforeAll(async () => {
+      server = await startWebServer({}, { publicHost: 'localhost' })
+      browser = await launchBrowser()
+    })
+    afterAll(async () => {
+      await browser?.close()
+      await server?.stop()
+    })
+
+    it('sends a visitor at 127.0.0.1 to PUBLIC_URL, where the console works', async () => {
+      const { port } = new URL(server.url)
+      const { page, context } = await openPage(browser, viewport, `http://127.0.0.1:${port}`)
+      const unexpected = watchUnexpectedErrors(page)
+      const failed: string[] = []
+      page.on('requestfailed', (request) => failed.push(request.url()))
+      await page.goto(`http://127.0.0.1:${port}/console/auth/signup`)
+      expect(page.url()).toBe(`http://localhost:${port}/console/auth/signup`)
+      await settled(page)
+      await submitSignUp(page)
+      await page.waitForURL(`http://localhost:${port}/console`)
+      await page.getByTestId('usage-chart-requests').waitFor()
+      await page.goto(`http://localhost:${port}/playground`)
+      await settled(page)
+      expect(unexpected).toEqual([])
+      expect(failed).toEqual([])
+      await context.close()
+    })
+  },
+)
