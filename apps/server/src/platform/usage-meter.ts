@@ -58,6 +58,16 @@ export function createUsageMeter(
 ): UsageMeter {
   const now = options.now ?? Date.now
   let rows = new Map<string, Row>()
+  // The day's string is made once a day, not once a request (the delivery path calls `count`).
+  let day = ''
+  let dayEnds = 0
+  const today = (time: number) => {
+    if (time >= dayEnds || time < dayEnds - 86_400_000) {
+      day = utcDay(time)
+      dayEnds = Date.parse(`${day}T00:00:00Z`) + 86_400_000
+    }
+    return day
+  }
   let flushing: Promise<void> = Promise.resolve()
 
   function add(into: Map<string, Row>, row: Row) {
@@ -112,7 +122,7 @@ export function createUsageMeter(
     count(organisationId, counts) {
       add(rows, {
         organisationId,
-        day: utcDay(now()),
+        day: today(now()),
         requests: counts.requests ?? 0,
         bytes: counts.bytes ?? 0,
         renders: counts.renders ?? 0,
