@@ -33,7 +33,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
-function describe(error: unknown): string {
+function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'ENOTFOUND' || code === 'ENODATA') return 'no such record'
   if (code === 'ETIMEOUT' || code === 'ECONNREFUSED') return 'the DNS server did not answer'
@@ -61,7 +61,7 @@ export function createDomainVerifier(config: DomainConfig): DomainVerifier {
       if (records.some((chunks) => chunks.join('') === wanted)) return undefined
       return `the TXT record at ${challengeRecordName(host)} does not hold ${wanted}`
     } catch (error) {
-      return `no TXT record at ${challengeRecordName(host)} (${describe(error)})`
+      return `no TXT record at ${challengeRecordName(host)} (${reasonOf(error)})`
     }
   }
 
@@ -128,7 +128,7 @@ export function createDomainVerifier(config: DomainConfig): DomainVerifier {
       if (answer.body.trim() !== token) return `${url} does not answer the token`
       return undefined
     } catch (error) {
-      return `${url} could not be read (${describe(error)})`
+      return `${url} could not be read (${reasonOf(error)})`
     }
   }
 
