@@ -8,6 +8,8 @@ import { identityRoutes } from './accounts/identity-routes.ts'
 import { organisationRoutes } from './accounts/organisation-routes.ts'
 import { ORGANIZATION, USERS } from './accounts/paths.ts'
 import { signatureGuard } from './accounts/signature-guard.ts'
+import { ACTIVITY_BASE } from './activity/paths.ts'
+import { activityRoutes } from './activity/routes.ts'
 import { ASSET_API_BASE, ASSETS } from './assets/paths.ts'
 import { assetRoutes } from './assets/routes.ts'
 import { proxyRoutes, uploadRoutes } from './assets/upload-routes.ts'
@@ -32,6 +34,8 @@ import type { AppContext, AppEnv } from './context.ts'
 import { isDatabaseUnavailable } from './db/index.ts'
 import type { Delivery } from './delivery/delivery.ts'
 import { DELIVERY_ROUTE, deliveryHosts, deliveryRoutes } from './delivery/routes.ts'
+import { DOMAINS_BASE, TLS_ASK_PATH } from './domains/paths.ts'
+import { domainRoutes, tlsAskRoutes } from './domains/routes.ts'
 import type { FeatureServices } from './features.ts'
 import { createEdge, type Edge } from './http/edge.ts'
 import { errorImage, HttpError, wantsImage } from './http/errors.ts'
@@ -203,6 +207,10 @@ export function createApp(
     pixelbinRoutes(app, features, (request, env) => hono.fetch(request, env)),
   )
   mount(ORGANIZATION, 'organization', organisationRoutes(app, features))
+  // Custom domains (issue 24): beside the organisation's calls; their router labels its routes.
+  hono.route(DOMAINS_BASE, domainRoutes(app, features))
+  hono.route(ACTIVITY_BASE, activityRoutes(app, features))
+  mount(TLS_ASK_PATH, 'tls-ask', tlsAskRoutes(app))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app, features))
   // Signed uploads (decision 016): the URL makers, and the signed URLs browsers upload to.
   mount(PLATFORM_ASSETS, 'platform-signed-url', platformSignedUrlRoutes(app, features))

@@ -150,6 +150,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     contactLimitPerHour: e.CONTACT_LIMIT_PER_HOUR,
     captcha,
     mail: mailSettings(e, e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
+    domains: {
+      dnsServers: e.DOMAIN_DNS_SERVERS,
+      httpPort: e.DOMAIN_HTTP_PORT,
+      checkTimeoutMs: e.DOMAIN_CHECK_TIMEOUT_MS,
+    },
+    retention: { usageDays: e.USAGE_RETENTION_DAYS, activityDays: e.ACTIVITY_RETENTION_DAYS },
     web: {
       mainUrl: e.WEB_MAIN_URL,
       consoleUrl: e.WEB_CONSOLE_URL ?? '/console',

@@ -8,6 +8,7 @@ import type { Lookups } from './platform/lookups.ts'
 import type { Mailer } from './platform/mail.ts'
 import type { Metrics } from './platform/metrics.ts'
 import type { SessionCache } from './platform/session-cache.ts'
+import type { UsageMeter } from './platform/usage-meter.ts'
 import type { Storage } from './storage/index.ts'
 
 /** The services every part of the server works with, created once at start. */
@@ -32,6 +33,8 @@ export interface AppContext {
   wakeJobs: () => void
   /** Sends mail: SMTP when configured, else the development outbox (decision 019). */
   mail: Mailer
+  /** Usage per organisation per day, counted in memory and written in batches (issue 24). */
+  usage: UsageMeter
 }
 
 /** What every handler can read from the context (`c.get`): set by the app's first middleware. */

@@ -2,6 +2,7 @@
 // First: sizes libuv's thread pool before any module can start it.
 import './platform/thread-pool.ts'
 import { ConfigError, isLocalUrl, loadConfig, mailNote, paymentProviderNote } from './config.ts'
+import { startupMessage } from './http/loopback.ts'
 import { createLogger } from './platform/logger.ts'
 import { startServer } from './server.ts'
 
@@ -17,7 +18,7 @@ try {
 const logger = createLogger(config)
 try {
   const server = await startServer(config, { logger })
-  logger.info({ url: server.url }, `Tessera listening on ${server.url}`)
+  logger.info({ url: server.url, publicUrl: config.publicUrl }, startupMessage(config, server.url))
   logger.info({ paymentProvider: config.paymentProvider }, paymentProviderNote(config, process.env))
   logger.info({ mail: config.mail.smtp === undefined ? 'outbox' : 'smtp' }, mailNote(config))
   if (config.paymentProvider === 'test' && !isLocalUrl(config.publicUrl)) {

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { IDENTITY_OPENAPI } from './accounts/identity-openapi.ts'
 import { ACCOUNT_API } from './accounts/openapi.ts'
 import { SETTINGS_API } from './accounts/settings-openapi.ts'
+import { ACTIVITY_API } from './activity/openapi.ts'
 import { ASSET_API } from './assets/openapi.ts'
 import { PRESET_API } from './assets/preset-openapi.ts'
 import { UPLOAD_OPENAPI } from './assets/upload-openapi.ts'
@@ -14,6 +15,7 @@ import { BILLING_API } from './billing/openapi.ts'
 import { PLAN_OPENAPI } from './billing/plan-openapi.ts'
 import { contentOpenApi } from './content/openapi.ts'
 import { DELIVERY_OPENAPI } from './delivery/openapi.ts'
+import { DOMAINS_API } from './domains/openapi.ts'
 import { generateOpenApi } from './http/openapi-generate.ts'
 import {
   type ApiPart,
@@ -130,6 +132,8 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const owned: readonly ApiPart[] = [
     ACCOUNT_API,
     SETTINGS_API,
+    DOMAINS_API,
+    ACTIVITY_API,
     BILLING_API,
     PREDICTIONS_API,
     TRANSFORMATION_OPENAPI,

@@ -3,15 +3,18 @@ import type { Socket } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import type { CreateEngineOptions } from '@tessera/engine'
 import { SESSION_COOKIE } from './accounts/auth.ts'
+import { createActivityLog } from './activity/activity.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { DELIVERY_ROUTE } from './delivery/paths.ts'
 import { createEdge } from './http/edge.ts'
+import { createLoopbackRedirect } from './http/loopback.ts'
 import { createWebPageCache } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { expireSignedUploads } from './pixelbin/signed-upload-housekeeping.ts'
 import { type Housekeeping, startHousekeeping } from './platform/housekeeping.ts'
 import { createLogger, type Logger } from './platform/logger.ts'
+import { utcDay } from './platform/usage-meter.ts'
 import { expireVisitorUploads } from './playground/visitor-uploads.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -93,8 +96,14 @@ export async function startServer(
   // Set when shutdown begins (see below); answers from then on go through the app, which says
   // `Connection: close`.
   let closing = false
+  // In development, a page opened at another loopback name is sent to PUBLIC_URL (one origin).
+  const loopbackRedirect = createLoopbackRedirect(config)
   const server: Server = createServer((incoming, outgoing) => {
-    if (closing) listener(incoming, outgoing)
+    const location = loopbackRedirect?.(incoming)
+    if (location !== undefined) {
+      outgoing.writeHead(307, { location, 'cache-control': 'no-store', 'content-length': '0' })
+      outgoing.end()
+    } else if (closing) listener(incoming, outgoing)
     else if (fastLane.answerRaw(incoming, outgoing, fastHooks)) return
     else if (!pageCache.answerRaw(incoming, outgoing, hooks)) listener(incoming, outgoing)
   })
@@ -139,12 +148,16 @@ export async function startServer(
   })
   if (options.runJobs !== false) services.jobs.start()
   const { repo, storage } = services.context
+  const { retention } = config
   const housekeeping = startHousekeeping(repo, logger, undefined, storage, {
     visitorUploads: () => expireVisitorUploads(services.context),
     // Used and expired password-reset and address-confirmation tokens (decision 019).
     accountTokens: () => repo.deleteStaleAccountTokens(),
     signedUploads: () => expireSignedUploads(services.context),
     webhookDeliveries: () => services.context.repo.pruneDeliveries(),
+    // Usage per day and the activity log, kept for their retention (issue 24).
+    usage: () => repo.pruneUsage(utcDay(Date.now() - retention.usageDays * 86_400_000)),
+    activity: () => createActivityLog(services.context).prune(),
   })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port

@@ -18,10 +18,14 @@ import { createLookups } from './platform/lookups.ts'
 import { createMailer } from './platform/mail.ts'
 import { createMetrics } from './platform/metrics.ts'
 import { createSessionCache } from './platform/session-cache.ts'
+import { createUsageMeter } from './platform/usage-meter.ts'
 import { createPredictionJobHandler, PREDICTION_JOB } from './predictions/job.ts'
 import { createLocalStorage, createS3Storage, type Storage } from './storage/index.ts'
 import { createWebhookSender } from './webhooks/delivery.ts'
 import { createWebhookEvents, WEBHOOK_JOB, withWebhookEvents } from './webhooks/events.ts'
+
+/** How often each process writes the usage it counted (one statement per flush). */
+export const USAGE_FLUSH_MS = 5_000
 
 /** Everything the server runs on, created once at start and closed at shutdown. */
 export interface Services {
@@ -141,6 +145,7 @@ export async function createServices(
       contentChanged: createChangeSignal(),
       wakeJobs: () => jobs?.wake(),
       mail: createMailer({ config, repo, logger }),
+      usage: createUsageMeter(repo, logger, { flushMs: USAGE_FLUSH_MS }),
     }
     const features = createFeatureServices(context)
     // A new AI render on the demo organisation takes from the visitor's daily allowance.
@@ -187,6 +192,7 @@ export async function createServices(
           closeOptions.jobGraceMs === undefined ? {} : { graceMs: closeOptions.jobGraceMs },
         )
         await delivery.settle()
+        await context.usage.stop()
         // Ends the AI worker threads (models) this server's engine started.
         await context.engine.close()
         await feed.close()

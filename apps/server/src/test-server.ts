@@ -65,6 +65,8 @@ export async function startTestServer(
     contentDir?: string
     /** One AI service for several servers, so a test file loads each model once. */
     ai?: CreateEngineOptions['ai']
+    /** The port to listen on (default 0: a free one), for a PUBLIC_URL that names it. */
+    port?: number
   } = {},
 ): Promise<TestServer> {
   const ownsDataDir = options.dataDir === undefined
@@ -87,7 +89,7 @@ export async function startTestServer(
       ...(database === undefined ? {} : { DATABASE_URL: database.url }),
       ...env,
     }),
-    port: 0,
+    port: options.port ?? 0,
   }
   try {
     const server = await startServer(config, {

@@ -55,6 +55,8 @@ export default [
           route('settings/apps', 'routes/console/settings-apps.tsx'),
           route('settings/account', 'routes/console/settings-account.tsx'),
           route('settings/webhooks', 'routes/console/settings-webhooks.tsx'),
+          route('settings/domains', 'routes/console/settings-domains.tsx'),
+          route('activity', 'routes/console/activity.tsx'),
         ]),
       ]),
       route('organization/:orgId', 'routes/console/org-redirect.ts', {

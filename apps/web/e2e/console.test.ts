@@ -452,13 +452,15 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
         expect(wide).toEqual([])
       }
 
-      // Custom domains are not offered, and the settings say so rather than show a control.
+      // Custom domains are added under Settings → Domains (e2e/team.test.ts); this page links there.
       await page.goto(`/console/organization/${orgId}/settings/organization`)
       await settled(page)
-      expect(await page.getByTestId('custom-domains-note').textContent()).toContain(
-        'Custom domains are not offered yet.',
-      )
-      expect(await page.getByTestId('delivery-domain').locator('input, button').count()).toBe(0)
+      expect(
+        await page
+          .getByTestId('custom-domains-note')
+          .getByRole('link', { name: 'Domains' })
+          .count(),
+      ).toBe(1)
 
       // Signed URLs: a key made here signs a URL delivery accepts; an unsigned one is refused.
       await page.goto(`/console/organization/${orgId}/settings/security`)

@@ -106,13 +106,18 @@ async function freePort(): Promise<number> {
  */
 export async function startWebServer(
   env: Record<string, string> = {},
-  options: { database?: 'pglite' | 'postgres'; contentDir?: string } = {},
+  options: {
+    database?: 'pglite' | 'postgres'
+    contentDir?: string
+    /** The host name of PUBLIC_URL and `url` (default 127.0.0.1; `localhost` as `npm start`). */
+    publicHost?: string
+  } = {},
 ): Promise<WebServer> {
   // The build is made while other tests run: the first suites wait for it here.
   await webBuilt()
   const dataDir = await mkdtemp(join(tmpdir(), 'tessera-web-'))
   const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
+  const url = `http://${options.publicHost ?? '127.0.0.1'}:${port}`
   const { loadConfig, startServer } = await serverModules()
   // On PostgreSQL the server gets a throwaway copy of the migrated template on the machine's
   // PostgreSQL (TEST_DATABASE_URL), dropped when it stops; on PGlite, the migrated snapshot.

@@ -3,13 +3,14 @@
 // Mounted by `organisation-routes.ts`; every call but accepting goes through
 // `requirePathOrganisation`.
 import { Hono } from 'hono'
+import { type ActivityEvent, actorOf, createActivityLog } from '../activity/activity.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Invitation } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
 import { invitationMail } from '../mail/templates.ts'
 import { createAccountMail } from './account-mail.ts'
-import { type Auth, randomToken, sha256 } from './auth.ts'
+import { type Auth, type Caller, randomToken, sha256 } from './auth.ts'
 import { idParam, noStore } from './organisation-http.ts'
 import { acceptBody, invitationBody, roleBody } from './requests.ts'
 
@@ -35,6 +36,10 @@ export function memberRoutes(
   const accountMail = createAccountMail(app)
   const router = new Hono<AppEnv>()
   const ORG = '/:orgId'
+  // Who did what, for the organisation's activity log (issue 24).
+  const activity = createActivityLog(app)
+  const log = (caller: Caller, event: ActivityEvent) =>
+    activity.record(caller.organisation.id, actorOf(caller), event)
 
   // Invitations are accepted by the invited user, who is not a member yet: no orgId in the path.
   router.post('/invitations/accept', jsonLimit, async (c) => {
@@ -59,6 +64,11 @@ export function memberRoutes(
         'The invitation is unknown, used, revoked or expired',
       )
     }
+    await activity.record(result.organisation.id, actorOf({ user, role: result.role }), {
+      kind: 'member.join',
+      target: user.email,
+      details: { role: result.role },
+    })
     return c.json({
       organisation: {
         _id: result.organisation.id,
@@ -111,6 +121,7 @@ export function memberRoutes(
     if (!(await repo.setMemberRole(caller.organisation.id, userId, role))) {
       throw new HttpError(404, 'member_not_found', `No member ${userId}`)
     }
+    await log(caller, { kind: 'member.role', target: userId, details: { role } })
     return c.json({ _id: userId, role })
   })
 
@@ -134,6 +145,7 @@ export function memberRoutes(
     if (!(await repo.removeMember(id, userId))) {
       throw new HttpError(404, 'member_not_found', `No member ${userId}`)
     }
+    await log(caller, { kind: 'member.remove', target: userId })
     return c.body(null, 204)
   })
 
@@ -183,6 +195,7 @@ export function memberRoutes(
       }),
       'invitation',
     )
+    await log(caller, { kind: 'member.invite', target: input.email, details: { role: input.role } })
     return c.json({ ...invitationJson(invitation), token, acceptUrl }, 201)
   })
 
@@ -199,6 +212,7 @@ export function memberRoutes(
     if (!(await repo.revokeInvitation(caller.organisation.id, id))) {
       throw new HttpError(404, 'invitation_not_found', `No open invitation ${id}`)
     }
+    await log(caller, { kind: 'invitation.revoke', target: id })
     return c.body(null, 204)
   })
 

@@ -3,6 +3,7 @@
 // `/service/panel/organization/v1.0/{orgId}/…` and `requireOrganisation`, so a caller only ever
 // touches an organisation they belong to; others answer 404.
 import { Hono } from 'hono'
+import { type ActivityEvent, actorOf, createActivityLog } from '../activity/activity.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import {
   type ApiToken,
@@ -12,7 +13,7 @@ import {
 } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
-import { API_TOKEN_PREFIX, type Auth, randomToken, sha256 } from './auth.ts'
+import { API_TOKEN_PREFIX, type Auth, type Caller, randomToken, sha256 } from './auth.ts'
 import { memberRoutes } from './member-routes.ts'
 import { idParam, noStore } from './organisation-http.ts'
 import { organisationChanges, settingsBody, tokenBody } from './requests.ts'
@@ -36,6 +37,7 @@ function settingsJson(organisation: Organisation) {
     requireSignedUrls: organisation.requireSignedUrls,
     strictTransformations: organisation.strictTransformations,
     allowRawFiles: organisation.allowRawFiles,
+    corsOrigins: organisation.corsOrigins,
   }
 }
 
@@ -60,6 +62,10 @@ export function organisationRoutes(
   const { repo, lookups } = app
   const router = new Hono<AppEnv>()
   const ORG = '/:orgId'
+  // Who did what, for the organisation's activity log (issue 24).
+  const activity = createActivityLog(app)
+  const log = (caller: Caller, event: ActivityEvent) =>
+    activity.record(caller.organisation.id, actorOf(caller), event)
 
   // Before `/:orgId`, which would take `all` for an id.
   router.get('/all', async (c) => {
@@ -115,6 +121,7 @@ export function organisationRoutes(
     // The new cloud name may be remembered as unknown.
     if (updated.cloudName !== caller.organisation.cloudName)
       await lookups.forgetOrganisation(updated)
+    await log(caller, { kind: 'organisation.update', target: updated.name, details: changes })
     return c.json({
       _id: updated.id,
       name: updated.name,
@@ -143,6 +150,7 @@ export function organisationRoutes(
       prefix: token.slice(0, API_TOKEN_PREFIX.length + 6),
       createdBy: caller.user?.id ?? null,
     })
+    await log(caller, { kind: 'token.create', target: name, details: { prefix: created.prefix } })
     // The only time the token is shown: the database keeps its hash.
     return c.json({ ...tokenJson(created), token }, 201)
   })
@@ -160,6 +168,7 @@ export function organisationRoutes(
     if (!(await repo.revokeApiToken(caller.organisation.id, id))) {
       throw new HttpError(404, 'token_not_found', `No live token ${id}`)
     }
+    await log(caller, { kind: 'token.revoke', target: id })
     return c.body(null, 204)
   })
 
@@ -191,6 +200,7 @@ export function organisationRoutes(
     // Delivery reads organisations through the lookup cache: this process sees the change now.
     await lookups.forgetOrganisation(caller.organisation)
     c.get('log').info({ organisationId: id, changes }, 'organisation settings changed')
+    await log(caller, { kind: 'settings.update', details: changes })
     return c.json(settingsJson(updated))
   })
 
@@ -215,6 +225,7 @@ export function organisationRoutes(
     // A process may remember the new access key as unknown.
     await lookups.forgetSigningKeys()
     c.get('log').info({ organisationId: id, signingKeyId: key.id }, 'signing key created')
+    await log(caller, { kind: 'signing-key.create', target: key.accessKey })
     // The only time the secret is shown (verification needs it, so the server keeps it).
     return c.json({ ...signingKeyJson(key), secret: key.secret }, 201)
   })
@@ -237,6 +248,7 @@ export function organisationRoutes(
     }
     // No process may accept URLs signed with it once this answers.
     await lookups.forgetSigningKeys()
+    await log(caller, { kind: 'signing-key.revoke', target: id })
     return c.body(null, 204)
   })
   return router

@@ -74,6 +74,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
         requireSignedUrls: false,
         strictTransformations: true,
         allowRawFiles: false,
+        corsOrigins: ['*'],
       })
       const answer = await call('GET', settingsPath(owner), { cookie: owner.cookie })
       expect(answer.response.headers.get('cache-control')).toBe('no-store')
@@ -87,6 +88,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
         requireSignedUrls: false,
         strictTransformations: false,
         allowRawFiles: false,
+        corsOrigins: ['*'],
       })
       const both = await patch(owner, { allowRawFiles: true, strictTransformations: true })
       expect(both.body).toMatchObject({ strictTransformations: true, allowRawFiles: true })
@@ -259,6 +261,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
         requireSignedUrls: false,
         strictTransformations: true,
         allowRawFiles: false,
+        corsOrigins: ['*'],
       })
       expect(await repo().listSigningKeys(owner.organisation._id)).toHaveLength(1)
       expect(await repo().findSigningKey(key.accessKey)).toBeDefined()

@@ -3,6 +3,7 @@
 // schemas in the OpenAPI parts (decision 013).
 import { z } from 'zod'
 import { MEMBERSHIP_ROLES } from '../db/index.ts'
+import { MAX_CORS_ORIGINS, normaliseOrigin } from '../delivery/cors.ts'
 import { labelText } from '../http/text.ts'
 
 /** 3 to 40 of a-z, 0-9 and -, not starting or ending with a hyphen. */
@@ -75,11 +76,39 @@ export const organisationChanges = z
   .strict()
 export const tokenBody = z.object({ name: LABEL.describe('A label, 1–100 characters') }).strict()
 const SETTING = z.boolean({ error: 'must be true or false' }).optional()
+/** `['*']`, a list of origins, or `[]` (delivery's CORS, `delivery/cors.ts`). */
+export const corsOriginsSetting = z
+  .array(z.string({ error: 'must be a list of strings' }).max(300, 'is too long'), {
+    error: "must be a list: ['*'] or origins like 'https://shop.example.com'",
+  })
+  .max(MAX_CORS_ORIGINS, `may list at most ${MAX_CORS_ORIGINS} origins`)
+  .transform((values, context) => {
+    const origins: string[] = []
+    for (const value of values) {
+      const origin = normaliseOrigin(value)
+      if (origin === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: `'${value}' is not '*' or an origin like https://shop.example.com`,
+        })
+        return z.NEVER
+      }
+      if (!origins.includes(origin)) origins.push(origin)
+    }
+    if (origins.includes('*') && origins.length > 1) {
+      context.addIssue({ code: 'custom', message: "'*' allows every origin: list it alone" })
+      return z.NEVER
+    }
+    return origins
+  })
+  .describe("Who may read delivered images from another site: ['*'] (anyone), origins, or []")
+
 export const settingsBody = z
   .object({
     requireSignedUrls: SETTING,
     strictTransformations: SETTING,
     allowRawFiles: SETTING,
+    corsOrigins: corsOriginsSetting.optional(),
   })
   .strict()
 

@@ -30,6 +30,11 @@ export const SETTINGS_API: ApiPart = {
       allowRawFiles: z
         .boolean()
         .describe('Uploads may store files that are not images (served as attachments)'),
+      corsOrigins: z
+        .array(z.string())
+        .describe(
+          "Who may read delivered images from another site's scripts (fetch, canvas): ['*'] anyone (the default), a list of origins (the request's Origin is echoed, Vary: Origin), or [] (no CORS header). Signed URLs get the same header.",
+        ),
     }),
     SigningKey: z.object({
       _id: z.string(),

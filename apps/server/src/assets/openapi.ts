@@ -22,6 +22,7 @@ import {
   updateFileBody,
 } from './requests.ts'
 import { searchQuery } from './search.ts'
+import { dailyUsageQuery } from './usage-requests.ts'
 
 export const ASSET_API: ApiPart = {
   tags: [
@@ -97,6 +98,27 @@ export const ASSET_API: ApiPart = {
       deleted: z.object({
         files: z.int(),
         folders: z.int().describe('Folders made explicitly that went'),
+      }),
+    }),
+    DailyUsage: z.object({
+      from: z.string().describe('First day, YYYY-MM-DD'),
+      to: z.string().describe('Last day, YYYY-MM-DD'),
+      days: z.array(
+        z.object({
+          day: z.string().describe('YYYY-MM-DD, UTC'),
+          requests: z.int().describe('Delivery answers (images, originals, 304s)'),
+          bytes: z.int().describe('Bytes of their bodies'),
+          renders: z.int().describe('Derived images rendered on request (cache misses)'),
+          aiRuns: z.int().describe('AI renders queued and charged'),
+          credits: z.int().describe('Credits spent'),
+        }),
+      ),
+      totals: z.object({
+        requests: z.int(),
+        bytes: z.int(),
+        renders: z.int(),
+        aiRuns: z.int(),
+        credits: z.int(),
       }),
     }),
     Usage: z.object({
@@ -296,6 +318,20 @@ export const ASSET_API: ApiPart = {
       responses: {
         '200': { description: 'What the organisation uses', schema: ref('Usage') },
         '400': failure('invalid_query, or a signature_* problem'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${ASSET_API_BASE}/{orgId}/usage/daily`,
+      operationId: 'getDailyUsage',
+      access: { role: 'viewer' },
+      summary:
+        'Usage per day (UTC): delivery requests and bytes, renders, AI runs and credits spent; every day of the range present',
+      tags: ['files'],
+      query: dailyUsageQuery,
+      responses: {
+        '200': { description: 'The days and their totals', schema: ref('DailyUsage') },
+        '400': failure('invalid_query: not a date, from after to, or over 400 days'),
       },
     }),
     orgRoute({

@@ -4,6 +4,7 @@
 import { type Context, Hono } from 'hono'
 import type { z } from 'zod'
 import type { Caller, OrganisationAccess } from '../accounts/auth.ts'
+import { actorOf, createActivityLog } from '../activity/activity.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Preset } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
@@ -41,10 +42,11 @@ const presetNotFound = (name: string) =>
 
 /** The preset calls, relative to `ASSET_API_BASE`; `callerOf` checks who calls. */
 export function presetRoutes(
-  app: Pick<AppContext, 'repo' | 'lookups'>,
+  app: Pick<AppContext, 'repo' | 'lookups' | 'logger' | 'config'>,
   callerOf: (c: Context<AppEnv>, access: OrganisationAccess) => Promise<Caller>,
 ): Hono<AppEnv> {
   const { repo, lookups } = app
+  const activity = createActivityLog(app)
   const router = new Hono<AppEnv>()
   const { checkPreset } = createPresetChecks(app)
 
@@ -75,6 +77,11 @@ export function presetRoutes(
       throw new HttpError(409, 'already_exists', `A preset named ${shown(body.presetName)} exists`)
     }
     await lookups.forgetPreset(organisationId, created.name)
+    await activity.record(organisationId, actorOf(caller), {
+      kind: 'preset.create',
+      target: created.name,
+      details: { transformation: created.transformation },
+    })
     return c.json(presetJson(created), 201)
   })
 
@@ -116,6 +123,11 @@ export function presetRoutes(
     const updated = await repo.updatePreset(organisationId, preset.name, body)
     if (updated === undefined) throw presetNotFound(preset.name)
     await lookups.forgetPreset(organisationId, preset.name)
+    await activity.record(organisationId, actorOf(caller), {
+      kind: 'preset.update',
+      target: preset.name,
+      details: { changed: Object.keys(body) },
+    })
     return c.json(presetJson(updated))
   })
 
@@ -125,6 +137,10 @@ export function presetRoutes(
     const deleted = await repo.deletePreset(caller.organisation.id, preset.name)
     if (deleted === undefined) throw presetNotFound(preset.name)
     await lookups.forgetPreset(caller.organisation.id, preset.name)
+    await activity.record(caller.organisation.id, actorOf(caller), {
+      kind: 'preset.delete',
+      target: preset.name,
+    })
     return c.json(presetJson(deleted))
   })
   return router

@@ -13,6 +13,7 @@
 // (`?path=a/b`): an encoded `/` in a URL path is refused before routing.
 import { type Context, Hono } from 'hono'
 import type { Auth, Caller, OrganisationAccess } from '../accounts/auth.ts'
+import { type ActivityEvent, actorOf, createActivityLog } from '../activity/activity.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
@@ -77,6 +78,10 @@ const folderNotFound = (path: string) =>
 export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const { repo, lookups } = app
+  const activity = createActivityLog(app)
+  /** Records what the caller did (issue 24); never fails the change. */
+  const log = (caller: Caller, event: ActivityEvent) =>
+    activity.record(caller.organisation.id, actorOf(caller), event)
 
   /** The caller of a call on the path's organisation; 404 for an id that is not a UUID. */
   async function callerOf(c: Context<AppEnv>, access: OrganisationAccess): Promise<Caller> {
@@ -134,6 +139,15 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
     if (body.name !== undefined) entryName(body.name.trim(), 'file')
     const file = await findFile(caller, c.req.param('fileId'))
     const changed = await changes.changeFile(file, body, { keepExtension: false })
+    if (changed.path !== file.path) {
+      await log(caller, { kind: 'file.move', target: changed.path, details: { from: file.path } })
+    }
+    const fields = (['access', 'tags', 'metadata'] as const).filter(
+      (key) => body[key] !== undefined,
+    )
+    if (fields.length > 0) {
+      await log(caller, { kind: 'file.update', target: changed.path, details: { fields } })
+    }
     return c.json(fileJson(app, caller.organisation.cloudName, changed))
   })
 
@@ -155,6 +169,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
     const caller = await callerOf(c, { role: 'member' })
     const body = await readBody(c, deleteFilesBody)
     const deleted = await changes.deleteFiles(caller.organisation.id, body.ids)
+    for (const file of deleted) await log(caller, { kind: 'file.delete', target: file.path })
     return c.json(deleted.map((file) => fileJson(app, caller.organisation.cloudName, file)))
   })
 
@@ -165,6 +180,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
     const file = removed?.files[0]
     if (removed === undefined || file === undefined) throw fileNotFound(id)
     await removeObjects(removed)
+    await log(caller, { kind: 'file.delete', target: file.path })
     return c.json(fileJson(app, caller.organisation.cloudName, file))
   })
 
@@ -185,6 +201,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
         `A ${taken ?? 'folder'} already exists at ${shown(path)}`,
       )
     }
+    await log(caller, { kind: 'folder.create', target: path })
     return c.json(folderJson(organisationId, path, created), 201)
   })
 
@@ -223,6 +240,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
       }
       await deleteObjects(moved.derivedStorageKeys)
     }
+    await log(caller, { kind: 'folder.move', target: to, details: { from } })
     return c.json(folderJson(organisationId, to, await repo.findFolder(organisationId, to)))
   })
 
@@ -241,6 +259,11 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
       )
     }
     await removeObjects(result)
+    await log(caller, {
+      kind: 'folder.delete',
+      target: path,
+      details: { files: result.files.length },
+    })
     return c.json({
       path,
       deleted: { files: result.files.length, folders: result.folders },

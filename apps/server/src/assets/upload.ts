@@ -4,7 +4,8 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
-import type { Auth } from '../accounts/auth.ts'
+import type { Auth, Caller } from '../accounts/auth.ts'
+import { actorOf, createActivityLog } from '../activity/activity.ts'
 import type { AppContext } from '../context.ts'
 import type { Organisation, StoredFile } from '../db/index.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
@@ -84,6 +85,14 @@ export type Assets = ReturnType<typeof createAssets>
 /** Creates the asset handlers over the app's services. */
 export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
   const { repo, storage, engine, config } = app
+  const activity = createActivityLog(app)
+  /** Records an upload in the organisation's activity log (issue 24). */
+  const logUpload = (caller: Caller, record: { fullPath: string; size: number }, via: string) =>
+    activity.record(caller.organisation.id, actorOf(caller), {
+      kind: 'file.upload',
+      target: record.fullPath,
+      details: { size: record.size, via },
+    })
 
   /**
    * What the stored bytes are: an image format of SPEC §9, or (only where the organisation allows
@@ -251,8 +260,9 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
 
   /** POST …/upload/direct: multipart with a `file` part and optional `path`, `name`, `overwrite`. */
   async function uploadDirect(c: Context): Promise<Response> {
-    const { organisation } = await auth.requireAnyOrganisation(c, { role: 'member' })
-    const record = await receiveFile(c, organisation, directUploadFields)
+    const caller = await auth.requireAnyOrganisation(c, { role: 'member' })
+    const record = await receiveFile(c, caller.organisation, directUploadFields)
+    await logUpload(caller, record, 'direct')
     return c.json(record)
   }
 
@@ -285,7 +295,8 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
 
   /** POST …/upload/url: JSON `{ url, path?, name?, overwrite? }`. */
   async function uploadFromUrl(c: Context): Promise<Response> {
-    const { organisation } = await auth.requireAnyOrganisation(c, { role: 'member' })
+    const caller = await auth.requireAnyOrganisation(c, { role: 'member' })
+    const { organisation } = caller
     let body: Record<string, unknown>
     try {
       body = (await c.req.json()) as Record<string, unknown>
@@ -310,9 +321,16 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     } catch {
       originalName = lastSegment
     }
-    return c.json(
-      await finish(organisation, storageKey, hash, source.data.length, fields, originalName),
+    const record = await finish(
+      organisation,
+      storageKey,
+      hash,
+      source.data.length,
+      fields,
+      originalName,
     )
+    await logUpload(caller, record, 'url')
+    return c.json(record)
   }
 
   /**

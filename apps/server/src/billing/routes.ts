@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import type { Auth } from '../accounts/auth.ts'
+import { actorOf, createActivityLog } from '../activity/activity.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { isUuid } from '../db/index.ts'
 import type { CreditEntry, Payment, Plan, Subscription } from '../db/schema.ts'
@@ -209,6 +210,11 @@ export function billingRoutes(
       provider: provider.name,
       providerRef: checkout.providerRef,
       createdBy: caller.user?.id ?? null,
+    })
+    await createActivityLog(app).record(organisationId, actorOf(caller), {
+      kind: 'payment.checkout',
+      target: item.name,
+      details: { paymentId: payment.id, amount: item.amount, currency: item.currency },
     })
     return c.json(
       {

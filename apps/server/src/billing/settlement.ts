@@ -1,5 +1,6 @@
 // Settling payments: the one way a payment is completed, for provider webhooks and the test
 // checkout page alike. Idempotent: a payment settles once, its credits are granted once.
+import { createActivityLog, SYSTEM_ACTOR } from '../activity/activity.ts'
 import type { AppContext } from '../context.ts'
 import type { Payment } from '../db/schema.ts'
 import { HttpError } from '../http/errors.ts'
@@ -7,8 +8,9 @@ import type { PaymentEvent } from './payments.ts'
 
 export type Settlement = ReturnType<typeof createSettlement>
 
-export function createSettlement(app: Pick<AppContext, 'repo' | 'logger'>) {
+export function createSettlement(app: Pick<AppContext, 'repo' | 'logger' | 'config'>) {
   const { repo, logger } = app
+  const activity = createActivityLog(app)
 
   /** The name of what `payment` buys (the plan or addon), or `#id` when it is gone. */
   async function itemName(payment: Payment): Promise<string> {
@@ -39,6 +41,11 @@ export function createSettlement(app: Pick<AppContext, 'repo' | 'logger'>) {
         },
         'payment settled',
       )
+      await activity.record(payment.organisationId, SYSTEM_ACTOR, {
+        kind: 'payment.settled',
+        target: await itemName(payment),
+        details: { paymentId: payment.id, status: payment.status, credits: payment.credits },
+      })
     } else if (payment.status !== event.outcome) {
       // A provider saying "paid" for a checkout settled otherwise needs a person to look at it.
       logger.warn(

@@ -116,6 +116,13 @@ export const ENV = z.object({
   UPLOAD_MAX_BYTES: integer(1, 2 ** 40, 50 * 1024 * 1024, 'bytes'),
   REMOTE_TIMEOUT_MS: integer(100, 600_000, 15_000, 'ms'),
   REMOTE_ALLOW_HOSTS: list,
+  // Custom domains (issue 24): where their challenges are looked up.
+  DOMAIN_DNS_SERVERS: list,
+  DOMAIN_HTTP_PORT: integer(1, 65535, 80, 'TCP port'),
+  DOMAIN_CHECK_TIMEOUT_MS: integer(100, 60_000, 5_000, 'ms'),
+  // Usage per day and the activity log (issue 24): how long their rows are kept.
+  USAGE_RETENTION_DAYS: integer(1, 3650, 400, 'days'),
+  ACTIVITY_RETENTION_DAYS: integer(1, 3650, 365, 'days'),
   MAX_INPUT_PIXELS: integer(1, 2 ** 40, 50_000_000, 'pixels'),
   MAX_OUTPUT_DIMENSION: integer(1, 100_000, 10_000, 'pixels'),
   MAX_INPUT_BYTES: integer(1, 2 ** 40, 50 * 1024 * 1024, 'bytes'),

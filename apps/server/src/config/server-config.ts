@@ -119,6 +119,14 @@ export interface ServerConfig {
     outboxKeep: number
     operators: string[]
   }
+  /**
+   * Custom domains' challenges: the DNS servers asked for `_tessera-challenge.<domain>` TXT and
+   * the domain's address (`DOMAIN_DNS_SERVERS`, `ip` or `ip:port`; empty: the system's), the
+   * port the HTTP challenge is fetched on, and how long a check may take.
+   */
+  domains: { dnsServers: string[]; httpPort: number; checkTimeoutMs: number }
+  /** Days of usage per day and of activity log kept (older rows are deleted by housekeeping). */
+  retention: { usageDays: number; activityDays: number }
   /** The website and console: bases and browser-side keys (`WEB_*`); see `WebSettings`. */
   web: WebSettings
 }

@@ -28,6 +28,7 @@ export interface OrganisationSettingsChanges {
   requireSignedUrls?: boolean | undefined
   strictTransformations?: boolean | undefined
   allowRawFiles?: boolean | undefined
+  corsOrigins?: string[] | undefined
 }
 
 export interface Member {
@@ -49,6 +50,7 @@ export function createMemberQueries(db: Db) {
       set.strictTransformations = changes.strictTransformations
     }
     if (changes.allowRawFiles !== undefined) set.allowRawFiles = changes.allowRawFiles
+    if (changes.corsOrigins !== undefined) set.corsOrigins = changes.corsOrigins
     const query =
       Object.keys(set).length === 0
         ? db.select().from(organisations).where(eq(organisations.id, organisationId))

@@ -77,13 +77,13 @@ export function createOrganisationQueries(db: Db) {
     return row as CustomDomain
   }
 
-  /** The organisation a custom-domain host belongs to. */
+  /** The organisation a verified custom-domain host belongs to (pending and failed: none). */
   async function findOrganisationByDomain(host: string): Promise<Organisation | undefined> {
     const [row] = await db
       .select({ organisation: organisations })
       .from(customDomains)
       .innerJoin(organisations, eq(organisations.id, customDomains.organisationId))
-      .where(eq(customDomains.host, host.toLowerCase()))
+      .where(and(eq(customDomains.host, host.toLowerCase()), eq(customDomains.status, 'verified')))
     return row?.organisation
   }
 

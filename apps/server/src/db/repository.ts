@@ -2,12 +2,14 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { createAccountQueries } from './account-queries.ts'
 import { createAccountTokenQueries } from './account-token-queries.ts'
+import { createActivityQueries } from './activity-queries.ts'
 import { createAssetChangeQueries } from './asset-change-queries.ts'
 import { createAssetQueries, makeFolders } from './asset-queries.ts'
 import { createBillingQueries } from './billing-queries.ts'
 import { createCreditUsageQueries } from './credit-usage-queries.ts'
 import type { Db } from './database.ts'
 import { createDerivedQueries } from './derived-queries.ts'
+import { createDomainQueries } from './domain-queries.ts'
 import { createFileSearchQueries } from './file-search-queries.ts'
 import { createIdentityQueries } from './identity-queries.ts'
 import { createJobQueries, type RepositoryOptions } from './job-queries.ts'
@@ -320,6 +322,8 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     ...createUsageQueries(db),
     ...createSignedUploadQueries(db),
     ...createWebhookQueries(db),
+    ...createDomainQueries(db),
+    ...createActivityQueries(db),
     findFile,
     findFileById,
     upsertFile,

@@ -3,6 +3,7 @@
 
 import type { apiTokens, invitations, memberships, sessions, users } from './account-schema.ts'
 import type { creditLedger, payments, subscriptions } from './billing-schema.ts'
+import type { activityLog, usageDaily } from './console-schema.ts'
 import type {
   addons,
   contactMessages,
@@ -26,6 +27,7 @@ import type {
 
 export * from './account-schema.ts'
 export * from './billing-schema.ts'
+export * from './console-schema.ts'
 export * from './tenant-schema.ts'
 export * from './upload-webhook-schema.ts'
 
@@ -53,3 +55,5 @@ export type SignedUpload = typeof signedUploads.$inferSelect
 export type SignedUploadPart = typeof signedUploadParts.$inferSelect
 export type Webhook = typeof webhooks.$inferSelect
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
+export type UsageDay = typeof usageDaily.$inferSelect
+export type ActivityEntry = typeof activityLog.$inferSelect

@@ -50,6 +50,11 @@ export const organisations = pgTable(
     strictTransformations: boolean('strict_transformations').notNull().default(true),
     /** Whether uploads may store files that are not images (served as attachments). */
     allowRawFiles: boolean('allow_raw_files').notNull().default(false),
+    /**
+     * Origins whose pages may read delivered images (`fetch`, canvas): `['*']` (any, the
+     * default, as Cloudinary and ImageKit answer), a list of origins, or none (no CORS header).
+     */
+    corsOrigins: text('cors_origins').array().notNull().default(sql`'{*}'::text[]`),
     /** The plan the organisation is on (the free plan, -994, until it subscribes). */
     planId: integer('plan_id').notNull().default(-994),
     /** The credit balance; always the sum of the organisation's ledger entries. */
@@ -79,18 +84,35 @@ export const zones = pgTable(
   ],
 )
 
-/** Host names an organisation serves delivery from (the host names the organisation). */
+/** How far a custom domain is proven: delivery answers on `verified` ones only. */
+export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number]
+
+/**
+ * Host names an organisation serves delivery from (the host names the organisation). Rows an
+ * operator added before verification existed are `verified`; a registration starts `pending`
+ * with a challenge token the domain must show (DNS TXT or an HTTP file).
+ */
 export const customDomains = pgTable(
   'custom_domains',
   {
     id: id(),
     organisationId: organisationRef(),
     host: text('host').notNull(),
+    status: text('status', { enum: DOMAIN_STATUSES }).notNull().default('verified'),
+    /** The challenge token (random, shown to the owner to publish); not a secret. */
+    token: text('token'),
+    /** When control was last checked, and what that check found wrong (null when it passed). */
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex('custom_domains_host_key').on(table.host),
+    index('custom_domains_organisation_idx').on(table.organisationId),
     check('custom_domains_host_check', sql`${table.host} ~ '^[a-z0-9.-]+$'`),
+    check('custom_domains_status_check', sql`${table.status} in ('pending', 'verified', 'failed')`),
   ],
 )
 

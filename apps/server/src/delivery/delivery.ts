@@ -12,7 +12,9 @@ import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { createDerivedBudget } from './budget.ts'
 import { aiDpr, derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
+import { addCors, corsHeaders, countDelivery, withCors } from './cors.ts'
 import { createDeriver } from './derive.ts'
+import type { NewAiRenderListener } from './events.ts'
 import { createFastLane, variantOf } from './fast-lane.ts'
 import {
   createDeriveJobHandler,
@@ -34,6 +36,7 @@ import {
 } from './respond.ts'
 import { createStrictTransformations } from './strict-transformations.ts'
 
+export type { NewAiRender, NewAiRenderListener } from './events.ts'
 export type { DeliveryRequest } from './resolve.ts'
 
 /** The ledger reason of credits spent on a slow (AI) delivery transformation. */
@@ -63,24 +66,6 @@ const ANIMATABLE = new Set(['gif', 'webp'])
 
 export type Delivery = ReturnType<typeof createDelivery>
 
-/** What delivery tells before it queues a new AI render (a cache miss, or a result evicted). */
-export interface NewAiRender {
-  organisationId: string
-  /** The visitor's address, when the request came from a client. */
-  clientAddress: string | undefined
-  /** The credits the render costs. */
-  credits: number
-}
-
-/**
- * Hears of a new AI render before it is queued, and may refuse it by throwing (the playground's
- * daily visitor allowance listens here: delivery sits below it and does not import it). The use
- * it answers is released when the render is not queued after all.
- */
-export type NewAiRenderListener = (
-  render: NewAiRender,
-) => Promise<{ release(): Promise<unknown> } | undefined>
-
 /** Creates the delivery handler over the app's services. */
 export function createDelivery(
   app: AppContext,
@@ -104,6 +89,7 @@ export function createDelivery(
     bytes: lookups.bytes,
     touch: (row) => budget.touch(row),
     countCache: (result) => cacheCounters[result].inc(),
+    countUsage: (organisationId, bytes) => app.usage.count(organisationId, { requests: 1, bytes }),
   })
   lookups.onChange((change) => fastLane.forget(change))
 
@@ -190,6 +176,7 @@ export function createDelivery(
         await allowance?.release()
         throw error
       }
+      app.usage.count(organisationId, { aiRuns: 1 })
     }
     const payload: DeriveJobPayload = {
       organisationId,
@@ -284,11 +271,18 @@ export function createDelivery(
     // custom domain's owner, read before delivery starts, included) is not remembered.
     const generation = request.raw?.generation ?? fastLane.generation
     const resolved = await resolver.resolve(request)
+    const response = await answer(request, resolved, generation)
+    return countDelivery(app.usage, resolved.organisationId, request.method, response)
+  }
+
+  async function answer(request: DeliveryRequest, resolved: Resolved, generation: number) {
     const { file, operations } = resolved
     const converted = convertsOriginal(file, operations.length)
-    if (operations.length === 0 && !converted) return serveOriginal(app, request, file)
+    const cors = corsHeaders(resolved.corsOrigins ?? [], request.headers.get('origin'))
+    if (operations.length === 0 && !converted) return serveOriginal(app, request, file, cors)
 
     const { target, etag, headers } = await targetOf(request, resolved)
+    addCors(headers, cors)
     if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) {
       metrics.cache.inc({ result: 'not_modified' })
       return notModified(headers)
@@ -299,6 +293,7 @@ export function createDelivery(
       const { raw } = request
       if (raw !== undefined && cached.data !== undefined) {
         const vary = varyOf(resolved.options).map((name) => name.toLowerCase())
+        if (cors.varyOrigin) vary.push('origin')
         fastLane.keep(
           {
             key: raw.key,
@@ -318,7 +313,7 @@ export function createDelivery(
       }
       return cached.response
     }
-    if (operations.some(isSlow)) return queue(request, resolved, target)
+    if (operations.some(isSlow)) return withCors(await queue(request, resolved, target), cors)
     return deriveNow(request, resolved, target, headers)
   }
 
@@ -383,6 +378,8 @@ export function createDelivery(
 
   return {
     deliver,
+    /** The organisation a delivery path names (a CORS preflight's, `cors.ts`). */
+    organisationOf: resolver.organisationOf,
     /** The lane that answers remembered hits before routing (`server.ts` calls it first). */
     fastLane,
     context,

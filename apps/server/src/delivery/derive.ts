@@ -29,7 +29,8 @@ export function createDeriver(
   app: Pick<
     AppContext,
     'repo' | 'lookups' | 'storage' | 'engine' | 'metrics' | 'config' | 'logger'
-  >,
+  > &
+    Partial<Pick<AppContext, 'usage'>>,
   parts: {
     budget: DerivedBudget
     findMergeFile: (organisationId: string, reference: string) => Promise<FileRow | undefined>
@@ -72,6 +73,8 @@ export function createDeriver(
         return other === undefined ? undefined : storage.get(other.storageKey)
       },
     })
+    // Every render counts in the organisation's usage (issue 24), AI jobs' included.
+    app.usage?.count(resolved.organisationId, { renders: 1 })
     const storageKey = `orgs/${resolved.organisationId}/derived/${cacheKey}.${result.format}`
     // Too large to keep: answered, never stored (a job's result is stored whatever its size, as
     // storage is the only way it reaches the client; jobs cost credits, so they cannot flood).

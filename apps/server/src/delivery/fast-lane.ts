@@ -77,6 +77,8 @@ export interface FastLaneOptions {
   touch: (row: { id: string; cacheKey: string }) => void
   /** Counts a delivery cache result, as the normal path does. */
   countCache: (result: 'hit' | 'not_modified') => void
+  /** Counts the answer in the organisation's usage (bytes of its body), as the normal path does. */
+  countUsage?: (organisationId: string, bytes: number) => void
 }
 
 export interface FastLane {
@@ -188,6 +190,10 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     else outgoing.end(entry.data)
     answered++
     options.countCache(status === 304 ? 'not_modified' : 'hit')
+    options.countUsage?.(
+      entry.organisationId,
+      status === 304 || method === 'HEAD' ? 0 : entry.data.length,
+    )
     options.touch(entry.row)
     hooks.answered(incoming, status, requestId, performance.now() - started)
     return true

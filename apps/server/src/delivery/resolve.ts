@@ -54,6 +54,8 @@ export interface Resolved {
   pattern: string
   /** When the URL's verified signature expires (ms since the epoch), when one was required. */
   signedUntil?: number
+  /** The origins the organisation lets read its images (`cors.ts`; none: no CORS header). */
+  corsOrigins?: readonly string[]
 }
 
 /** How `resolve` treats the caller. */
@@ -149,6 +151,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     const parts = deliveryPathOf(request.path, isCustomDomain)
     let organisationId: string
     let requireSignedUrls: boolean
+    let corsOrigins: readonly string[]
     if (isCustomDomain) {
       const organisation = await lookups.organisationById(
         request.customDomainOrganisationId as string,
@@ -156,11 +159,13 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
       if (organisation === undefined) throw new HttpError(404, 'not_found', 'Unknown organisation')
       organisationId = organisation.id
       requireSignedUrls = organisation.requireSignedUrls
+      corsOrigins = organisation.corsOrigins
     } else {
       const organisation = await lookups.organisationByCloudName(parts.cloudName as string)
       if (organisation === undefined) throw unknownCloudName(parts.cloudName)
       organisationId = organisation.id
       requireSignedUrls = organisation.requireSignedUrls
+      corsOrigins = organisation.corsOrigins
     }
     await how.authorise?.(organisationId)
     if (
@@ -250,9 +255,25 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
       operations: value,
       options,
       pattern: expanded,
+      corsOrigins,
       ...(signedUntil === undefined ? {} : { signedUntil }),
     }
   }
 
-  return { resolve, findMergeFile, mergedFiles }
+  /** The organisation a delivery path names (a preflight needs no more); 404 when none. */
+  async function organisationOf(
+    request: Pick<DeliveryRequest, 'path' | 'customDomainOrganisationId'>,
+  ) {
+    const domainOwner = request.customDomainOrganisationId
+    const organisation =
+      domainOwner !== undefined
+        ? await lookups.organisationById(domainOwner)
+        : await lookups.organisationByCloudName(
+            deliveryPathOf(request.path, false).cloudName as string,
+          )
+    if (organisation === undefined) throw new HttpError(404, 'not_found', 'Unknown organisation')
+    return organisation
+  }
+
+  return { resolve, findMergeFile, mergedFiles, organisationOf }
 }

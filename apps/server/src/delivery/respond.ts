@@ -96,10 +96,17 @@ export async function serveOriginal(
   app: Pick<AppContext, 'storage' | 'metrics' | 'config'>,
   request: DeliveryRequest,
   file: FileRow,
+  extra: { headers: Record<string, string>; varyOrigin: boolean } = {
+    headers: {},
+    varyOrigin: false,
+  },
 ): Promise<Response> {
   const { storage, metrics } = app
   const etag = `"${file.hash}"`
-  const headers = cacheHeaders(etag, [], app.config.cacheMaxAge)
+  const headers = {
+    ...cacheHeaders(etag, extra.varyOrigin ? ['Origin'] : [], app.config.cacheMaxAge),
+    ...extra.headers,
+  }
   headers['accept-ranges'] = 'bytes'
   headers['content-type'] = file.contentType
   if (!isImageFormat(file.format) && !INLINE_DOCUMENTS.has(file.format)) {

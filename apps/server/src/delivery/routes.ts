@@ -7,6 +7,7 @@ import { Hono } from 'hono'
 import type { AppContext, AppEnv } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import { clientAddress, hostOf, rawTarget } from '../http/request.ts'
+import { preflightResponse } from './cors.ts'
 import type { Delivery } from './delivery.ts'
 import { fastKeyOf } from './fast-lane.ts'
 import { DELIVERY_ROUTE } from './paths.ts'
@@ -22,10 +23,30 @@ function rawOf(delivery: Delivery, incoming: IncomingMessage, key: string) {
   }
 }
 
+/** The answer to a CORS preflight of a delivery URL, by its organisation's `corsOrigins`. */
+async function preflight(
+  delivery: Delivery,
+  c: Context<AppEnv>,
+  path: string,
+  customDomainOrganisationId: string | undefined,
+) {
+  const organisation = await delivery.organisationOf({
+    path,
+    ...(customDomainOrganisationId === undefined ? {} : { customDomainOrganisationId }),
+  })
+  return preflightResponse(
+    organisation.corsOrigins,
+    c.req.header('origin') ?? null,
+    c.req.header('access-control-request-headers') ?? null,
+  )
+}
+
 function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisationId?: string) {
   const { path, search } = rawTarget(c)
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   const key = fastKeyOf(incoming?.headers.host, incoming?.url)
+  // A CORS preflight (issue 24): the organisation's allowed origins, nothing else looked up.
+  if (c.req.method === 'OPTIONS') return preflight(delivery, c, path, customDomainOrganisationId)
   return delivery.deliver({
     method: c.req.method,
     path,
@@ -42,6 +63,7 @@ function deliver(delivery: Delivery, c: Context<AppEnv>, customDomainOrganisatio
 export function deliveryRoutes(delivery: Delivery): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   router.get('/*', (c) => deliver(delivery, c))
+  router.options('/*', (c) => deliver(delivery, c))
   return router
 }
 
@@ -68,7 +90,7 @@ export function deliveryHosts(
       return
     }
     c.set('route', DELIVERY_ROUTE)
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
       throw new HttpError(405, 'method_not_allowed', 'Delivery answers GET and HEAD only')
     }
     c.res = await deliver(delivery, c, organisationId)

@@ -13,6 +13,7 @@ export function SettingsNav() {
     ['apps', 'API tokens'],
     ['account', 'Your account'],
     ['webhooks', 'Webhooks'],
+    ['domains', 'Domains'],
   ]
   return (
     <>

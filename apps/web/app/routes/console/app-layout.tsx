@@ -32,6 +32,7 @@ function Nav({ orgId }: { orgId: string }) {
     [`${org}/presets`, 'Presets', false],
     [`${org}/playground`, 'Playground', false],
     [`${org}/billing/plans/subscription`, 'Billing', false],
+    [`${org}/activity`, 'Activity', false],
     [`${org}/settings/organization`, 'Settings', false],
   ]
   return (

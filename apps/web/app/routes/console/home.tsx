@@ -5,6 +5,7 @@ import { formatBytes } from '@tessera/url'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { ErrorText, formatDate, useConsole } from '../../components/console/console-context.tsx'
+import { UsageCharts } from '../../components/console/usage-charts.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { serverApi } from '../../lib/api.server.ts'
 import { logout } from '../../lib/api.ts'
@@ -237,6 +238,7 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
               </div>
             </section>
           )}
+          <UsageCharts />
           <div className="card">
             <h2 className="card-heading">Your delivery URLs</h2>
             <p>Change the size, crop or format of any image by editing its URL:</p>

@@ -1,5 +1,6 @@
 // Organisation settings: its name and its cloud name (the first segment of every delivery URL).
 import { type FormEvent, useState } from 'react'
+import { Link } from 'react-router'
 import {
   ErrorText,
   ListState,
@@ -7,6 +8,8 @@ import {
   useLoad,
 } from '../../components/console/console-context.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
+import { useTeamApi } from '../../components/console/use-team-api.ts'
+import '../../components/console/team.css'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useConfig } from '../../lib/app-context.tsx'
 import { type OrganisationDetails, problemOf } from '../../lib/console-api.ts'
@@ -112,13 +115,134 @@ function DetailsForm({
   )
 }
 
+/** The origins typed one per line (or with commas), as the settings API takes them. */
+export function parseOrigins(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((value) => value.trim())
+    .filter((value) => value !== '')
+}
+
 /**
- * Where the organisation's images are delivered. Custom domains are not offered: delivery would
- * serve a registered domain, but nothing registers or verifies one yet, so there is no control
- * here, only what is true (docs/delivery.md, "Hosts").
+ * Who may read the organisation's delivered images from another site's scripts (`fetch`, a
+ * canvas): anyone, listed origins, or no one (docs/delivery.md, "CORS").
+ */
+function CorsForm({ isOwner }: { isOwner: boolean }) {
+  const { org } = useConsole()
+  const team = useTeamApi()
+  const settings = useLoad(() => team.cors(), `cors:${org._id}`)
+  const [mode, setMode] = useState<'any' | 'list' | 'none' | undefined>(undefined)
+  const [text, setText] = useState<string | undefined>(undefined)
+  const [error, setError] = useState<string | null>(null)
+  const [saved, setSaved] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const current = settings.state.status === 'ready' ? settings.state.data.corsOrigins : undefined
+  const currentMode =
+    current === undefined
+      ? 'any'
+      : current.includes('*')
+        ? 'any'
+        : current.length === 0
+          ? 'none'
+          : 'list'
+  const shownMode = mode ?? currentMode
+  const shownText =
+    text ?? (current !== undefined && currentMode === 'list' ? current.join('\n') : '')
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const corsOrigins =
+      shownMode === 'any' ? ['*'] : shownMode === 'none' ? [] : parseOrigins(shownText)
+    if (shownMode === 'list' && corsOrigins.length === 0) {
+      setError('List at least one origin, such as https://shop.example.com.')
+      return
+    }
+    setBusy(true)
+    setError(null)
+    setSaved(false)
+    try {
+      settings.set(await team.updateCors(corsOrigins))
+      setMode(undefined)
+      setText(undefined)
+      setSaved(true)
+    } catch (reason) {
+      setError(problemOf(reason))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const choice = (value: 'any' | 'list' | 'none', label: string) => (
+    <label className="radio-row">
+      <input
+        type="radio"
+        name="cors-mode"
+        value={value}
+        checked={shownMode === value}
+        disabled={!isOwner}
+        onChange={() => setMode(value)}
+        data-testid={`cors-${value}`}
+      />{' '}
+      {label}
+    </label>
+  )
+  return (
+    <section
+      className="card settings-card"
+      aria-labelledby="cors-title"
+      data-testid="cors-settings"
+    >
+      <h2 id="cors-title">Cross-origin access (CORS)</h2>
+      <p>
+        Which other websites’ scripts may read your delivered images, with fetch() or from a canvas.
+        Plain &lt;img&gt; tags work everywhere whatever you choose. Signed URLs get the same answer:
+        their signature is what protects them.
+      </p>
+      {settings.state.status === 'error' ? <ErrorText message={settings.state.message} /> : null}
+      <form onSubmit={(event) => void submit(event)}>
+        <fieldset className="field">
+          <legend>Allow</legend>
+          {choice('any', 'Any website (Access-Control-Allow-Origin: *)')}
+          {choice('list', 'Only these origins')}
+          {choice('none', 'No other website')}
+        </fieldset>
+        {shownMode === 'list' ? (
+          <div className="field">
+            <label htmlFor="cors-origins">Origins, one per line</label>
+            <textarea
+              id="cors-origins"
+              rows={3}
+              value={shownText}
+              disabled={!isOwner}
+              placeholder="https://shop.example.com"
+              onChange={(e) => setText(e.target.value)}
+              data-testid="cors-origins"
+            />
+          </div>
+        ) : null}
+        <ErrorText message={error} />
+        {saved ? (
+          <p className="form-alert is-success" role="status">
+            Saved.
+          </p>
+        ) : null}
+        {isOwner ? (
+          <button type="submit" className="button is-primary" disabled={busy}>
+            Save CORS
+          </button>
+        ) : (
+          <p>Only owners can change this.</p>
+        )}
+      </form>
+    </section>
+  )
+}
+
+/**
+ * Where the organisation's images are delivered: the default host, and its own domains
+ * (Settings → Domains registers and verifies them; docs/delivery.md, "Hosts").
  */
 function DeliveryDomain({ cloudName }: { cloudName: string | undefined }) {
   const config = useConfig()
+  const { org } = useConsole()
   const base = config.deliveryUrl === '' ? '' : config.deliveryUrl.replace(/\/+$/, '')
   return (
     <section
@@ -132,9 +256,15 @@ function DeliveryDomain({ cloudName }: { cloudName: string | undefined }) {
         <code data-testid="delivery-base">{`${base}/v2/${cloudName ?? '{cloudName}'}/{pattern}/{filePath}`}</code>
       </pre>
       <p data-testid="custom-domains-note">
-        <strong>Custom domains are not offered yet.</strong> Serving images from your own host name
-        (such as img.example.com) needs the domain to be verified as yours, which this server does
-        not do yet. Put a CDN or proxy of your own in front of the delivery URL instead.
+        To serve them from your own host name (such as img.example.com), add it under{' '}
+        <Link to={`/console/organization/${encodeURIComponent(org._id)}/settings/domains`}>
+          Domains
+        </Link>
+        : once verified,{' '}
+        <code>
+          https://img.example.com/v2/{'{pattern}'}/{'{filePath}'}
+        </code>{' '}
+        delivers the same images.
       </p>
     </section>
   )
@@ -156,6 +286,7 @@ export default function OrganizationSettings() {
       <DeliveryDomain
         cloudName={details.state.status === 'ready' ? details.state.data.cloudName : org.cloudName}
       />
+      <CorsForm isOwner={org.role === 'owner' || org.role === 'admin'} />
     </SettingsPage>
   )
 }
