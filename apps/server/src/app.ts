@@ -45,7 +45,8 @@ import { memberPlaygroundRoutes, playgroundRoutes } from './playground/routes.ts
 import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
 import { predictionRoutes } from './predictions/routes.ts'
 import { StorageError } from './storage/index.ts'
-import { TRANSFORMATION_CONTEXT } from './transformation/paths.ts'
+import { TRANSFORMATION_CONTEXT, TRANSFORMATION_PREVIEW } from './transformation/paths.ts'
+import { previewRoutes } from './transformation/preview-routes.ts'
 import { transformationRoutes } from './transformation/routes.ts'
 
 /** What a 503 for a database or store out of reach asks clients to wait, in seconds. */
@@ -182,6 +183,11 @@ export function createApp(
     TRANSFORMATION_CONTEXT,
     'transformation-context',
     transformationRoutes(app, { ...features, delivery: parts.delivery }),
+  )
+  mount(
+    TRANSFORMATION_PREVIEW,
+    'transformation-preview',
+    previewRoutes(app, { ...features, delivery: parts.delivery }),
   )
   mount(ASSET_API_BASE, 'assets-api', assetRoutes(app, features))
   mount(ORGANIZATION, 'organization', organisationRoutes(app, features))

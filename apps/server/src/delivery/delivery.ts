@@ -378,6 +378,33 @@ export function createDelivery(
   }
 
   /**
+   * A delivery URL as the console previews it for a member (issue 24 item 5): resolved for the
+   * caller (`authorise` throws for anyone not in the URL's organisation), so neither a signature
+   * nor strict transformations are asked for, and never spending credits: an AI chain answers
+   * only once its image is in the cache (409 `not_run` before).
+   */
+  async function preview(
+    request: DeliveryRequest,
+    authorise: (organisationId: string) => Promise<void>,
+  ): Promise<Response> {
+    const resolved = await resolver.resolve(request, { authorise, trusted: true })
+    const { file, operations } = resolved
+    if (operations.length === 0) return serveOriginal(app, request, file)
+    const { target, etag, headers } = await targetOf(request, resolved)
+    if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) return notModified(headers)
+    const cached = await fromCache(request, target.cacheKey, headers)
+    if (cached !== undefined) return cached.response
+    if (operations.some(isSlow)) {
+      throw new HttpError(
+        409,
+        'not_run',
+        'This chain runs an AI model that has not run yet; a preview never spends credits',
+      )
+    }
+    return deriveNow(request, resolved, target, headers)
+  }
+
+  /**
    * The transformation context of a delivery URL (the chain's steps with what each found),
    * computed with the same cache as its image: a stored image's context is read from its row;
    * otherwise the image is derived now, or queued like delivery queues it (then the answer is
@@ -452,6 +479,7 @@ export function createDelivery(
     /** The lane that answers remembered hits before routing (`server.ts` calls it first). */
     fastLane,
     context,
+    preview,
     settle,
     refreshCacheMetrics: budget.refreshCacheMetrics,
     /** The job runner's handler of `DERIVE_JOB`. */
