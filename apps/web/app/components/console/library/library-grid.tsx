@@ -22,7 +22,6 @@ export function LibraryGrid({
   path,
   selected,
   dropTarget,
-  signedOnly,
   onToggle,
   onOpen,
   dragProps,
@@ -33,6 +32,7 @@ export function LibraryGrid({
   path: string
   selected: ReadonlySet<string>
   dropTarget: string | null
+  /** The organisation requires signed URLs (thumbnails come through the session's preview path). */
   signedOnly: boolean
   onToggle: (item: LibraryItem) => void
   onOpen: (item: LibraryItem) => void
@@ -89,7 +89,7 @@ export function LibraryGrid({
                       fill="currentColor"
                     />
                   </svg>
-                ) : !signedOnly && (item.assetType === undefined || item.assetType === 'image') ? (
+                ) : item.assetType === undefined || item.assetType === 'image' ? (
                   <img src={thumbnailUrl(item.url)} alt="" loading="lazy" />
                 ) : (
                   <span className="raw-icon">{item.format.toUpperCase()}</span>
