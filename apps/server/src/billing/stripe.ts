@@ -144,10 +144,11 @@ export function createStripePaymentProvider(
       try {
         event = stripe.webhooks.constructEvent(body, signature, settings.webhookSecret)
       } catch (error) {
+        // The library's signature check failed (no matching signature, a stale timestamp), or
+        // the signed body is not JSON.
         const message = error instanceof Error ? error.message : String(error)
-        // The library says why: no matching signature, a stale timestamp, or a body not JSON.
         throw new WebhookError(
-          /JSON|parse/i.test(message) ? 'webhook_payload' : 'webhook_signature',
+          error instanceof SyntaxError ? 'webhook_payload' : 'webhook_signature',
           `Stripe's signature check refused the webhook: ${message.split('\n')[0]}`,
         )
       }
