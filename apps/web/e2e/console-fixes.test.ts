@@ -201,6 +201,65 @@ for (const viewport of ['desktop', 'mobile'] as const) {
   })
 }
 
+for (const viewport of ['desktop', 'mobile'] as const) {
+  describe(`receipts and cancellation at ${viewport}`, () => {
+    it('gives every paid checkout a receipt to open and download, and cancels at period end', async () => {
+      const { page, context } = await openPage(browser, viewport, server.url)
+      const errors = watchUnexpectedErrors(page)
+      await signUp(page)
+      const org = await firstOrganisation(page)
+      const billing = `/console/organization/${org._id}/billing/plans`
+      const pay = async (button: ReturnType<Page['locator']>) => {
+        await button.click()
+        await page.waitForURL(/\/test-checkout\/tpc_/)
+        await page.getByRole('button', { name: /^Pay / }).click()
+        await page.waitForURL(/[?&]paymentId=.*&status=paid/)
+        await page.locator('[data-testid="payment-result"][data-status="paid"]').waitFor()
+        await settled(page)
+      }
+      await page.goto(`${billing}/topup`)
+      await settled(page)
+      await page.getByTestId('receipts').or(page.getByText('No payments yet')).first().waitFor()
+      await pay(page.getByTestId('addon-card').first().getByRole('button'))
+      await poll(() => page.getByTestId('receipt-row').count()).toBe(1)
+      const row = page.getByTestId('receipt-row').first()
+      const number = ((await row.locator('td').first().textContent()) ?? '').trim()
+      expect(number).toMatch(/^R-\d{6}$/)
+
+      // Open: the receipt page in a new tab, with its number, organisation, item and amount.
+      const opened = context.waitForEvent('page')
+      await row.getByTestId('receipt-open').click()
+      const receipt = await opened
+      await receipt.waitForLoadState()
+      const text = await receipt.locator('body').innerText()
+      expect(text).toContain(`Receipt ${number}`)
+      expect(text).toContain(org.cloudName)
+      expect(text).toContain('Credit top-up: 100 credits')
+      expect(text).toContain('5.00 USD')
+      await receipt.close()
+      // Download: the same receipt as a file.
+      const downloading = page.waitForEvent('download')
+      await row.getByTestId('receipt-download').click()
+      const file = await downloading
+      expect(file.suggestedFilename()).toBe(`tessera-receipt-${number}.html`)
+
+      // A subscription, then canceled at the end of its period, and kept after all.
+      await page.goto(`${billing}/subscription`)
+      await settled(page)
+      await pay(page.locator('[data-testid="plan-card"][data-plan="Starter"]').getByRole('button'))
+      await poll(() => page.getByTestId('receipt-row').count()).toBe(2)
+      await page.getByTestId('cancel-subscription').click()
+      await poll(() => page.getByTestId('subscription-term').textContent()).toMatch(
+        /^Canceled: ends on /,
+      )
+      await page.getByTestId('resume-subscription').click()
+      await poll(() => page.getByTestId('subscription-term').textContent()).toMatch(/^Until /)
+      expect(errors).toEqual([])
+      await context.close()
+    }, 180_000)
+  })
+}
+
 /** A signed panel call from the page's session, as the console makes it. */
 async function panelPost(page: Page, path: string, body: unknown) {
   const key = await page.evaluate(
