@@ -146,7 +146,8 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       await page.getByTestId('count-success').filter({ hasText: '2 uploaded' }).waitFor()
       const failed = page.locator('[data-testid="upload-row"][data-status="failed"]')
       const status = (await failed.getByTestId('upload-status').textContent()) ?? ''
-      if (status.includes('·')) expect(status).toContain(formatBytes(notes.length))
+      // The file's own size, not the upload request's (the file plus its multipart framing).
+      expect(status).toBe(`Failed · ${formatBytes(notes.length)}`)
 
       // Require signed URLs (a key first), then the library and Home still show thumbnails.
       await page.goto(`${base}/settings/security`)
@@ -187,9 +188,13 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       page.off('console', listen)
       expect(raw).toEqual([])
 
-      // The playground stays inside the console's menu, its original still shown.
-      await page.goto(`${base}/playground`)
+      // The playground stays inside the console's menu, and signs its images: the original and
+      // a resize of it show although unsigned URLs are refused.
+      const resized = `${server.url}/v2/${org.cloudName}/t.resize(w:120)/astronaut.png`
+      await page.goto(`${base}/playground?url=${encodeURIComponent(resized)}`)
       await page.getByTestId('playground').waitFor()
+      await poll(() => page.getByTestId('original-details').innerText()).toContain(' px')
+      await poll(() => page.getByTestId('result-details').innerText()).toContain('120 ×')
       const nav = page.getByRole('navigation', { name: 'Console' })
       expect(await nav.getByRole('link', { name: 'Playground' }).getAttribute('class')).toContain(
         'is-active',

@@ -107,11 +107,14 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
       : tab === 'transformed'
         ? state.previewUrl
         : state.transformedUrl
-  // A member's images are signed with the organisation's key (the console's own previews): an
-  // organisation that requires signed URLs still sees them.
+  // An organisation that requires signed URLs has every image signed with its key (the
+  // original too); otherwise only AI runs are signed.
+  const signsAll = org?.requireSignedUrls === true
   const original = useFetchedImage(
     state.originalUrl === '' ? null : state.originalUrl,
-    org === undefined ? {} : { prepare: (target) => signAsMember(client, config, org.id, target) },
+    org === undefined || !signsAll
+      ? {}
+      : { prepare: (target) => signAsMember(client, config, org.id, target) },
   )
   const isChain = shownUrl !== state.originalUrl
   // An AI step runs (and costs) only when asked; once its part of the chain has run, the steps
@@ -127,7 +130,7 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
   const awaitingRun = isChain && aiRun !== null && !runs.includes(aiRun.url)
   const shown = useDeliveryRun(isChain && !awaitingRun ? shownUrl : null, {
     tags: { where: 'playground' },
-    signed: hasAi || org !== undefined,
+    signed: hasAi || signsAll,
     memberOrgId: org?.id,
     captcha,
     limitApplies: visitorAi,
