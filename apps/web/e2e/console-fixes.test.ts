@@ -228,7 +228,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       await pay(page.getByTestId('addon-card').first().getByRole('button'))
       await poll(() => page.getByTestId('receipt-row').count()).toBe(1)
       const row = page.getByTestId('receipt-row').first()
-      const number = ((await row.locator('td').first().textContent()) ?? '').trim()
+      const number = ((await row.getByTestId('receipt-open').textContent()) ?? '').trim()
       expect(number).toMatch(/^R-\d{6}$/)
 
       // Open: the receipt page in a new tab, with its number, organisation, item and amount.

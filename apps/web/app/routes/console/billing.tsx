@@ -426,25 +426,20 @@ export default function Billing() {
           >
             {(answer) => (
               <>
-                <DataTable testId="receipts" columns={['Receipt', 'Paid', 'What', 'Amount', '']}>
+                <DataTable testId="receipts" columns={['Receipt', 'Paid', 'What', 'Amount']}>
                   {answer.items.map((paid) => (
                     <tr key={paid.paymentId} data-testid="receipt-row">
-                      <td>{paid.receiptNumber ?? '—'}</td>
-                      <td>{paid.completedAt === null ? '—' : formatDate(paid.completedAt)}</td>
                       <td>
-                        {paid.kind === 'subscription' ? 'Subscription' : 'Top-up'} ·{' '}
-                        {paid.credits.toLocaleString('en-US')} credits
-                      </td>
-                      <td>{money(paid.amount, paid.currency)}</td>
-                      <td className="row-actions">
                         <a
                           href={api.receiptUrl(paid.paymentId)}
                           target="_blank"
                           rel="noopener"
+                          className="receipt-number"
                           data-testid="receipt-open"
                         >
-                          Open
-                        </a>{' '}
+                          {paid.receiptNumber ?? 'Receipt'}
+                        </a>
+                        <br />
                         <a
                           href={api.receiptUrl(paid.paymentId, true)}
                           download
@@ -453,6 +448,12 @@ export default function Billing() {
                           Download
                         </a>
                       </td>
+                      <td>{paid.completedAt === null ? '—' : formatDate(paid.completedAt)}</td>
+                      <td>
+                        {paid.kind === 'subscription' ? 'Subscription' : 'Top-up'} ·{' '}
+                        {paid.credits.toLocaleString('en-US')} credits
+                      </td>
+                      <td>{money(paid.amount, paid.currency)}</td>
                     </tr>
                   ))}
                 </DataTable>
