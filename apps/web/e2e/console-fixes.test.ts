@@ -69,6 +69,22 @@ describe('unknown addresses and API pages', () => {
     await unknown.arrayBuffer()
   })
 
+  it('sells on the pricing page only what the product does', async () => {
+    const { page, context, errors } = await openPage(browser, 'desktop', server.url)
+    await page.goto('/pricing')
+    await settled(page)
+    const plans = page.getByTestId('plans')
+    await plans.getByTestId('plan').first().waitFor()
+    const text = await plans.innerText()
+    // No storage or bandwidth quota is enforced, so none is sold; custom domains are.
+    expect(text).not.toMatch(/bandwidth|storage/i)
+    expect(text).toContain('Custom domain')
+    expect(text).toContain('Credits at sign-up')
+    expect(await page.getByTestId('addons').innerText()).not.toMatch(/valid for/i)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('shows the RemoveBG API page without internal notes', async () => {
     const response = await get('/api/plugin?plugin=remove')
     expect(response.status).toBe(200)

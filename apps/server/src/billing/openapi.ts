@@ -183,6 +183,7 @@ export const BILLING_API: ApiPart = {
         '409': failure('already_subscribed: the plan is the active subscription'),
         '413': failure('too_large: body over 64 KB'),
         '415': failure('unsupported_media_type: not application/json'),
+        '502': failure('payment_provider_error: Stripe refused or could not be reached'),
         '503': failure('payments_unavailable: PAYMENT_PROVIDER=off'),
       },
     }),

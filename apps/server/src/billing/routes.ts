@@ -77,6 +77,24 @@ function paymentJson(payment: Payment, provider: PaymentProvider | undefined) {
   }
 }
 
+/**
+ * A call to the payment provider (Stripe's API): a failure there is answered 502, the
+ * organisation's state left as it was.
+ */
+async function atProvider<T>(logger: AppContext['logger'], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof HttpError) throw error
+    logger.warn({ err: error }, 'the payment provider refused or could not be reached')
+    throw new HttpError(
+      502,
+      'payment_provider_error',
+      'The payment provider could not do this just now; try again in a moment',
+    )
+  }
+}
+
 // ── routes ───────────────────────────────────────────────────────────────────────────────────
 
 /**
@@ -213,18 +231,20 @@ export function billingRoutes(
       item = addon
     }
     const paymentId = randomUUID()
-    const checkout = await provider.createCheckout({
-      paymentId,
-      organisationId,
-      kind: body.kind,
-      itemId: item.id,
-      name: item.name,
-      amount: item.amount,
-      currency: item.currency,
-      credits: item.credits,
-      ...(interval === undefined ? {} : { interval }),
-      ...(back === undefined ? {} : { returnUrl: back.toString() }),
-    })
+    const checkout = await atProvider(app.logger, () =>
+      provider.createCheckout({
+        paymentId,
+        organisationId,
+        kind: body.kind,
+        itemId: item.id,
+        name: item.name,
+        amount: item.amount,
+        currency: item.currency,
+        credits: item.credits,
+        ...(interval === undefined ? {} : { interval }),
+        ...(back === undefined ? {} : { returnUrl: back.toString() }),
+      }),
+    )
     const payment = await repo.createPayment(organisationId, {
       id: paymentId,
       kind: body.kind,
@@ -325,7 +345,10 @@ export function billingRoutes(
       }
       // The provider first (Stripe renews on its own): our row follows what it accepted.
       if (current.providerSubscriptionId !== null && provider?.name === current.provider) {
-        await provider.cancelAtPeriodEnd?.(current.providerSubscriptionId, cancel)
+        const { providerSubscriptionId } = current
+        await atProvider(app.logger, async () =>
+          provider.cancelAtPeriodEnd?.(providerSubscriptionId, cancel),
+        )
       }
       const updated = await repo.setSubscriptionCancel(organisationId, cancel)
       return c.json({ subscription: subscriptionJson(updated) }, 200, {
@@ -360,9 +383,9 @@ export function billingRoutes(
         'The organisation has no customer with the payment provider yet (subscribe first)',
       )
     }
-    const url = await provider.openPortal(
-      customer,
-      back?.toString() ?? `${app.config.publicUrl}/console`,
+    const { openPortal } = provider
+    const url = await atProvider(app.logger, () =>
+      openPortal(customer, back?.toString() ?? `${app.config.publicUrl}/console`),
     )
     return c.json({ url }, 201, { 'cache-control': 'no-store' })
   })

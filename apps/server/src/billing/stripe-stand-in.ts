@@ -27,6 +27,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
 export async function startStripeStandIn() {
   const requests: StandInRequest[] = []
   const sessions = new Map<string, Record<string, unknown>>()
+  /** Paths to answer with Stripe's 500 `api_error`, and how many more times. */
+  const failing = new Map<string, number>()
   const server = createServer((request, response) => {
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') })
@@ -44,6 +46,11 @@ export async function startStripeStandIn() {
           authorization: request.headers.authorization,
           idempotencyKey: typeof idempotency === 'string' ? idempotency : undefined,
         })
+        const failures = failing.get(path) ?? 0
+        if (failures > 0) {
+          failing.set(path, failures - 1)
+          return send(500, { error: { type: 'api_error', message: 'Stand-in outage' } })
+        }
         if (request.method === 'POST' && path === '/v1/checkout/sessions') {
           // The same idempotency key answers the same session, as Stripe does.
           const known = [...sessions.values()].find(
@@ -97,6 +104,8 @@ export async function startStripeStandIn() {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    /** The next `times` calls to `path` fail as Stripe's outages do (500 `api_error`). */
+    fail: (path: string, times: number) => failing.set(path, times),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

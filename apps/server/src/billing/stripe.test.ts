@@ -308,6 +308,17 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
       body: {},
     })
     expect(noCustomer.status).toBe(404)
+    // Stripe down (its retries too): 502, and no payment is recorded.
+    standIn.fail('/v1/checkout/sessions', 5)
+    const down = await client.call('POST', org(owner, '/checkout'), {
+      cookie: owner.cookie,
+      body: { kind: 'topup', addonId: 102 },
+    })
+    expect(down.status).toBe(502)
+    expect(down.body).toMatchObject({ code: 'payment_provider_error' })
+    standIn.fail('/v1/checkout/sessions', 0)
+    const listed = await client.call('GET', org(owner, '/payments'), { cookie: owner.cookie })
+    expect((listed.body as { items: unknown[] }).items).toHaveLength(1)
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
   })
 })
