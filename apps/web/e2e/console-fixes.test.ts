@@ -51,13 +51,22 @@ describe('unknown addresses and API pages', () => {
       expect(response.status, path).toBe(404)
       expect(await response.text(), path).toContain('This page does not exist')
     }
-    const { page, context, errors } = await openPage(browser, 'desktop', server.url)
-    const answer = await page.goto('/definitely-missing')
-    expect(answer?.status()).toBe(404)
-    expect(new URL(page.url()).pathname).toBe('/definitely-missing')
-    await page.getByRole('link', { name: 'Go to the home page' }).waitFor()
-    expect(errors.filter((text) => !/status of 404/.test(text))).toEqual([])
-    await context.close()
+    for (const viewport of ['desktop', 'mobile'] as const) {
+      const { page, context, errors } = await openPage(browser, viewport, server.url)
+      const answer = await page.goto('/definitely-missing')
+      expect(answer?.status()).toBe(404)
+      expect(new URL(page.url()).pathname).toBe('/definitely-missing')
+      await page.getByRole('link', { name: 'Go to the home page' }).waitFor()
+      // /api/erase opens the EraseBG API page; the RemoveBG page carries no internal note.
+      await page.goto('/api/erase')
+      await settled(page)
+      expect(new URL(page.url()).search).toBe('?plugin=erase')
+      await page.goto('/api/plugin?plugin=remove')
+      await settled(page)
+      expect(await page.locator('main').innerText()).not.toMatch(/@pixelbin|SDKs/)
+      expect(errors.filter((text) => !/status of 404/.test(text))).toEqual([])
+      await context.close()
+    }
   })
 
   it('sends /api/{plugin} to its API page, and an unknown one to the 404 page', async () => {
