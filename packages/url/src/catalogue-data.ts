@@ -2100,8 +2100,7 @@ export const PLUGINS: readonly PluginSpec[] = [
   {
     id: 'remove',
     name: 'RemoveBG',
-    description:
-      'Remove background from any image',
+    description: 'Remove background from any image',
     operations: [
       {
         plugin: 'remove',
