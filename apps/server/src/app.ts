@@ -59,7 +59,8 @@ import { PREDICTIONS_ORG_BASE } from './predictions/paths.ts'
 import { PLATFORM_PREDICTIONS } from './predictions/platform-json.ts'
 import { predictionRoutes } from './predictions/routes.ts'
 import { StorageError } from './storage/index.ts'
-import { TRANSFORMATION_CONTEXT } from './transformation/paths.ts'
+import { TRANSFORMATION_CONTEXT, TRANSFORMATION_PREVIEW } from './transformation/paths.ts'
+import { previewRoutes } from './transformation/preview-routes.ts'
 import { transformationRoutes } from './transformation/routes.ts'
 import { WEBHOOKS_ORG_BASE } from './webhooks/paths.ts'
 import { webhookRoutes } from './webhooks/routes.ts'
@@ -198,6 +199,11 @@ export function createApp(
     TRANSFORMATION_CONTEXT,
     'transformation-context',
     transformationRoutes(app, { ...features, delivery: parts.delivery }),
+  )
+  mount(
+    TRANSFORMATION_PREVIEW,
+    'transformation-preview',
+    previewRoutes(app, { ...features, delivery: parts.delivery }),
   )
   mount(ASSET_API_BASE, 'assets-api', assetRoutes(app, features))
   // Pixelbin's platform API (its SDKs unchanged): a token's organisation, mapped onto the above.

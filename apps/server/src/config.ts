@@ -80,6 +80,27 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       `JOB_STALE_AFTER_MS must be at least 3 × JOB_HEARTBEAT_MS, got ${e.JOB_STALE_AFTER_MS} and ${e.JOB_HEARTBEAT_MS}`,
     )
   }
+  const paymentProvider =
+    e.PAYMENT_PROVIDER ?? defaultPaymentProvider(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`)
+  let stripe: ServerConfig['stripe']
+  if (paymentProvider === 'stripe') {
+    if (e.STRIPE_SECRET_KEY === undefined || e.STRIPE_WEBHOOK_SECRET === undefined) {
+      throw new ConfigError(
+        'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set when PAYMENT_PROVIDER is stripe',
+      )
+    }
+    stripe = {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      priceIds: Object.fromEntries(
+        (e.STRIPE_PRICE_IDS ?? '')
+          .split(',')
+          .filter((pair) => pair.trim() !== '')
+          .map((pair) => pair.split('=').map((part) => part.trim()) as [string, string]),
+      ),
+      apiUrl: e.STRIPE_API_URL,
+    }
+  }
   let captcha: ServerConfig['captcha']
   if (e.WEB_CAPTCHA_SITE_KEY !== undefined) {
     if (e.CAPTCHA_SECRET === undefined) {
@@ -140,8 +161,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       maxAgeSeconds: e.SIGNATURE_MAX_AGE_S,
     },
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL ?? DEFAULT_GOOGLE_JWKS_URL },
-    paymentProvider:
-      e.PAYMENT_PROVIDER ?? defaultPaymentProvider(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
+    paymentProvider,
+    stripe,
     freePlan: { id: e.FREE_PLAN_ID, credits: e.FREE_PLAN_CREDITS },
     signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
     anonAiRunsPerDay: e.ANON_AI_RUNS_PER_DAY,

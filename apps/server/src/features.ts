@@ -3,7 +3,7 @@
 // and captcha guard for the whole server, rather than a copy per route module.
 import { createAuth } from './accounts/auth.ts'
 import { createAssets } from './assets/upload.ts'
-import { createPaymentProvider } from './billing/payments.ts'
+import { createPaymentProvider } from './billing/providers.ts'
 import { createReturnSigner } from './billing/return-url.ts'
 import { createSettlement } from './billing/settlement.ts'
 import { createContactInbox } from './content/contact.ts'

@@ -1,6 +1,7 @@
 import { index, layout, prefix, type RouteConfig, route } from '@react-router/dev/routes'
 
-// SPEC §2.1: every route is an exact match unless stated; any other path redirects to /.
+// SPEC §2.1: every route is an exact match unless stated; any other path answers the not-found
+// page with status 404 (issue 24: no redirect home).
 export default [
   route('sitemap.xml', 'routes/sitemap.ts'),
   route('robots.txt', 'routes/robots.ts'),
@@ -14,6 +15,7 @@ export default [
     route('usecase/:caseId/*', 'routes/usecase.tsx'),
     route('api', 'routes/api.tsx'),
     route('api/plugin', 'routes/api-plugin.tsx'),
+    route('api/:plugin', 'routes/api-plugin-alias.tsx'),
     route('faqs', 'routes/faqs.tsx'),
     route('ai-tools', 'routes/ai-tools.tsx'),
     route('ai-tools/:slug', 'routes/ai-tool.tsx'),
@@ -30,6 +32,7 @@ export default [
     route('docs/*', 'routes/docs.tsx'),
     route('predictions', 'routes/predictions.tsx'),
     route('predictions/:id', 'routes/prediction.tsx'),
+    route('*', 'routes/not-found.tsx'),
   ]),
   ...prefix('console', [
     layout('routes/console/layout.tsx', [
@@ -57,6 +60,8 @@ export default [
           route('settings/webhooks', 'routes/console/settings-webhooks.tsx'),
           route('settings/domains', 'routes/console/settings-domains.tsx'),
           route('activity', 'routes/console/activity.tsx'),
+          // Inside the console's frame and menu, like every page of an organisation.
+          route('playground', 'routes/playground-console.tsx'),
         ]),
       ]),
       route('organization/:orgId', 'routes/console/org-redirect.ts', {
@@ -73,9 +78,7 @@ export default [
       route('auth/verify-email', 'routes/console/verify-email.tsx'),
       route('outbox', 'routes/console/outbox.tsx'),
       route('choose-org', 'routes/console/choose-org.tsx'),
-      route('organization/:orgId/playground', 'routes/playground-console.tsx'),
-      route('*', 'routes/console/not-found.ts'),
+      route('*', 'routes/console/not-found.tsx'),
     ]),
   ]),
-  route('*', 'routes/not-found.ts'),
 ] satisfies RouteConfig

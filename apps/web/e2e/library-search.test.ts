@@ -121,7 +121,7 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the library at %s width', (v
     await filter.selectOption('')
     await poll(() => libraryNames(page)).toEqual(['kitchen', 'coffee.png', 'horse.png'])
 
-    // Private: delivery refuses the unsigned URL, and the library asks for no preview.
+    // Private: delivery refuses the unsigned URL; the console previews it through the session.
     await page.getByRole('button', { name: 'Show horse.png' }).click()
     await panel.getByTestId('access-input').selectOption('private')
     await panel.getByTestId('save-fields').click()
@@ -135,7 +135,11 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the library at %s width', (v
       url.replace(/^https?:\/\/[^/]+/, ''),
     )
     expect(status).toBe(401)
-    expect(await page.getByTestId('file-preview').count()).toBe(0)
+    const preview = panel.getByTestId('file-preview')
+    expect(await preview.getAttribute('src')).toContain('/transformation/v1.0/preview?url=')
+    await poll(() =>
+      preview.evaluate((image: HTMLImageElement) => image.naturalWidth),
+    ).toBeGreaterThan(0)
     await panel.getByRole('button', { name: 'Close' }).click()
     expect(await horizontalOverflow(page)).toBe(0)
     await page.screenshot({ path: `/tmp/tessera-library-${viewport}.png`, fullPage: true })

@@ -67,6 +67,11 @@ async function addOperation(page: Page, search: string, name: string) {
   await page.getByRole('button', { name: `Add ${name}`, exact: true }).click()
 }
 
+/** Clicks the Run button of the AI step shown (it says what the run costs). */
+async function runAi(page: Page) {
+  await page.getByTestId('ai-run').getByRole('button', { name: /^Run/ }).click()
+}
+
 for (const viewport of ['desktop', 'mobile'] as const) {
   describe(`the visitor playground at ${viewport}`, () => {
     it('shows the tabs, the samples, the original details and the options by plugin', async () => {
@@ -220,6 +225,11 @@ for (const viewport of ['desktop', 'mobile'] as const) {
     it('shows "processing" while a real slow operation answers 202, then the image', async () => {
       const crop = sample(`ic.crop(w:${viewport === 'desktop' ? 300 : 301},h:200)`, 'chelsea.png')
       const { page, context, errors } = await openPlayground(viewport, withUrl(crop))
+      // Nothing runs (or is counted) before the Run button, which says what it costs.
+      await poll(() => page.getByTestId('ai-run').innerText()).toContain(
+        '1 of your free AI runs for today',
+      )
+      await runAi(page)
       await page.getByTestId('processing').waitFor({ timeout: 20_000 })
       await poll(() => page.getByTestId('processing').innerText()).toContain('Processing')
       await poll(() => page.getByTestId('result-details').innerText(), {
@@ -240,6 +250,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
         'hubble_deep_field.jpg',
       )
       const { page, context } = await openPlayground(viewport, withUrl(crop))
+      await runAi(page)
       await page.getByTestId('processing').waitFor({ timeout: 20_000 })
       await page.getByRole('button', { name: 'Cancel' }).click()
       await expect(page.getByText('Cancelled.').count()).resolves.toBe(1)
@@ -431,5 +442,50 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       expect(unexpected(errors)).toEqual([])
       await context.close()
     })
+
+    it('runs Erase BG once on Run, with its cost shown first; editing a later width costs nothing', async () => {
+      const { page, context } = await openPage(browser, viewport, server.url)
+      const errors = watchUnexpectedErrors(page)
+      await signUp(page)
+      const org = await firstOrganisation(page)
+      const balance = async () => {
+        const answer = await page
+          .context()
+          .request.get(`${server.url}/service/panel/billing/v1.0/org/${org._id}/credits`)
+        return ((await answer.json()) as { balance: number }).balance
+      }
+      await page.goto(`/console/organization/${org._id}/playground`)
+      await page.getByTestId('playground').waitFor()
+      await chooseSample(page, 'astronaut.png')
+      await poll(() => page.getByRole('button', { name: 'astronaut.png' }).count()).toBe(1)
+      const start = await balance()
+
+      await addOperation(page, 'erase', 'Erase BG')
+      // Adding the step charges nothing: the run waits for the button, which says the cost.
+      await poll(() => page.getByTestId('ai-run').innerText()).toContain('1 credit')
+      expect(await balance()).toBe(start)
+      await runAi(page)
+      await poll(() => page.getByTestId('result-details').innerText(), {
+        timeout: 90_000,
+      }).toContain('png')
+      expect(await balance()).toBe(start - 1)
+
+      // A resize after it, its width typed key by key and nudged: each edit renders at once
+      // from the kept result, no Run asked, no credit spent.
+      await addOperation(page, 'resize', 'Resize an image')
+      const width = page.getByRole('spinbutton', { name: /^Width/ })
+      await width.pressSequentially('321', { delay: 50 })
+      await poll(() => page.getByTestId('result-details').innerText(), {
+        timeout: 20_000,
+      }).toContain('321 ×')
+      await width.press('ArrowUp')
+      await poll(() => page.getByTestId('result-details').innerText(), {
+        timeout: 20_000,
+      }).toContain('322 ×')
+      await expect(page.getByTestId('ai-run').count()).resolves.toBe(0)
+      expect(await balance()).toBe(start - 1)
+      expect(unexpected(errors)).toEqual([])
+      await context.close()
+    }, 240_000)
   })
 }

@@ -24,15 +24,15 @@ const get = (path: string, init: RequestInit = {}) =>
   fetch(`${server.url}${path}`, { redirect: 'manual', ...init })
 
 describe('routes and documents', () => {
-  it('redirects any other path to /', async () => {
+  it('answers any other path with the not-found page and 404 (issue 24: no redirect home)', async () => {
     for (const path of ['/no/such/page', '/products/extra', '/api/unknown', '/usecase']) {
       const response = await get(path)
-      expect(response.status, path).toBe(302)
-      expect(response.headers.get('location'), path).toBe('/')
+      expect(response.status, path).toBe(404)
+      expect(await response.text(), path).toContain('This page does not exist')
     }
     const { page, context } = await openPage(browser, 'desktop', server.url)
     await page.goto('/definitely-missing')
-    expect(new URL(page.url()).pathname).toBe('/')
+    expect(new URL(page.url()).pathname).toBe('/definitely-missing')
     await context.close()
   })
 })
@@ -208,6 +208,8 @@ describe('header at desktop width', () => {
       'Documentation',
       'APIs',
       'Integrations',
+      'Playground',
+      'Predictions',
     ])
     await page.locator('h1').first().hover()
     await developers.waitFor({ state: 'hidden', ...state })

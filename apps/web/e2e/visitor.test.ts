@@ -279,6 +279,8 @@ describe('the daily limits', () => {
         `/playground?url=${encodeURIComponent(chain)}`,
         { allowed: [/status of 429/, /HTTP 429/] },
       )
+      // AI steps run on the Run button, which says what they cost first.
+      await page.getByTestId('ai-run').getByRole('button', { name: /^Run/ }).click()
       const limit = page.getByTestId('image-error').getByTestId('daily-limit')
       await poll(() => limit.innerText()).toMatch(
         /^This address has used its 1 AI credits for today; try again in \d+ h\. Sign up to keep going with your own credits\.$/,

@@ -2100,8 +2100,7 @@ export const PLUGINS: readonly PluginSpec[] = [
   {
     id: 'remove',
     name: 'RemoveBG',
-    description:
-      'Remove background from any image (removed from @pixelbin/core 6.0.0; still generated in Swift/Kotlin/Dart SDKs)',
+    description: 'Remove background from any image',
     operations: [
       {
         plugin: 'remove',

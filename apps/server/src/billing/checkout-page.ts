@@ -35,7 +35,8 @@ export function checkoutPage(
   const price = `${payment.amount.toFixed(2)} ${payment.currency}`
   const what =
     payment.kind === 'subscription'
-      ? `Subscription to ${itemName}: ${payment.credits} credits, then the plan's credits every period`
+      ? // The test provider does not renew: one payment is one period (Stripe renews).
+        `Subscription to ${itemName}: ${payment.credits} credits for one period (test mode does not renew)`
       : `Top-up ${itemName}: ${payment.credits} credits`
   const actions =
     payment.status === 'pending'

@@ -1,6 +1,7 @@
 // The payment provider's side: its signed webhooks (mounted under `PAYMENT_WEBHOOK_BASE`), and
 // the test provider's hosted checkout page (under `TEST_CHECKOUT_PATH`). Both settle payments
 // through `settlement.ts`, the one way a payment is completed.
+import { randomUUID } from 'node:crypto'
 import { type Context, Hono } from 'hono'
 import type { AppContext, AppEnv } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
@@ -11,6 +12,7 @@ import { TEST_CHECKOUT_PATH } from './paths.ts'
 import {
   type PaymentEvent,
   type PaymentProvider,
+  type ProviderEvent,
   TEST_CHECKOUT_REF,
   TEST_RETURN_PARAM,
   TEST_RETURN_SIGNATURE_PARAM,
@@ -27,7 +29,7 @@ import type { Settlement } from './settlement.ts'
 
 /** `POST /{provider}`: a provider's signed event about a checkout. */
 export function paymentWebhookRoutes(
-  _app: AppContext,
+  app: AppContext,
   {
     payments: provider,
     settlement,
@@ -35,6 +37,55 @@ export function paymentWebhookRoutes(
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const { settle } = settlement
+  const { repo } = app
+
+  /**
+   * A subscription's new period paid at the provider: recorded as a payment of its own (the
+   * provider's reference, so a replayed event changes nothing) that grants the plan's credits
+   * again and gets a receipt.
+   */
+  async function renewal(name: string, event: Extract<ProviderEvent, { kind: 'renewal' }>) {
+    const subscription = await repo.findSubscriptionByProviderId(event.providerSubscriptionId)
+    if (subscription === undefined) {
+      throw new HttpError(404, 'payment_not_found', 'No subscription has this reference')
+    }
+    if ((await repo.findPaymentByProviderRef(name, event.providerRef)) === undefined) {
+      const plan = await repo.findActivePlan(subscription.planId)
+      await repo.createPayment(subscription.organisationId, {
+        id: randomUUID(),
+        kind: 'subscription',
+        itemId: subscription.planId,
+        amount: event.amount,
+        currency: event.currency,
+        credits: plan?.credits ?? 0,
+        provider: name,
+        providerRef: event.providerRef,
+        createdBy: null,
+      })
+    }
+    const settled = await settle(name, { providerRef: event.providerRef, outcome: 'paid' })
+    await repo.setSubscriptionProviderIds(subscription.organisationId, {
+      providerSubscriptionId: subscription.providerSubscriptionId,
+      providerCustomerId: subscription.providerCustomerId,
+    })
+    return settled
+  }
+
+  /** The provider's subscription changed: canceled at period end, resumed, or ended. */
+  async function subscriptionEvent(
+    _name: string,
+    event: Extract<ProviderEvent, { kind: 'subscription' }>,
+  ): Promise<boolean> {
+    const subscription = await repo.findSubscriptionByProviderId(event.providerSubscriptionId)
+    if (subscription === undefined) return false
+    if (event.ended) {
+      await repo.endSubscription(subscription.organisationId, app.config.freePlan.id)
+      return true
+    }
+    if (subscription.cancelAtPeriodEnd === event.cancelAtPeriodEnd) return false
+    await repo.setSubscriptionCancel(subscription.organisationId, event.cancelAtPeriodEnd)
+    return true
+  }
 
   router.post('/:provider', jsonLimit, async (c) => {
     const name = c.req.param('provider')
@@ -46,14 +97,25 @@ export function paymentWebhookRoutes(
       )
     }
     const raw = await c.req.text()
-    let event: PaymentEvent
+    let event: PaymentEvent | ProviderEvent
     try {
-      event = provider.verifyWebhook({ body: raw, headers: c.req.raw.headers })
+      event = await provider.verifyWebhook({ body: raw, headers: c.req.raw.headers })
     } catch (error) {
       if (error instanceof WebhookError) throw new HttpError(400, error.code, error.message)
       throw error
     }
-    const { payment, changed } = await settle(provider.name, event)
+    if (event.kind === 'ignored') return c.json({ received: true, ignored: event.type })
+    if (event.kind === 'subscription') {
+      const changed = await subscriptionEvent(provider.name, event)
+      return c.json({ received: true, changed })
+    }
+    const { payment, changed } =
+      event.kind === 'renewal'
+        ? await renewal(provider.name, event)
+        : await settle(provider.name, event)
+    if (event.kind !== 'renewal' && event.subscription !== undefined && payment.status === 'paid') {
+      await app.repo.setSubscriptionProviderIds(payment.organisationId, event.subscription)
+    }
     return c.json({
       received: true,
       paymentId: payment.id,

@@ -13,7 +13,7 @@ import {
 } from '../http/openapi-kit.ts'
 
 import { BILLING_ORG_BASE, PAYMENT_WEBHOOK_BASE, TEST_CHECKOUT_PATH } from './paths.ts'
-import { checkoutBody, ledgerQuery } from './requests.ts'
+import { checkoutBody, ledgerQuery, paymentsQuery, portalBody } from './requests.ts'
 
 // The test checkout page's two buttons (pay, cancel): the same call but for what it settles.
 const settleTestCheckout = (action: 'pay' | 'cancel', operationId: string, summary: string) =>
@@ -93,6 +93,10 @@ export const BILLING_API: ApiPart = {
           provider: z.string().optional(),
           currentPeriodStart: dateTime.optional(),
           currentPeriodEnd: dateTime.optional(),
+          cancelAtPeriodEnd: z
+            .boolean()
+            .describe('Canceled by the owner: runs to currentPeriodEnd, not renewed')
+            .optional(),
         })
         .nullable()
         .describe('The paid subscription, or null on the free plan'),
@@ -123,7 +127,12 @@ export const BILLING_API: ApiPart = {
       checkoutUrl: formatted('uri').describe('While pending').optional(),
       createdAt: dateTime,
       completedAt: dateTime.nullable(),
+      receiptNumber: z
+        .string()
+        .nullable()
+        .describe('R-000042: the receipt of a paid payment (null until paid)'),
     }),
+    PaymentList: z.object({ items: z.array(ref('Payment')), page: ref('Page') }),
     CheckoutStarted: z.object({
       paymentId: z.string(),
       checkoutUrl: formatted('uri'),
@@ -177,6 +186,7 @@ export const BILLING_API: ApiPart = {
         '409': failure('already_subscribed: the plan is the active subscription'),
         '413': failure('too_large: body over 64 KB'),
         '415': failure('unsupported_media_type: not application/json'),
+        '502': failure('payment_provider_error: Stripe refused or could not be reached'),
         '503': failure('payments_unavailable: PAYMENT_PROVIDER=off'),
       },
     }),
@@ -193,13 +203,87 @@ export const BILLING_API: ApiPart = {
         '404': failure('organisation_not_found or payment_not_found'),
       },
     }),
+    orgRoute({
+      method: 'get',
+      path: `${BILLING_ORG_BASE}/{orgId}/payments`,
+      access: { role: 'viewer' },
+      operationId: 'listPayments',
+      summary: "The organisation's payments, newest first (status=paid: those with a receipt)",
+      tags: ['credits'],
+      query: paymentsQuery,
+      responses: {
+        '200': { description: 'One page of payments', schema: ref('PaymentList') },
+        '400': failure('invalid_query: pageNo, pageSize or status out of range'),
+      },
+    }),
+    orgRoute({
+      method: 'get',
+      path: `${BILLING_ORG_BASE}/{orgId}/payments/{paymentId}/receipt`,
+      access: { role: 'owner' },
+      operationId: 'getReceipt',
+      summary: 'The receipt of a paid payment, as an HTML page (owners only)',
+      description:
+        'Numbered (R-000042) when the payment was paid; names the organisation, the plan or top-up, the amount and the date. With download=1 the same page comes as an attachment (tessera-receipt-R-000042.html).',
+      tags: ['credits'],
+      params: { paymentId: uuidParam('The paymentId of the payment') },
+      query: z.object({
+        download: z.enum(['1', 'true']).describe('Answer as a file to save').optional(),
+      }),
+      responses: {
+        '200': { description: 'The receipt', content: { 'text/html': { schema: z.string() } } },
+        '400': failure('invalid_query: download is not 1 or true'),
+        '403': failure('forbidden: only owners see receipts'),
+        '404': failure('payment_not_found, or receipt_not_found (the payment is not paid)'),
+      },
+    }),
+    ...(['cancel', 'resume'] as const).map((action) =>
+      orgRoute({
+        method: 'post',
+        path: `${BILLING_ORG_BASE}/{orgId}/subscription/${action}`,
+        access: { role: 'owner' },
+        operationId: action === 'cancel' ? 'cancelSubscription' : 'resumeSubscription',
+        summary:
+          action === 'cancel'
+            ? 'Cancel the subscription at the end of its period (owners only)'
+            : 'Take a cancellation back: the subscription renews (owners only)',
+        tags: ['credits'],
+        responses: {
+          '200': {
+            description: 'The subscription as it is now',
+            schema: z.object({ subscription: z.looseObject({}) }),
+          },
+          '403': failure('forbidden: only owners'),
+          '404': failure('subscription_not_found: the organisation has no subscription'),
+          '409': failure('subscription_ended: its period is over'),
+        },
+      }),
+    ),
+    orgRoute({
+      method: 'post',
+      path: `${BILLING_ORG_BASE}/{orgId}/billing-portal`,
+      access: { role: 'owner' },
+      operationId: 'openBillingPortal',
+      summary: "The payment provider's customer portal (Stripe), for owners",
+      tags: ['credits'],
+      body: { schema: portalBody, example: { returnUrl: '/console' } },
+      responses: {
+        '201': {
+          description: 'Open url to manage cards, invoices and the subscription at the provider',
+          schema: z.object({ url: formatted('uri') }),
+        },
+        '400': failure('invalid_return_url, invalid_body or invalid_json'),
+        '403': failure('forbidden: only owners'),
+        '404': failure('customer_not_found: no customer with the provider yet'),
+        '503': failure('portal_unavailable: the provider has no portal (test, off)'),
+      },
+    }),
     route({
       method: 'post',
       path: `${PAYMENT_WEBHOOK_BASE}/{provider}`,
       operationId: 'paymentWebhook',
       summary: "The payment provider's signed event: a checkout paid, failed or canceled",
       description:
-        'Test provider: body { providerRef, outcome: paid|failed|canceled }, header x-test-payments-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. Idempotent: a payment settles once.',
+        'Test provider: body { providerRef, outcome: paid|failed|canceled }, header x-test-payments-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. Stripe (provider stripe): its events as sent, verified with Stripe-Signature by the stripe library (checkout.session.completed / async_payment_succeeded / async_payment_failed / expired, invoice.paid renewals, customer.subscription.updated / deleted; other types are acknowledged and ignored). Idempotent: a payment settles once.',
       tags: ['payments'],
       params: z.object({ provider: z.string().meta({ example: 'test' }) }),
       body: { schema: z.record(z.string(), z.unknown()) },

@@ -20,6 +20,8 @@ export interface CheckoutRequest {
   amount: number
   currency: string
   credits: number
+  /** How often a subscription renews (its plan's interval). */
+  interval?: 'month' | 'year'
   /**
    * A page of the console to send the buyer back to once the checkout is paid or canceled
    * (checked by `consoleReturnUrl`); the provider adds `paymentId` and `status` to it.
@@ -36,8 +38,11 @@ export interface Checkout {
 
 /** What a provider says happened to a checkout. */
 export interface PaymentEvent {
+  kind?: 'checkout'
   providerRef: string
   outcome: Exclude<PaymentStatus, 'pending'>
+  /** The provider's subscription and customer a paid subscription checkout made (Stripe). */
+  subscription?: { providerSubscriptionId: string | null; providerCustomerId: string | null }
 }
 
 /** The request a webhook handler sees: the raw body (signatures are over its bytes). */
@@ -69,8 +74,36 @@ export interface PaymentProvider {
    *
    * @throws {WebhookError} for a missing or wrong signature, a stale one, or a body it cannot read.
    */
-  verifyWebhook(request: WebhookRequest): PaymentEvent
+  verifyWebhook(
+    request: WebhookRequest,
+  ): PaymentEvent | ProviderEvent | Promise<PaymentEvent | ProviderEvent>
+  /** Cancels (or resumes) the provider's subscription at its period's end. */
+  cancelAtPeriodEnd?(providerSubscriptionId: string, cancel: boolean): Promise<void>
+  /** A customer portal session's URL for `customerId`, coming back to `returnUrl`. */
+  openPortal?(customerId: string, returnUrl: string): Promise<string>
 }
+
+/**
+ * Events of a provider that are not a checkout's outcome: a subscription renewed (a new paid
+ * period: its credits again), changed (canceled at period end, or resumed) or ended, and events
+ * it sends that billing has no use for.
+ */
+export type ProviderEvent =
+  | {
+      kind: 'renewal'
+      /** The provider's id of what was paid (Stripe's invoice), the renewal's reference. */
+      providerRef: string
+      providerSubscriptionId: string
+      amount: number
+      currency: string
+    }
+  | {
+      kind: 'subscription'
+      providerSubscriptionId: string
+      cancelAtPeriodEnd: boolean
+      ended: boolean
+    }
+  | { kind: 'ignored'; type: string }
 
 /** The test provider's checkout references: `tpc_` and 43 random characters (a capability). */
 export const TEST_CHECKOUT_REF = /^tpc_[A-Za-z0-9_-]{43}$/
@@ -162,11 +195,4 @@ export function createTestPaymentProvider(
       return { providerRef, outcome: outcome as PaymentEvent['outcome'] }
     },
   }
-}
-
-/** The configured provider, or undefined when payments are off (`PAYMENT_PROVIDER=off`). */
-export function createPaymentProvider(
-  config: Pick<ServerConfig, 'paymentProvider' | 'publicUrl' | 'signing'>,
-): PaymentProvider | undefined {
-  return config.paymentProvider === 'test' ? createTestPaymentProvider(config) : undefined
 }

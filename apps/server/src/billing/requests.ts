@@ -1,6 +1,7 @@
 // What an organisation's billing calls read: the checkout body and the ledger query, validated by
 // `routes.ts` and declared with the same schemas in `openapi.ts` (decision 013).
 import { z } from 'zod'
+import { PAYMENT_STATUSES } from '../db/schema.ts'
 import { pageQuery } from '../http/paging.ts'
 import { LEDGER_PAGE_SIZE } from './paths.ts'
 import { MAX_RETURN_URL } from './return-url.ts'
@@ -30,3 +31,13 @@ export const checkoutBody = z.discriminatedUnion(
 )
 
 export const ledgerQuery = z.object(pageQuery(LEDGER_PAGE_SIZE))
+
+export const paymentsQuery = z.object({
+  ...pageQuery(LEDGER_PAGE_SIZE),
+  status: z
+    .enum(PAYMENT_STATUSES, { error: 'must be pending, paid, failed or canceled' })
+    .optional(),
+})
+
+/** The customer portal's body: where the provider sends the owner back. */
+export const portalBody = z.strictObject({ returnUrl })

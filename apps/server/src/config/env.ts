@@ -170,8 +170,25 @@ export const ENV = z.object({
   PAYMENT_PROVIDER: z.preprocess(
     blankToUndefined,
     // No default here: unset, it follows PUBLIC_URL (`defaultPaymentProvider`).
-    z.enum(['test', 'off'], { error: 'must be test or off' }).optional(),
+    z.enum(['test', 'stripe', 'off'], { error: 'must be test, stripe or off' }).optional(),
   ),
+  // Stripe (PAYMENT_PROVIDER=stripe): the secret key, the webhook endpoint's signing secret, the
+  // Price of each plan or addon id (`1=price_…,101=price_…`; without one the checkout states the
+  // amount itself), and the API's address (a local stand-in in tests).
+  STRIPE_SECRET_KEY: text,
+  STRIPE_WEBHOOK_SECRET: text,
+  STRIPE_PRICE_IDS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(
+        /^-?\d+=[A-Za-z0-9_]+(,\s*-?\d+=[A-Za-z0-9_]+)*$/,
+        'must be id=price_id pairs separated by commas',
+      )
+      .optional(),
+  ),
+  STRIPE_API_URL: httpUrl,
   FREE_PLAN_ID: z.preprocess(
     blankToUndefined,
     z

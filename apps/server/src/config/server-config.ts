@@ -79,7 +79,9 @@ export interface ServerConfig {
    * `test` completes checkouts locally without money; `off` refuses them. Unset, `test` only when
    * `PUBLIC_URL` is local (`defaultPaymentProvider`).
    */
-  paymentProvider: 'test' | 'off'
+  paymentProvider: 'test' | 'stripe' | 'off'
+  /** Stripe's settings, when `PAYMENT_PROVIDER=stripe`. */
+  stripe: StripeSettings | undefined
   /** The plan new organisations start on, and the credits it grants (SPEC §9). */
   freePlan: { id: number; credits: number }
   /** Sign-ups allowed per client address per hour. */
@@ -129,4 +131,14 @@ export interface ServerConfig {
   retention: { usageDays: number; activityDays: number }
   /** The website and console: bases and browser-side keys (`WEB_*`); see `WebSettings`. */
   web: WebSettings
+}
+
+/** Stripe (`PAYMENT_PROVIDER=stripe`): keys, Price ids by plan or addon id, the API address. */
+export interface StripeSettings {
+  secretKey: string
+  webhookSecret: string
+  /** Stripe's Price of a plan or addon id; an item without one is sold at its own amount. */
+  priceIds: Readonly<Record<string, string>>
+  /** The API's address (`STRIPE_API_URL`), when it is not Stripe's own. */
+  apiUrl: string | undefined
 }

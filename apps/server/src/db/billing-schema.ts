@@ -1,10 +1,12 @@
 // Tables of billing: the credit ledger, payments and subscriptions.
 import { sql } from 'drizzle-orm'
 import {
+  boolean,
   check,
   index,
   integer,
   numeric,
+  pgSequence,
   pgTable,
   text,
   timestamp,
@@ -45,6 +47,9 @@ export const creditLedger = pgTable(
 export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'canceled'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
+/** Receipt numbers, one per paid payment, in the order they were paid (never reused). */
+export const receiptNumbers = pgSequence('receipt_numbers', { startWith: 1 })
+
 /** Checkouts: a subscription to a plan or a top-up addon, paid through the payment provider. */
 export const payments = pgTable(
   'payments',
@@ -64,9 +69,12 @@ export const payments = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** The receipt's number, given from `receipt_numbers` when the payment is paid. */
+    receiptNumber: integer('receipt_number'),
   },
   (table) => [
     uniqueIndex('payments_provider_ref_key').on(table.provider, table.providerRef),
+    uniqueIndex('payments_receipt_number_key').on(table.receiptNumber),
     index('payments_organisation_idx').on(table.organisationId, table.createdAt),
     check('payments_kind_check', sql`${table.kind} in ('subscription', 'topup')`),
     check(
@@ -88,6 +96,11 @@ export const subscriptions = pgTable(
     provider: text('provider').notNull(),
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    /** Canceled by the owner: it runs to `currentPeriodEnd` and is not renewed. */
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** The provider's subscription and customer (Stripe's `sub_…`, `cus_…`), when it has them. */
+    providerSubscriptionId: text('provider_subscription_id'),
+    providerCustomerId: text('provider_customer_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,6 +1,6 @@
 // Payments (see createRepository): checkouts recorded when they open, settled once by the
 // provider's event; a paid one grants its credits (and a subscription) in the same transaction.
-import { and, eq, sql } from 'drizzle-orm'
+import { and, count, desc, eq, sql } from 'drizzle-orm'
 import { changeIn } from './billing-queries.ts'
 import type { Db } from './database.ts'
 import {
@@ -9,6 +9,7 @@ import {
   type PaymentStatus,
   payments,
   plans,
+  type Subscription,
   subscriptions,
 } from './schema.ts'
 
@@ -84,7 +85,12 @@ export function createPaymentQueries(db: Db) {
       if (payment.status !== 'pending') return { payment, changed: false }
       const [updated] = await tx
         .update(payments)
-        .set({ status: outcome, completedAt: sql`now()` })
+        .set({
+          status: outcome,
+          completedAt: sql`now()`,
+          // A paid payment gets the next receipt number, in the same transaction.
+          ...(outcome === 'paid' ? { receiptNumber: sql`nextval('receipt_numbers')` } : {}),
+        })
         .where(eq(payments.id, payment.id))
         .returning()
       if (updated === undefined) throw new Error('The payment vanished while it was settled')
@@ -134,10 +140,92 @@ export function createPaymentQueries(db: Db) {
     })
   }
 
+  /** An organisation's payments, newest first (only `status` ones when given). */
+  async function listPayments(
+    organisationId: string,
+    page: { limit: number; offset: number; status?: PaymentStatus },
+  ): Promise<{ items: Payment[]; total: number }> {
+    const where =
+      page.status === undefined
+        ? eq(payments.organisationId, organisationId)
+        : and(eq(payments.organisationId, organisationId), eq(payments.status, page.status))
+    const [items, totals] = await Promise.all([
+      db
+        .select()
+        .from(payments)
+        .where(where)
+        .orderBy(desc(payments.createdAt), desc(payments.id))
+        .limit(page.limit)
+        .offset(page.offset),
+      db.select({ total: count() }).from(payments).where(where),
+    ])
+    return { items, total: totals[0]?.total ?? 0 }
+  }
+
+  /**
+   * Sets whether the organisation's subscription ends at its period's end (canceled by the
+   * owner) or renews; undefined when it has none.
+   */
+  async function setSubscriptionCancel(
+    organisationId: string,
+    cancelAtPeriodEnd: boolean,
+  ): Promise<Subscription | undefined> {
+    const [row] = await db
+      .update(subscriptions)
+      .set({ cancelAtPeriodEnd, updatedAt: sql`now()` })
+      .where(eq(subscriptions.organisationId, organisationId))
+      .returning()
+    return row
+  }
+
+  /** Keeps the provider's subscription and customer ids with the organisation's subscription. */
+  async function setSubscriptionProviderIds(
+    organisationId: string,
+    ids: { providerSubscriptionId: string | null; providerCustomerId: string | null },
+  ): Promise<void> {
+    await db
+      .update(subscriptions)
+      .set({ ...ids, updatedAt: sql`now()` })
+      .where(eq(subscriptions.organisationId, organisationId))
+  }
+
+  /** The subscription a provider's subscription id belongs to. */
+  async function findSubscriptionByProviderId(
+    providerSubscriptionId: string,
+  ): Promise<Subscription | undefined> {
+    const [row] = await db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId))
+    return row
+  }
+
+  /**
+   * The provider ended the subscription (Stripe's `customer.subscription.deleted`): canceled,
+   * and the organisation back on the free plan. Its credits stay.
+   */
+  async function endSubscription(organisationId: string, freePlanId: number): Promise<void> {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(subscriptions)
+        .set({ status: 'canceled', updatedAt: sql`now()` })
+        .where(eq(subscriptions.organisationId, organisationId))
+      await tx
+        .update(organisations)
+        .set({ planId: freePlanId })
+        .where(eq(organisations.id, organisationId))
+    })
+  }
+
   return {
+    endSubscription,
     createPayment,
     findPayment,
     findPaymentByProviderRef,
     settlePayment,
+    listPayments,
+    setSubscriptionCancel,
+    setSubscriptionProviderIds,
+    findSubscriptionByProviderId,
   }
 }

@@ -13,7 +13,7 @@ import { HttpError } from '../http/errors.ts'
 import { createDerivedBudget } from './budget.ts'
 import { aiDpr, derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { addCors, corsHeaders, countDelivery, withCors } from './cors.ts'
-import { createDeriver } from './derive.ts'
+import { createDeriver, type Intermediate } from './derive.ts'
 import type { NewAiRenderListener } from './events.ts'
 import { createFastLane, variantOf } from './fast-lane.ts'
 import {
@@ -62,6 +62,7 @@ export interface TransformationContext {
 }
 
 const isSlow = (operation: ParsedOperation) => operation.spec?.slow === true
+const lastSlowIndex = (operations: readonly ParsedOperation[]) => operations.findLastIndex(isSlow)
 const ANIMATABLE = new Set(['gif', 'webp'])
 
 export type Delivery = ReturnType<typeof createDelivery>
@@ -206,6 +207,53 @@ export function createDelivery(
   }
 
   /**
+   * A chain with ordinary steps after its last AI step is made in two parts (issue 24 item 3):
+   * the prefix up to and including that AI step is a derived image of its own, queued and
+   * charged once under its own key, and the steps after it are rendered from that image at
+   * once. Editing the later steps (a width, a slider) never runs or charges the model again.
+   * Undefined for a chain that ends with its AI step (it is its own prefix).
+   */
+  async function aiPrefixOf(resolved: Resolved, dpr: number) {
+    const cut = lastSlowIndex(resolved.operations)
+    if (cut === -1 || cut === resolved.operations.length - 1) return undefined
+    const operations = resolved.operations.slice(0, cut + 1)
+    // The intermediate is one image whatever the client accepts: no `f_auto`.
+    const { f_auto: _auto, ...options } = resolved.options
+    const format = engine.chooseOutputFormat({
+      sourceFormat: resolved.file.format,
+      operations,
+      autoFormat: false,
+    })
+    const merged = await resolver.mergedFiles(resolved.organisationId, operations)
+    const cacheKey = derivedCacheKey({ file: resolved.file, operations, format, dpr, merged })
+    const prefix: Resolved = {
+      ...resolved,
+      operations,
+      options,
+      pattern: operations.map((operation) => operation.text).join('~'),
+    }
+    const target: Target = { cacheKey, dpr, accept: undefined, format }
+    return { prefix, rest: resolved.operations.slice(cut + 1), target }
+  }
+
+  /** The stored intermediate of `cacheKey` (its bytes now in memory), when it is there. */
+  async function intermediateOf(cacheKey: string): Promise<Intermediate | undefined> {
+    const row = await lookups.derived(cacheKey)
+    if (row === undefined) return undefined
+    let data = lookups.bytes.get(row.storageKey)
+    if (data === undefined) {
+      data = await budget.readServing(row.storageKey)
+      if (data === undefined) return undefined
+      lookups.bytes.set(row.storageKey, data)
+    }
+    budget.touch(row)
+    return {
+      storageKey: row.storageKey,
+      steps: (row.context ?? []) as unknown as StepReport[],
+    }
+  }
+
+  /**
    * An image too large to store is made again by every request for it: it counts against the
    * render limit at its cost, one render per `DERIVED_STORE_MAX_BYTES` it holds (issue 19
    * finding 13). This answer is already made and goes out; the next ones are refused.
@@ -228,13 +276,14 @@ export function createDelivery(
     resolved: Resolved,
     target: Target,
     headers: Record<string, string>,
+    from?: Intermediate,
   ): Promise<Response> {
     const pending = deriver.pending(target.cacheKey)
     if (pending === undefined) await countRender(request)
     metrics.cache.inc({ result: pending === undefined ? 'miss' : 'hit' })
     try {
       const derived = await (pending ??
-        deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
+        deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept, false, from))
       if (pending === undefined) await countUnstored(request, derived.size)
       return imageResponse(request.method, derived.data, derived.contentType, headers)
     } catch (error) {
@@ -313,7 +362,47 @@ export function createDelivery(
       }
       return cached.response
     }
-    if (operations.some(isSlow)) return withCors(await queue(request, resolved, target), cors)
+    if (operations.some(isSlow)) {
+      const split = await aiPrefixOf(resolved, target.dpr)
+      if (split === undefined) return withCors(await queue(request, resolved, target), cors)
+      const from = await intermediateOf(split.target.cacheKey)
+      if (from === undefined) {
+        return withCors(await queue(request, split.prefix, split.target), cors)
+      }
+      // A new image from an AI result is still an AI URL: the same strict rule applies.
+      await strict.assertAllowed(request, resolved.organisationId)
+      return deriveNow(request, { ...resolved, operations: split.rest }, target, headers, from)
+    }
+    return deriveNow(request, resolved, target, headers)
+  }
+
+  /**
+   * A delivery URL as the console previews it for a member (issue 24 item 5): resolved for the
+   * caller (`authorise` throws for anyone not in the URL's organisation), so neither a signature
+   * nor strict transformations are asked for, and never spending credits: an AI chain answers
+   * only once its image is in the cache (409 `not_run` before).
+   */
+  async function preview(
+    request: DeliveryRequest,
+    authorise: (organisationId: string) => Promise<void>,
+  ): Promise<Response> {
+    const resolved = await resolver.resolve(request, { authorise, trusted: true })
+    const { file, operations } = resolved
+    // An original browsers cannot show (HEIC, a PDF page, …) is converted, as delivery does.
+    if (operations.length === 0 && !convertsOriginal(file, 0)) {
+      return serveOriginal(app, request, file)
+    }
+    const { target, etag, headers } = await targetOf(request, resolved)
+    if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) return notModified(headers)
+    const cached = await fromCache(request, target.cacheKey, headers)
+    if (cached !== undefined) return cached.response
+    if (operations.some(isSlow)) {
+      throw new HttpError(
+        409,
+        'not_run',
+        'This chain runs an AI model that has not run yet; a preview never spends credits',
+      )
+    }
     return deriveNow(request, resolved, target, headers)
   }
 
@@ -342,24 +431,35 @@ export function createDelivery(
     if (cached?.context !== undefined && cached.context !== null) {
       return { file, steps: cached.context as unknown as StepReport[], format }
     }
+    let rendered = resolved
+    let from: Intermediate | undefined
     if (operations.some(isSlow)) {
-      // A call that may not spend (a GET with only the session cookie, which a cross-site link
-      // carries: issue 19 finding 5) follows a job already paid for, and queues nothing new.
-      if (!how.mayQueue && (await repo.findJobByDedupeKey(target.cacheKey)) === undefined) {
-        throw new HttpError(
-          400,
-          'signature_missing',
-          'This chain has not been run yet: queueing it spends credits, so the call must be signed (x-ebg-param and x-ebg-signature) or made with an API token',
-        )
+      // The AI steps' own image first (see `aiPrefixOf`); the steps after them render at once.
+      const split = await aiPrefixOf(resolved, target.dpr)
+      from = split === undefined ? undefined : await intermediateOf(split.target.cacheKey)
+      if (split === undefined || from === undefined) {
+        const [queued, queuedTarget] =
+          split === undefined ? [resolved, target] : [split.prefix, split.target]
+        // A call that may not spend (a GET with only the session cookie, which a cross-site
+        // link carries: issue 19 finding 5) follows a job already paid for, and queues nothing
+        // new.
+        if (!how.mayQueue && (await repo.findJobByDedupeKey(queuedTarget.cacheKey)) === undefined) {
+          throw new HttpError(
+            400,
+            'signature_missing',
+            'This chain has not been run yet: queueing it spends credits, so the call must be signed (x-ebg-param and x-ebg-signature) or made with an API token',
+          )
+        }
+        return queue(request, queued, queuedTarget, { trusted: true })
       }
-      return queue(request, resolved, target, { trusted: true })
+      rendered = { ...resolved, operations: split.rest }
     }
     const pending = deriver.pending(target.cacheKey)
     // A render like a delivery miss, counted against the same per-address limit.
     if (pending === undefined) await countRender(request)
     try {
       const derived = await (pending ??
-        deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
+        deriver.deriveOnce(rendered, target.cacheKey, target.dpr, target.accept, false, from))
       if (pending === undefined) await countUnstored(request, derived.size)
       return { file, steps: derived.steps, format }
     } catch (error) {
@@ -383,6 +483,7 @@ export function createDelivery(
     /** The lane that answers remembered hits before routing (`server.ts` calls it first). */
     fastLane,
     context,
+    preview,
     settle,
     refreshCacheMetrics: budget.refreshCacheMetrics,
     /** The job runner's handler of `DERIVE_JOB`. */

@@ -23,6 +23,15 @@ export interface Derived {
   persisted: Promise<void>
 }
 
+/**
+ * A stored derived image a chain continues from (the result of its AI steps), and the steps
+ * that made it, which come first in the continued chain's context.
+ */
+export interface Intermediate {
+  storageKey: string
+  steps: StepReport[]
+}
+
 export type Deriver = ReturnType<typeof createDeriver>
 
 export function createDeriver(
@@ -50,17 +59,20 @@ export function createDeriver(
     dpr: number,
     accept: string | undefined,
     storeAlways: boolean,
+    from: Intermediate | undefined,
   ): Promise<Derived> {
     const { file, operations, options } = resolved
     // Recently transformed originals stay in memory too: a burst of new sizes of one image
-    // reads it from storage once.
-    let input = lookups.bytes.get(file.storageKey)
+    // reads it from storage once. `from` names a stored intermediate (an AI step's result) the
+    // operations continue from instead of the original.
+    const inputKey = from?.storageKey ?? file.storageKey
+    let input = lookups.bytes.get(inputKey)
     if (input === undefined) {
-      input = await storage.get(file.storageKey)
+      input = await storage.get(inputKey)
       if (input === undefined) {
         throw new HttpError(404, 'not_found', 'The file is missing from storage')
       }
-      lookups.bytes.set(file.storageKey, input)
+      lookups.bytes.set(inputKey, input)
     }
     const result = await engine.transform({
       input,
@@ -76,6 +88,7 @@ export function createDeriver(
     // Every render counts in the organisation's usage (issue 24), AI jobs' included.
     app.usage?.count(resolved.organisationId, { renders: 1 })
     const storageKey = `orgs/${resolved.organisationId}/derived/${cacheKey}.${result.format}`
+    const steps = from === undefined ? result.steps : [...from.steps, ...result.steps]
     // Too large to keep: answered, never stored (a job's result is stored whatever its size, as
     // storage is the only way it reaches the client; jobs cost credits, so they cannot flood).
     const computed = {
@@ -85,7 +98,7 @@ export function createDeriver(
       data: result.data,
       width: result.width,
       height: result.height,
-      steps: result.steps,
+      steps,
     }
     if (!storeAlways && result.data.length > config.derivedCache.storeMaxBytes) {
       metrics.derivedNotStored.inc()
@@ -119,7 +132,7 @@ export function createDeriver(
         size: result.data.length,
         width: result.width,
         height: result.height,
-        context: result.steps.map((step) => ({ ...step })),
+        context: steps.map((step) => ({ ...step })),
       })
       budget.stored(result.data.length)
     })
@@ -135,10 +148,11 @@ export function createDeriver(
     dpr: number,
     accept: string | undefined,
     storeAlways = false,
+    from?: Intermediate,
   ): Promise<Derived> {
     let running = inFlight.get(cacheKey)
     if (running === undefined) {
-      running = derive(resolved, cacheKey, dpr, accept, storeAlways)
+      running = derive(resolved, cacheKey, dpr, accept, storeAlways, from)
       inFlight.set(cacheKey, running)
       running
         .then((derived) => derived.persisted)

@@ -1,8 +1,8 @@
 // The declared call of the transformation context.
 import { z } from 'zod'
-import { type ApiPart, failure, ref, route } from '../http/openapi-kit.ts'
+import { type ApiPart, failure, formatted, ref, route } from '../http/openapi-kit.ts'
 
-import { TRANSFORMATION_CONTEXT } from './paths.ts'
+import { TRANSFORMATION_CONTEXT, TRANSFORMATION_PREVIEW } from './paths.ts'
 
 export const TRANSFORMATION_OPENAPI: ApiPart = {
   tags: [
@@ -74,6 +74,34 @@ export const TRANSFORMATION_OPENAPI: ApiPart = {
         ),
         '422': failure('transformation_failed or image_too_large'),
         '501': failure('operation_unavailable: this server cannot run an operation of the chain'),
+      },
+    }),
+    route({
+      method: 'get',
+      path: TRANSFORMATION_PREVIEW,
+      operationId: 'getPreview',
+      summary: "The image of a delivery URL of the caller's organisation, without a URL signature",
+      description:
+        "The console's own previews (library thumbnails, Home, the file panel): authorised by the session or an API token of the URL's organisation instead of a signature, so they work when the organisation requires signed URLs. Never spends credits: an AI chain answers only once it has run. Answers are private (Cache-Control: private).",
+      tags: ['transformation context'],
+      query: z.object({
+        url: z
+          .string()
+          .meta({ example: '/v2/demo/t.resize(w:320,h:320)/samples/astronaut.png' })
+          .describe('A delivery URL of this server, or its path'),
+      }),
+      responses: {
+        '200': {
+          description: 'The image',
+          content: { 'image/*': { schema: formatted('binary') } },
+        },
+        '304': { description: 'Not modified (If-None-Match)' },
+        '400': failure('invalid_url, invalid_path or an invalid transformation'),
+        '401': failure('unauthenticated (no session) or invalid_token'),
+        '404': failure(
+          'Not a file of an organisation of yours (answered as for a cloud name no organisation has)',
+        ),
+        '409': failure('not_run: an AI chain that has not run yet (a preview never runs it)'),
       },
     }),
   ],

@@ -25,7 +25,7 @@ const RELATIVE = /^(\/[^?#]*)(\?[^#]*)?(#.*)?$/
 const invalidUrl = (message: string) => new HttpError(400, 'invalid_url', message)
 
 /** The delivery URL a `url` query names: its host (when absolute), raw path and query. */
-function readTarget(text: string | undefined) {
+export function readTarget(text: string | undefined) {
   if (text === undefined || text.trim() === '') {
     throw invalidUrl('url is required: a delivery URL or its path (/v2/<cloud>/<pattern>/<file>)')
   }

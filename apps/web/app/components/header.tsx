@@ -4,7 +4,7 @@ import { useLocation } from 'react-router'
 import { logout } from '../lib/api.ts'
 import { useConfig, useSession } from '../lib/app-context.tsx'
 import { headerReducer, INITIAL_HEADER } from '../lib/header-state.ts'
-import { CONSOLE_PATHS, consoleUrl, loginUrl, signupUrl } from '../lib/links.ts'
+import { CONSOLE_PATHS, consoleUrl, headerSignupUrl, loginUrl } from '../lib/links.ts'
 import { headerNav, type NavItem } from '../lib/nav.ts'
 import { initialOf } from '../lib/session.ts'
 import { ChevronDown, CloseIcon, Logo, MenuIcon } from './icons.tsx'
@@ -61,7 +61,7 @@ export function Header() {
   }, [state.menuOpen])
 
   const login = loginUrl(config.consoleUrl, page)
-  const signup = signupUrl(config.consoleUrl, page)
+  const signup = headerSignupUrl(config.consoleUrl, page)
   const dashboard = consoleUrl(config.consoleUrl, CONSOLE_PATHS.root)
 
   const signOut = async () => {

@@ -118,6 +118,8 @@ export interface Credits {
     provider: string
     currentPeriodStart: string
     currentPeriodEnd: string
+    /** Canceled by the owner: it runs to currentPeriodEnd and is not renewed. */
+    cancelAtPeriodEnd?: boolean
   } | null
 }
 
@@ -142,6 +144,8 @@ export interface Payment {
   checkoutUrl?: string
   createdAt: string
   completedAt: string | null
+  /** `R-000042` once paid: its receipt's number. */
+  receiptNumber?: string | null
 }
 
 export interface Member {
@@ -380,6 +384,23 @@ export function consoleApi(signedClient: HttpClient, config: RuntimeConfig, orgI
       ),
     payment: (paymentId: string) =>
       client.request<Payment>(billing(`/payments/${encodeURIComponent(paymentId)}`)),
+    paidPayments: (pageNo: number, pageSize: number) =>
+      client.request<Paged<Payment>>(
+        billing(`/payments${query({ status: 'paid', pageNo, pageSize })}`),
+      ),
+    /** The receipt page of a paid payment (a link: the session's cookie authorises it). */
+    receiptUrl: (paymentId: string, download = false) =>
+      billing(`/payments/${encodeURIComponent(paymentId)}/receipt${download ? '?download=1' : ''}`),
+    setSubscriptionCancel: (cancel: boolean) =>
+      client.request<{ subscription: Credits['subscription'] }>(
+        billing(`/subscription/${cancel ? 'cancel' : 'resume'}`),
+        { method: 'POST' },
+      ),
+    billingPortal: (returnUrl: string) =>
+      client.request<{ url: string }>(billing('/billing-portal'), {
+        method: 'POST',
+        body: { returnUrl },
+      }),
   }
 }
 

@@ -17,7 +17,12 @@ describe('delivery URLs in the console (SPEC §7.3)', () => {
       'http://localhost:4201/v2/ada-x3k9q2/t.resize(w:300)/products/shoe 1.jpg',
     )
     expect(withPattern(url, '  ')).toBe(url)
-    expect(thumbnailUrl(url, 64)).toContain('/t.resize(w:64,h:64)/products/')
+    // Through the session's preview path, so signed-URL organisations see their thumbnails.
+    const thumb = new URL(thumbnailUrl(url, 64), 'http://localhost:4201')
+    expect(thumb.pathname).toBe('/service/panel/transformation/v1.0/preview')
+    expect(thumb.searchParams.get('url')).toBe(
+      'http://localhost:4201/v2/ada-x3k9q2/t.resize(w:64,h:64)/products/shoe 1.jpg',
+    )
   })
 
   it('writes presets as p:name, with variables when given', () => {

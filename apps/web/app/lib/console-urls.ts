@@ -9,9 +9,17 @@ export function withPattern(originalUrl: string, pattern: string): string {
   return `${originalUrl.slice(0, at)}/${clean}/${originalUrl.slice(at + '/original/'.length)}`
 }
 
-/** A small square thumbnail of an image file, made by delivery. */
+/** Where the console's previews are served, by the member's session (no URL signature). */
+export const PREVIEW_PATH = '/service/panel/transformation/v1.0/preview'
+
+/**
+ * A small square thumbnail of an image file, made by delivery and fetched through the session's
+ * preview path: an organisation that requires signed URLs still sees its own thumbnails (issue
+ * 24 item 5; docs/decisions/021). The console and its API share an origin (the session cookie).
+ */
 export function thumbnailUrl(originalUrl: string, size = 320): string {
-  return withPattern(originalUrl, `t.resize(w:${size},h:${size})`)
+  const url = withPattern(originalUrl, `t.resize(w:${size},h:${size})`)
+  return `${PREVIEW_PATH}?url=${encodeURIComponent(url)}`
 }
 
 /** How a preset is written in a URL, with its variables' defaults spelled out when asked. */

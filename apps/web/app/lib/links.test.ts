@@ -5,6 +5,7 @@ import {
   billingUrl,
   consoleUrl,
   crossSellUrl,
+  headerSignupUrl,
   loginUrl,
   playgroundUrl,
   signupToBuyUrl,
@@ -43,6 +44,19 @@ describe('login URL construction (SPEC §2.3)', () => {
     )
     expect(signupUrl('https://console.example.com', at('/api'))).toBe(
       'https://console.example.com/auth/signup?isolateFlow=true&redirectTo=%2Fapi',
+    )
+  })
+})
+
+describe("the header's sign-up (issue 24)", () => {
+  it('lands in the console from a marketing page, and keeps the tool and API flows', () => {
+    expect(headerSignupUrl('/console', at('/features'))).toBe('/console/auth/signup')
+    expect(headerSignupUrl('/console', at('/'))).toBe('/console/auth/signup')
+    expect(headerSignupUrl('/console', at('/ai-tools/background-remover'))).toBe(
+      '/console/auth/signup?redirectTo=%2Fapps%2Fbackground-remover',
+    )
+    expect(headerSignupUrl('/console', at('/api'))).toBe(
+      '/console/auth/signup?isolateFlow=true&redirectTo=%2Fapi',
     )
   })
 })

@@ -111,6 +111,16 @@ export function signupUrl(base: string, page: PageLocation): string {
 }
 
 /**
+ * The header's sign-up (issue 24 item 7): a new account lands in the console, not back on the
+ * marketing page it came from; the flows that bring a visitor back on purpose (an AI tool page,
+ * the API pages) keep their `redirectTo`.
+ */
+export function headerSignupUrl(base: string, page: PageLocation): string {
+  const params = authParams(page)
+  return consoleUrl(base, CONSOLE_PATHS.signup, 'redirectUrl' in params ? {} : params)
+}
+
+/**
  * A cross-sell link to a sibling tool (SPEC §1): utm_source, utm_campaign=cross-sell and ref,
  * with a locale prefix on the path for languages other than English.
  */

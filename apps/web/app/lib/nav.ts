@@ -56,6 +56,8 @@ export function headerNav(config: RuntimeConfig): NavItem[] {
         link('Documentation', 'documentation', docsHome(config)),
         link('APIs', 'apis', '/api'),
         link('Integrations', 'integrations', docsHome(config, '/integrations')),
+        link('Playground', 'playground', '/playground'),
+        link('Predictions', 'predictions', '/predictions'),
       ],
     }),
     // SPEC §2.5: Pricing is an external link that opens in the same tab.
@@ -101,6 +103,8 @@ export function footerColumns(config: RuntimeConfig): FooterColumn[] {
         { label: 'Documentation', href: docsHome(config) },
         { label: 'APIs', href: '/api' },
         { label: 'Integrations', href: docsHome(config, '/integrations') },
+        { label: 'Playground', href: '/playground' },
+        { label: 'Predictions', href: '/predictions' },
       ],
     },
     {

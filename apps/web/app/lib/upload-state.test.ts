@@ -42,6 +42,21 @@ describe('upload state (SPEC §3)', () => {
     expect(state.uploadProgress).toBe(30)
   })
 
+  it("keeps the file's own size when the request's total (multipart framing) differs", () => {
+    const state = run([
+      three,
+      { type: 'start', id: 'c' },
+      { type: 'progress', id: 'c', loaded: 400, total: 800 },
+      { type: 'failed', id: 'c', code: 'file_too_large', message: 'Too big' },
+    ])
+    const entry = state.entries.find((item) => item.id === 'c')
+    expect(entry?.total).toBe(600)
+    expect(entry?.loaded).toBe(300)
+    expect(uploadProblem('too_large', 'The file is larger than 26214400 bytes').reason).toBe(
+      'Too large: files up to 25 MB are accepted.',
+    )
+  })
+
   it('counts successes, failures and cancellations, and a finished entry as complete', () => {
     const state = run([
       three,

@@ -1,6 +1,7 @@
 // The console's upload state (SPEC §3: uploadProgress, statusCount with totalCount,
 // successCount, failedCount and cancelledCount): one entry per file or URL, changed only through
 // this reducer so the counts always agree with the entries.
+import { formatBytes } from '@tessera/url'
 
 export type UploadStatus = 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled'
 
@@ -111,7 +112,17 @@ export function uploadReducer(state: UploadState, action: UploadAction): UploadS
     case 'progress':
       return update(state, action.id, (entry) =>
         entry.status === 'uploading'
-          ? { ...entry, loaded: action.loaded, total: action.total ?? entry.total }
+          ? {
+              ...entry,
+              // The request's total is the multipart body (the file plus its framing): the
+              // entry keeps the file's own size, and progress is scaled to it.
+              loaded:
+                action.total === undefined || action.total <= 0 || entry.total <= 0
+                  ? action.loaded
+                  : Math.round(
+                      (Math.min(action.loaded, action.total) / action.total) * entry.total,
+                    ),
+            }
           : entry,
       )
     case 'succeeded':
@@ -172,8 +183,17 @@ export function uploadProblem(
   message: string,
 ): { reason: string; nameTaken: boolean } {
   switch (code) {
-    case 'too_large':
-      return { reason: `Too large: ${message}`, nameTaken: false }
+    case 'too_large': {
+      // The server names its limit in bytes; shown in the units the file's size is shown in.
+      const limit = /larger than (\d+) bytes/.exec(message)?.[1]
+      return {
+        reason:
+          limit === undefined
+            ? `Too large: ${message}`
+            : `Too large: files up to ${formatBytes(Number(limit))} are accepted.`,
+        nameTaken: false,
+      }
+    }
     case 'unsupported_type':
       return { reason: 'Not an image: this file type cannot be stored.', nameTaken: false }
     case 'invalid_image':

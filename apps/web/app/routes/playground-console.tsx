@@ -5,6 +5,8 @@ import { urlToObj } from '@tessera/url'
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { data, useNavigate } from 'react-router'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
+import { serverApi } from '../lib/api.server.ts'
+import { consoleApi } from '../lib/console-api.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/playground-console.ts'
 import { requireConsoleUser } from './console/console.server.ts'
@@ -32,7 +34,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (org === undefined) {
     throw data({ code: 'organisation_not_found', message: 'No such organisation' }, 404)
   }
-  return { org: { id: org._id, cloudName: org.cloudName ?? '', name: org.name ?? org._id } }
+  // With signed URLs required, the playground signs every image it shows (not only AI runs).
+  const api = serverApi(request, context)
+  const settings = await consoleApi(api.client, api.config, org._id)
+    .settings()
+    .catch(() => null)
+  return {
+    org: {
+      id: org._id,
+      cloudName: org.cloudName ?? '',
+      name: org.name ?? org._id,
+      requireSignedUrls: settings?.requireSignedUrls === true,
+    },
+  }
 }
 
 /** The chain the playground shows: it keeps its result URL in the address (`?url=`). */

@@ -22,8 +22,7 @@ import './pricing.css'
 export const meta: Route.MetaFunction = (args) =>
   metaFor(args, {
     title: 'Pricing',
-    description:
-      'Start free with monthly credits; upgrade for more storage, bandwidth and AI work.',
+    description: 'Start free with credits; upgrade for more AI work and your own delivery domain.',
   })
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -106,7 +105,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         flush
         eyebrow="Pricing"
         title="Simple plans that grow with your traffic"
-        lead={`Start free with ${config.freePlanCredits} credits. Upgrade when you need more storage, bandwidth or AI work.`}
+        lead={`Start free with ${config.freePlanCredits} credits. Upgrade when you need more AI work or your own delivery domain.`}
       >
         <fieldset className="interval-toggle" aria-label="Billing interval">
           <legend className="visually-hidden">Billing interval</legend>
@@ -181,7 +180,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         <div className="container">
           <div className="section-header">
             <h2>Need more credits?</h2>
-            <p>Top-ups add credits to any plan, on top of its monthly allowance.</p>
+            <p>Top-ups add credits to any plan, on top of its own; credits do not expire.</p>
           </div>
           {addons === null || addons.length === 0 ? (
             <p className="text-center">Top-ups are not on sale right now.</p>

@@ -69,11 +69,8 @@ export function FilePanel({
 
   const pattern = choice === 'custom' ? custom : choice
   const url = withPattern(file.url, pattern)
-  // A private file's unsigned preview would be refused by delivery: none is asked for.
-  const isImage =
-    previews &&
-    file.access !== 'private' &&
-    (file.assetType === undefined || file.assetType === 'image')
+  // Previews go through the session's preview path, so a private file shows too (decision 021).
+  const isImage = previews && (file.assetType === undefined || file.assetType === 'image')
   const presetList: Preset[] = presets.state.status === 'ready' ? presets.state.data.items : []
 
   const rename = async (event: FormEvent) => {

@@ -8,6 +8,7 @@ import { signupUrl } from '../../lib/links.ts'
 import { DAILY_LIMIT_CODE } from '../../lib/playground-api.ts'
 import { joinUrl } from '../../lib/runtime-config.ts'
 import type { useFetchedImage } from '../use-fetched-image.ts'
+import type { AiRun } from './ai-run.ts'
 import {
   type ImageDetails,
   PLAYGROUND_TABS,
@@ -207,5 +208,35 @@ export function Details({
           : `${details.width} × ${details.height} px · ${details.format} · ${formatBytes(details.bytes)}`}
       </dd>
     </dl>
+  )
+}
+
+/**
+ * What an AI step will cost, asked before it runs: its part of the chain runs once on the
+ * Run button, and edits of the steps after it reuse the result at no cost.
+ */
+export function AiRunPrompt({
+  run,
+  visitor,
+  onRun,
+}: {
+  run: AiRun
+  visitor: boolean
+  onRun: () => void
+}) {
+  const names = run.steps.join(', ')
+  const cost = visitor
+    ? `${run.credits} of your free AI runs for today`
+    : `${run.credits} credit${run.credits === 1 ? '' : 's'}`
+  return (
+    <div className="pg-wait pg-run" data-testid="ai-run">
+      <p>
+        <strong>{names}</strong> runs an AI model: {cost}, charged once. Editing the steps after it
+        reuses the result and costs nothing; an image already run through it is not charged again.
+      </p>
+      <button type="button" className="button is-primary is-small" onClick={onRun}>
+        Run ({cost})
+      </button>
+    </div>
   )
 }

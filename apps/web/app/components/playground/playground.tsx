@@ -12,15 +12,17 @@ import {
   describeFailure,
   listPresets,
   PLAYGROUND_DEFAULT_SAMPLE,
+  signAsMember,
 } from '../../lib/playground-api.ts'
 import { absoluteUrl } from '../../lib/runtime-config.ts'
 import { useCaptcha } from '../captcha.tsx'
 import { DefaultSampleImage } from '../playground-shell.tsx'
 import { useDeliveryRun } from '../use-delivery-run.ts'
 import { useFetchedImage } from '../use-fetched-image.ts'
+import { aiRunOf, readRuns, rememberRun } from './ai-run.ts'
 import { presetItem, readDeliveryUrl } from './chain-items.ts'
 import { ChainPanel } from './chain-list.tsx'
-import { ImageTabs } from './image-preview.tsx'
+import { AiRunPrompt, ImageTabs } from './image-preview.tsx'
 import { OptionsPanel } from './options-panel.tsx'
 import { ParamEditor } from './param-editor.tsx'
 import {
@@ -105,11 +107,30 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
       : tab === 'transformed'
         ? state.previewUrl
         : state.transformedUrl
-  const original = useFetchedImage(state.originalUrl === '' ? null : state.originalUrl)
+  // An organisation that requires signed URLs has every image signed with its key (the
+  // original too); otherwise only AI runs are signed.
+  const signsAll = org?.requireSignedUrls === true
+  const original = useFetchedImage(
+    state.originalUrl === '' ? null : state.originalUrl,
+    org === undefined || !signsAll
+      ? {}
+      : { prepare: (target) => signAsMember(client, config, org.id, target) },
+  )
   const isChain = shownUrl !== state.originalUrl
-  const shown = useDeliveryRun(isChain ? shownUrl : null, {
+  // An AI step runs (and costs) only when asked; once its part of the chain has run, the steps
+  // after it are fetched at once and cost nothing (the server keeps the AI result, ai-run.ts).
+  const [runs, setRuns] = useState<string[]>(() => readRuns(window.sessionStorage))
+  const shownItems =
+    tab === 'original'
+      ? []
+      : tab === 'transformed' && state.selectedTransformIdx !== null
+        ? state.transformationList.slice(0, state.selectedTransformIdx + 1)
+        : state.transformationList
+  const aiRun = aiRunOf(state.source, shownItems)
+  const awaitingRun = isChain && aiRun !== null && !runs.includes(aiRun.url)
+  const shown = useDeliveryRun(isChain && !awaitingRun ? shownUrl : null, {
     tags: { where: 'playground' },
-    signed: hasAi,
+    signed: hasAi || signsAll,
     memberOrgId: org?.id,
     captcha,
     limitApplies: visitorAi,
@@ -238,7 +259,19 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
           onTab={setTab}
           previewing={selected !== undefined}
           view={view}
-          pending={opensOnDefault ? <DefaultSampleImage /> : null}
+          pending={
+            awaitingRun && aiRun !== null ? (
+              <AiRunPrompt
+                run={aiRun}
+                visitor={org === undefined}
+                onRun={() =>
+                  setRuns((current) => rememberRun(current, aiRun.url, window.sessionStorage))
+                }
+              />
+            ) : opensOnDefault ? (
+              <DefaultSampleImage />
+            ) : null
+          }
           limitMessage={limitMessage}
           org={org}
           originalDetails={state.originalDetails}

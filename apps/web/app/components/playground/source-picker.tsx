@@ -22,6 +22,8 @@ export interface PlaygroundOrg {
   id: string
   cloudName: string
   name?: string
+  /** The organisation requires signed URLs: every image the playground fetches is signed. */
+  requireSignedUrls?: boolean
 }
 
 export function sampleSource(deliveryBase: string, file: string): ImageSource {

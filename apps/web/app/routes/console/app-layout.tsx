@@ -40,18 +40,15 @@ function Nav({ orgId }: { orgId: string }) {
       <ul>
         {links.map(([to, label, end]) => (
           <li key={to}>
-            {label === 'Playground' ? (
+            <NavLink
+              to={to}
+              end={end}
               // The playground is another team's page; a full load keeps it independent.
-              <a href={to}>{label}</a>
-            ) : (
-              <NavLink
-                to={to}
-                end={end}
-                className={({ isActive }) => (isActive ? 'is-active' : undefined)}
-              >
-                {label}
-              </NavLink>
-            )}
+              reloadDocument={label === 'Playground'}
+              className={({ isActive }) => (isActive ? 'is-active' : undefined)}
+            >
+              {label}
+            </NavLink>
           </li>
         ))}
       </ul>

@@ -15,7 +15,7 @@ import { DataTable } from '../../components/console/data-table.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { type Addon, getAddons, getPlans, type Plan } from '../../lib/api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { codeOf, type Payment, problemOf } from '../../lib/console-api.ts'
+import { codeOf, type Paged, type Payment, problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/billing.ts'
 
@@ -64,6 +64,41 @@ export default function Billing() {
     `ledger:${org._id}:${ledgerPage}`,
   )
   const isOwner = org.role === undefined || org.role === 'owner'
+  const [receiptsPage, setReceiptsPage] = useState(1)
+  // Members see no receipts (owners buy): nothing is asked for them.
+  const receipts = useLoad(
+    (): Promise<Paged<Payment>> =>
+      isOwner
+        ? api.paidPayments(receiptsPage, LEDGER_PAGE)
+        : Promise.resolve({
+            items: [],
+            page: { current: 1, size: LEDGER_PAGE, hasNext: false, itemTotal: 0 },
+          }),
+    `receipts:${org._id}:${receiptsPage}`,
+  )
+  const [changingTerm, setChangingTerm] = useState(false)
+  // Cancel at the end of the period (the plan stays until then), or take that back.
+  const changeTerm = async (cancel: boolean) => {
+    setChangingTerm(true)
+    setError(null)
+    try {
+      await api.setSubscriptionCancel(cancel)
+      await credits.reload()
+    } catch (reason) {
+      setError(problemOf(reason))
+    } finally {
+      setChangingTerm(false)
+    }
+  }
+  const openPortal = async () => {
+    setError(null)
+    try {
+      const { url } = await api.billingPortal(window.location.href.split('?')[0] ?? '')
+      window.location.assign(url)
+    } catch (reason) {
+      setError(problemOf(reason))
+    }
+  }
   const paymentId = params.get('paymentId')
   const preselectRef = useRef<HTMLButtonElement>(null)
   const resultRef = useRef<HTMLParagraphElement>(null)
@@ -75,6 +110,7 @@ export default function Billing() {
   // again.
   const reloadCredits = credits.reload
   const reloadLedger = ledger.reload
+  const reloadReceipts = receipts.reload
   const follow = useCallback(
     async (id: string, signal: AbortSignal) => {
       for (let tries = 0; tries < 400 && !signal.aborted; tries++) {
@@ -82,7 +118,7 @@ export default function Billing() {
           const current = await api.payment(id)
           setPayment(current)
           if (current.status !== 'pending') {
-            await Promise.all([reloadCredits(), reloadLedger()])
+            await Promise.all([reloadCredits(), reloadLedger(), reloadReceipts()])
             return
           }
         } catch (reason) {
@@ -92,7 +128,7 @@ export default function Billing() {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS))
       }
     },
-    [api, reloadCredits, reloadLedger],
+    [api, reloadCredits, reloadLedger, reloadReceipts],
   )
   useEffect(() => {
     if (paymentId === null) return
@@ -248,7 +284,40 @@ export default function Billing() {
             {current === null ? '…' : (current.plan?.name ?? 'Free')}
           </strong>
           {current?.subscription ? (
-            <small>Until {formatDate(current.subscription.currentPeriodEnd)}</small>
+            <small data-testid="subscription-term">
+              {current.subscription.cancelAtPeriodEnd === true
+                ? `Canceled: ends on ${formatDate(current.subscription.currentPeriodEnd)}`
+                : `Until ${formatDate(current.subscription.currentPeriodEnd)}`}
+            </small>
+          ) : null}
+          {isOwner && current?.subscription?.status === 'active' ? (
+            <span className="button-row">
+              <button
+                type="button"
+                className="button is-small is-secondary"
+                disabled={changingTerm}
+                data-testid={
+                  current.subscription.cancelAtPeriodEnd === true
+                    ? 'resume-subscription'
+                    : 'cancel-subscription'
+                }
+                onClick={() => void changeTerm(current.subscription?.cancelAtPeriodEnd !== true)}
+              >
+                {current.subscription.cancelAtPeriodEnd === true
+                  ? 'Keep the subscription'
+                  : 'Cancel at period end'}
+              </button>
+              {current.subscription.provider === 'stripe' ? (
+                <button
+                  type="button"
+                  className="button is-small is-secondary"
+                  onClick={() => void openPortal()}
+                  data-testid="billing-portal"
+                >
+                  Manage payment details
+                </button>
+              ) : null}
+            </span>
           ) : null}
         </div>
         <div className="card">
@@ -344,6 +413,76 @@ export default function Billing() {
           )
         }
       </ListState>
+      {isOwner ? (
+        <>
+          <h2>Receipts</h2>
+          <ListState
+            state={receipts.state}
+            label="the receipts"
+            onRetry={() => void receipts.reload()}
+            empty={(answer) =>
+              answer.items.length > 0 ? null : <p>No payments yet: each one paid gets a receipt.</p>
+            }
+          >
+            {(answer) => (
+              <>
+                <DataTable testId="receipts" columns={['Receipt', 'Paid', 'What', 'Amount']}>
+                  {answer.items.map((paid) => (
+                    <tr key={paid.paymentId} data-testid="receipt-row">
+                      <td>
+                        <a
+                          href={api.receiptUrl(paid.paymentId)}
+                          target="_blank"
+                          rel="noopener"
+                          className="receipt-number"
+                          data-testid="receipt-open"
+                        >
+                          {paid.receiptNumber ?? 'Receipt'}
+                        </a>
+                        <br />
+                        <a
+                          href={api.receiptUrl(paid.paymentId, true)}
+                          download
+                          data-testid="receipt-download"
+                        >
+                          Download
+                        </a>
+                      </td>
+                      <td>{paid.completedAt === null ? '—' : formatDate(paid.completedAt)}</td>
+                      <td>
+                        {paid.kind === 'subscription' ? 'Subscription' : 'Top-up'} ·{' '}
+                        {paid.credits.toLocaleString('en-US')} credits
+                      </td>
+                      <td>{money(paid.amount, paid.currency)}</td>
+                    </tr>
+                  ))}
+                </DataTable>
+                {answer.page.hasNext || receiptsPage > 1 ? (
+                  <nav className="pager" aria-label="Receipt pages">
+                    <button
+                      type="button"
+                      className="button is-small is-secondary"
+                      disabled={receiptsPage <= 1}
+                      onClick={() => setReceiptsPage(receiptsPage - 1)}
+                    >
+                      Newer
+                    </button>
+                    <span>Page {receiptsPage}</span>
+                    <button
+                      type="button"
+                      className="button is-small is-secondary"
+                      disabled={!answer.page.hasNext}
+                      onClick={() => setReceiptsPage(receiptsPage + 1)}
+                    >
+                      Older
+                    </button>
+                  </nav>
+                ) : null}
+              </>
+            )}
+          </ListState>
+        </>
+      ) : null}
       <h2>Credit ledger</h2>
       <ListState
         state={ledger.state}

@@ -273,8 +273,8 @@ export default function Editor() {
           <ErrorText message={actionError} />
           {signedOnly ? (
             <p className="form-alert" data-testid="signed-only">
-              This organisation requires signed URLs, so previews are off and delivery URLs need a
-              signature (
+              This organisation requires signed URLs: delivery URLs need a signature, and the
+              console shows its own previews by your session (
               <Link to={`/console/organization/${org._id}/settings/security`}>Security</Link>).
             </p>
           ) : null}
@@ -334,7 +334,7 @@ export default function Editor() {
         {open === null ? null : (
           <FilePanel
             file={open}
-            previews={!signedOnly}
+            previews
             onClose={() => {
               dispatch({ type: 'open_file', file: null })
               if (params.has('file')) change({ file: undefined })

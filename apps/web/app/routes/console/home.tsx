@@ -34,19 +34,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     readCookie(request.headers.get('cookie'), ORG_COOKIE),
   )
   if (active === undefined) {
-    return { user, active: null, credits: null, usage: null, recent: null, signedOnly: false }
+    return { user, active: null, credits: null, usage: null, recent: null }
   }
   const api = serverApi(request, context)
   const calls = consoleApi(api.client, api.config, active._id)
-  const [credits, usage, recent, settings] = await Promise.all([
+  const [credits, usage, recent] = await Promise.all([
     calls.credits().catch((): Credits | null => null),
     calls.usage().catch((): Usage | null => null),
     calls.recentFiles(1, RECENT_PAGE).catch((): Paged<FileItem> | null => null),
-    calls.settings().catch(() => null),
   ])
-  // With signed URLs required, delivery refuses unsigned thumbnails: none are asked for.
-  const signedOnly = settings?.requireSignedUrls ?? false
-  return { user, active, credits, usage, recent, signedOnly }
+  // Thumbnails come through the session's preview path, signed URLs required or not.
+  return { user, active, credits, usage, recent }
 }
 
 const RECENT_PAGE = 8
@@ -56,7 +54,7 @@ const libraryLink = (file: FileItem) =>
   `/console/editor?${new URLSearchParams({ ...(file.path === '' ? {} : { path: file.path }), file: file._id })}`
 
 /** The organisation's newest files in every folder; further pages load on request. */
-function RecentUploads({ first, signedOnly }: { first: Paged<FileItem>; signedOnly: boolean }) {
+function RecentUploads({ first }: { first: Paged<FileItem> }) {
   const { api } = useConsole()
   const [pages, setPages] = useState<Paged<FileItem>[]>([first])
   const [loading, setLoading] = useState(false)
@@ -81,7 +79,7 @@ function RecentUploads({ first, signedOnly }: { first: Paged<FileItem>; signedOn
         {files.map((file) => (
           <li key={file._id} data-testid="recent-file">
             <span className="recent-thumb" aria-hidden="true">
-              {!signedOnly && file.assetType !== 'raw' ? (
+              {file.assetType !== 'raw' ? (
                 <img src={thumbnailUrl(file.url, 96)} alt="" loading="lazy" />
               ) : (
                 <span className="raw-icon">{file.format.toUpperCase()}</span>
@@ -116,7 +114,7 @@ function RecentUploads({ first, signedOnly }: { first: Paged<FileItem>; signedOn
 export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
   const config = useConfig()
   const session = useSession()
-  const { user, active, credits, usage, recent, signedOnly } = loaderData
+  const { user, active, credits, usage, recent } = loaderData
   const signOut = async () => {
     try {
       await logout(session.client, config)
@@ -227,7 +225,7 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
           ) : (
             <section className="card" aria-labelledby="home-library">
               <h2 id="home-library">Recent uploads</h2>
-              <RecentUploads first={recent} signedOnly={signedOnly} />
+              <RecentUploads first={recent} />
               <div className="button-row">
                 <Link to="/console/editor" className="button is-secondary is-small">
                   Open the media library

@@ -22,7 +22,6 @@ export function LibraryGrid({
   path,
   selected,
   dropTarget,
-  signedOnly,
   onToggle,
   onOpen,
   dragProps,
@@ -33,6 +32,7 @@ export function LibraryGrid({
   path: string
   selected: ReadonlySet<string>
   dropTarget: string | null
+  /** The organisation requires signed URLs (thumbnails come through the session's preview path). */
   signedOnly: boolean
   onToggle: (item: LibraryItem) => void
   onOpen: (item: LibraryItem) => void
@@ -89,12 +89,9 @@ export function LibraryGrid({
                       fill="currentColor"
                     />
                   </svg>
-                ) : !signedOnly &&
-                  item.access !== 'private' &&
-                  (item.assetType === undefined || item.assetType === 'image') ? (
+                ) : item.assetType === undefined || item.assetType === 'image' ? (
                   <img src={thumbnailUrl(item.url)} alt="" loading="lazy" />
                 ) : (
-                  // Delivery refuses an unsigned preview of a private file: a lock shows instead.
                   <span className="raw-icon" data-private={item.access === 'private' || undefined}>
                     {item.access === 'private' ? (
                       <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
