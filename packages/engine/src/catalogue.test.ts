@@ -21,6 +21,7 @@ describe('the catalogue and the engine', () => {
       .filter(
         (operation) =>
           operation.plugin === 't' ||
+          operation.plugin === 'vid' ||
           operation.key === 'ic.crop' ||
           (AI_OPERATIONS as readonly string[]).includes(operation.key),
       )
