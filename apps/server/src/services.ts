@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { type CreateEngineOptions, createEngine } from '@tessera/engine'
+import { createVideo } from '@tessera/media'
 import { seedBilling } from './billing/seed.ts'
 import type { ServerConfig } from './config.ts'
 import { loadContent } from './content/content.ts'
@@ -132,6 +133,7 @@ export async function createServices(
         ...config.engine,
         ...(options.ai === undefined ? {} : { ai: options.ai }),
       }),
+      video: createVideo(config.video),
       content,
       contentChanged: createChangeSignal(),
       wakeJobs: () => jobs?.wake(),

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import type { Auth } from '../accounts/auth.ts'
 import type { AppContext } from '../context.ts'
-import type { Organisation, StoredFile } from '../db/index.ts'
+import type { Organisation, StoredFile, VideoProperties } from '../db/index.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import {
@@ -20,6 +20,7 @@ import {
 } from './files.ts'
 import { receiveMultipart } from './multipart.ts'
 import { fetchRemote, RemoteError } from './remote.ts'
+import { probeUploadedVideo, videoFields } from './video-upload.ts'
 
 export interface UploadFields {
   /** Folder, e.g. `products/shoes` (no leading or trailing slash). */
@@ -97,7 +98,8 @@ function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImag
     access: 'public-read',
     tags: [] as string[],
     metadata: {},
-    assetType: isImage ? 'image' : 'raw',
+    assetType: isImage ? 'image' : file.video !== null ? 'video' : 'raw',
+    ...videoFields(file),
     url: deliveryUrl(app, cloudName, file.path),
     createdAt: file.createdAt,
     updatedAt: file.updatedAt,
@@ -128,7 +130,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
       type = UNKNOWN_TYPE
     }
     if (originalName !== undefined) assertExtensionMatches(originalName, type)
-    if (!type.isImage && !organisation.allowRawFiles) {
+    if (!type.isImage && type.isVideo !== true && !organisation.allowRawFiles) {
       throw new HttpError(
         415,
         'unsupported_type',
@@ -153,7 +155,10 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
       const type = await checkType(data, organisation, originalName || undefined)
       let width: number | null = null
       let height: number | null = null
-      if (type.isImage && type.format !== 'svg') {
+      let video: VideoProperties | null = null
+      if (type.isVideo === true) {
+        ;({ width, height, video } = await probeUploadedVideo(app, data))
+      } else if (type.isImage && type.format !== 'svg') {
         const probe = await engine.probe(data).catch((error: unknown) => {
           throw engineErrorToHttp(error)
         })
@@ -187,6 +192,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
           height,
           hash,
           storageKey,
+          video,
         },
         fields.overwrite,
       )

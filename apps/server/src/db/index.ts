@@ -59,6 +59,7 @@ export type {
   StoredFile,
   Subscription,
   User,
+  VideoProperties,
   Zone,
 } from './schema.ts'
 export * as schema from './schema.ts'

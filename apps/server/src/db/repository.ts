@@ -15,7 +15,13 @@ import { createPlanQueries } from './plan-queries.ts'
 import { createPresetQueries } from './preset-queries.ts'
 import { checkWholeNumber, excluded, isUuid, now, returned } from './query-helpers.ts'
 import { createRateLimitQueries } from './rate-limit-queries.ts'
-import { type DerivedImage, derivedImages, files, type StoredFile } from './schema.ts'
+import {
+  type DerivedImage,
+  derivedImages,
+  files,
+  type StoredFile,
+  type VideoProperties,
+} from './schema.ts'
 import { createUsageQueries } from './usage-queries.ts'
 
 export interface FileInput {
@@ -29,6 +35,8 @@ export interface FileInput {
   /** sha256 of the bytes, lowercase hex. */
   hash: string
   storageKey: string
+  /** A video's properties (issue 23). */
+  video?: VideoProperties | null
 }
 
 export interface ListFilesOptions {
@@ -99,6 +107,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
         height: input.height ?? null,
         hash: input.hash,
         storageKey: input.storageKey,
+        video: input.video ?? null,
       })
       .onConflictDoUpdate({
         target: [files.organisationId, files.path],
@@ -111,6 +120,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
           height: excluded(files.height),
           hash: excluded(files.hash),
           storageKey: excluded(files.storageKey),
+          video: excluded(files.video),
           version: sql`${files.version} + 1`,
           updatedAt: now(),
         },
@@ -140,6 +150,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
       height: input.height ?? null,
       hash: input.hash,
       storageKey: input.storageKey,
+      video: input.video ?? null,
     }
     // A first upload racing another one to a new path finds the row there on its next try.
     for (let attempt = 0; attempt < 3; attempt++) {

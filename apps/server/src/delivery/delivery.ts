@@ -32,6 +32,7 @@ import {
   serveOriginal,
 } from './respond.ts'
 import { createStrictTransformations } from './strict-transformations.ts'
+import { isVideoAnswer, outputOf, type VideoTarget, videoCharge } from './video.ts'
 
 export type { DeliveryRequest } from './resolve.ts'
 
@@ -47,6 +48,8 @@ interface Target {
   dpr: number
   accept: string | undefined
   format: string
+  /** Set when video has a part in the answer (video.ts). */
+  video?: VideoTarget
 }
 
 /** The transformation context of a delivery URL: its file and the chain's steps as they ran. */
@@ -58,6 +61,7 @@ export interface TransformationContext {
 }
 
 const isSlow = (operation: ParsedOperation) => operation.spec?.slow === true
+const rangeOf = (request: DeliveryRequest) => request.headers.get('range')
 const ANIMATABLE = new Set(['gif', 'webp'])
 
 export type Delivery = ReturnType<typeof createDelivery>
@@ -133,7 +137,7 @@ export function createDelivery(
     metrics.cache.inc({ result: 'hit' })
     budget.touch(cached)
     return {
-      response: imageResponse(request.method, data, cached.contentType, headers),
+      response: imageResponse(request.method, data, cached.contentType, headers, rangeOf(request)),
       data,
       row: cached,
     }
@@ -163,6 +167,8 @@ export function createDelivery(
         throw engineErrorToHttp(error)
       }
     }
+    // A video chain is checked against the limits and priced from the file's row (video.ts).
+    const video = videoCharge(app, file, operations, target)
     metrics.cache.inc({ result: 'miss' })
     const existing = await repo.findJobByDedupeKey(cacheKey)
     if (existing?.status === 'failed') throw failedJobError(existing)
@@ -173,7 +179,7 @@ export function createDelivery(
     // row stored before its context was kept) is not an eviction: it runs again, already paid.
     const evicted = existing?.status === 'done' && (await repo.findDerived(cacheKey)) === undefined
     if (existing === undefined || evicted) {
-      const credits = aiCreditsOf(operations)
+      const credits = aiCreditsOf(operations) + video.credits
       const reference =
         existing === undefined ? cacheKey : `${cacheKey}@${existing.updatedAt.toISOString()}`
       // On the demo, the visitor's daily allowance counts the credits the render costs.
@@ -184,7 +190,7 @@ export function createDelivery(
       })
       try {
         await countRender(request)
-        await chargeCredits(repo, organisationId, credits, AI_REASON, reference)
+        await chargeCredits(repo, organisationId, credits, video.reason ?? AI_REASON, reference)
       } catch (error) {
         await allowance?.release()
         throw error
@@ -248,7 +254,13 @@ export function createDelivery(
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept))
       if (pending === undefined) await countUnstored(request, derived.size)
-      return imageResponse(request.method, derived.data, derived.contentType, headers)
+      return imageResponse(
+        request.method,
+        derived.data,
+        derived.contentType,
+        headers,
+        rangeOf(request),
+      )
     } catch (error) {
       throw engineErrorToHttp(error)
     }
@@ -261,12 +273,7 @@ export function createDelivery(
     const hinted = readDpr(options, request.headers)
     // An AI render costs credits: a client hint picks one of a few DPR steps (finding 8).
     const dpr = options.dpr === 'auto' && operations.some(isSlow) ? aiDpr(hinted) : hinted
-    const format = engine.chooseOutputFormat({
-      sourceFormat: file.format,
-      operations,
-      ...(accept === undefined ? {} : { accept }),
-      autoFormat: options.f_auto === true,
-    })
+    const { format, video } = outputOf(engine, file, operations, accept, options.f_auto === true)
     const merged = await resolver.mergedFiles(resolved.organisationId, operations)
     const cacheKey = derivedCacheKey({ file, operations, format, dpr, merged })
     const etag = `"${cacheKey}"`
@@ -274,7 +281,7 @@ export function createDelivery(
     // AI models see the first frame of an animation (the step's context says `firstFrameOnly`);
     // formats that can animate say so on every answer, cached or not.
     if (ANIMATABLE.has(file.format) && operations.some(isSlow)) headers['x-ai-frames'] = 'first'
-    const target: Target = { cacheKey, dpr, accept, format }
+    const target: Target = { cacheKey, dpr, accept, format, ...(video ? { video } : {}) }
     return { target, etag, headers }
   }
 
@@ -295,7 +302,8 @@ export function createDelivery(
     const cached = await fromCache(request, target.cacheKey, headers)
     if (cached !== undefined) {
       const { raw } = request
-      if (raw !== undefined && cached.data !== undefined) {
+      // Videos are left to this path, which answers their ranges.
+      if (raw !== undefined && cached.data !== undefined && !isVideoAnswer(cached.row)) {
         const vary = varyOf(resolved.options).map((name) => name.toLowerCase())
         fastLane.keep(
           {
@@ -316,7 +324,7 @@ export function createDelivery(
       }
       return cached.response
     }
-    if (operations.some(isSlow)) return queue(request, resolved, target)
+    if (operations.some(isSlow) || target.video?.job) return queue(request, resolved, target)
     return deriveNow(request, resolved, target, headers)
   }
 
@@ -345,7 +353,7 @@ export function createDelivery(
     if (cached?.context !== undefined && cached.context !== null) {
       return { file, steps: cached.context as unknown as StepReport[], format }
     }
-    if (operations.some(isSlow)) {
+    if (operations.some(isSlow) || target.video?.job) {
       // A call that may not spend (a GET with only the session cookie, which a cross-site link
       // carries: issue 19 finding 5) follows a job already paid for, and queues nothing new.
       if (!how.mayQueue && (await repo.findJobByDedupeKey(target.cacheKey)) === undefined) {
