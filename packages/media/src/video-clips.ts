@@ -17,7 +17,7 @@ export interface ClipOptions {
   format?: 'mp4' | 'webm' | 'mkv' | 'mov' | 'avi' | 'mpg' | 'gif'
   /** A sine tone as an audio stream (not for gif). */
   audio?: boolean
-  /** `testsrc2` (default: moving pattern) or `color=red` style lavfi sources. */
+  /** A lavfi source: `testsrc2` (default: a moving pattern), `color=c=black`… */
   source?: string
 }
 
@@ -46,7 +46,8 @@ export async function makeClip(options: ClipOptions = {}): Promise<Buffer> {
     const file = join(dir, `clip.${format}`)
     const source = options.source ?? 'testsrc2'
     const args = ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi']
-    args.push('-i', `${source}=size=${width}x${height}:rate=${fps}:duration=${seconds}`)
+    const lavfi = `size=${width}x${height}:rate=${fps}:duration=${seconds}`
+    args.push('-i', `${source}${source.includes('=') ? ':' : '='}${lavfi}`)
     const audio = options.audio === true && format !== 'gif'
     if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`)
     args.push(...(CODECS[format] ?? []))

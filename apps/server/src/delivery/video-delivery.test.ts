@@ -112,7 +112,16 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
       .png()
       .toBuffer()
     const mkv = await makeClip({ format: 'mkv' })
+    // MPEG-1 holds up to 4095 × 4095: a canvas of 16.7 MP, over VIDEO_MAX_PIXELS (8.3 MP).
+    const canvas = await makeClip({
+      format: 'mpg',
+      width: 4094,
+      height: 4094,
+      seconds: 0.08,
+      source: 'color=c=black',
+    })
     const cases: [Buffer, string, number, string][] = [
+      [canvas, 'canvas.mpg', 422, 'video_too_large'],
       [clip, 'disguised.webm', 415, 'extension_mismatch'],
       [png, 'disguised.mp4', 415, 'extension_mismatch'],
       [clip.subarray(0, Math.floor(clip.length / 2)), 'truncated.mp4', 422, 'invalid_video'],
@@ -224,6 +233,43 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
     expect(image.status).toBe(400)
     expect(((await image.json()) as { message: string }).message).toContain('t.toFormat')
     expect((await repo.findOrganisationById(organisationId))?.credits).toBe(before)
+    expect(await videoTemps()).toEqual([])
+  })
+})
+
+describe.each<TestDatabaseKind>(testDatabases('server'))('a video job that fails on %s', (kind) => {
+  let server: TestServer
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { VIDEO_MAX_OUTPUT_BYTES: '2048' })
+  }, 60_000)
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('fails once with a clear 4xx, is not retried or stuck, and leaves no temp files', async () => {
+    const token = await server.createToken()
+    const body = new FormData()
+    body.set('file', new Blob([await makeClip({ width: 160, height: 120, seconds: 2 })]), 'big.mp4')
+    const stored = await fetch(`${server.url}${ASSETS}/upload/direct`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(stored.status).toBe(200)
+    const path = `${server.url}/v2/demo/t.toFormat(f:mp4,q:100)/big.mp4`
+    let answer = await fetch(path)
+    for (let attempt = 0; answer.status === 202 && attempt < 300; attempt++) {
+      await answer.arrayBuffer()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      answer = await fetch(path)
+    }
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toMatchObject({ code: 'output_too_large' })
+    // Asked again: the failed job's answer at once, not a new job.
+    const again = await fetch(path)
+    expect(again.status).toBe(400)
+    await again.arrayBuffer()
     expect(await videoTemps()).toEqual([])
   })
 })
