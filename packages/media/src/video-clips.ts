@@ -15,6 +15,8 @@ export interface ClipOptions {
   fps?: number
   /** `mp4` (H.264), `webm` (VP9), `mkv` (H.264), `mov` (H.264), `avi` (MPEG-4), `mpg` (MPEG-1), `gif`. */
   format?: 'mp4' | 'webm' | 'mkv' | 'mov' | 'avi' | 'mpg' | 'gif'
+  /** Frames between keyframes (H.264/VP9; ffmpeg's default when unset). */
+  gop?: number
   /** A sine tone as an audio stream (not for gif). */
   audio?: boolean
   /** A lavfi source: `testsrc2` (default: a moving pattern), `color=c=black`… */
@@ -51,6 +53,7 @@ export async function makeClip(options: ClipOptions = {}): Promise<Buffer> {
     const audio = options.audio === true && format !== 'gif'
     if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`)
     args.push(...(CODECS[format] ?? []))
+    if (options.gop !== undefined) args.push('-g', String(options.gop))
     if (audio) args.push(...(AUDIO[format] ?? ['-c:a', 'aac']), '-shortest')
     args.push(file)
     await pool.run(videoBinaries().ffmpeg, args, { timeoutMs: 120_000, maxStdoutBytes: 1 << 20 })
