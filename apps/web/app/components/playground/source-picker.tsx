@@ -191,10 +191,10 @@ export function SourcePicker({
         </div>
       )}
       <label className="pg-upload">
-        <span className="button is-secondary is-small">Upload an image</span>
+        <span className="button is-secondary is-small">Upload an image or video</span>
         <input
           type="file"
-          accept="image/*"
+          accept="image/*,video/*"
           className="visually-hidden"
           onChange={(event) => {
             const file = event.target.files?.[0]

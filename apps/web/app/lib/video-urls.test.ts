@@ -1,0 +1,39 @@
+// How the console and the playground treat videos (issue 23): a first-frame thumbnail made by
+// delivery, lengths as m:ss, which videos play in place and which are shown as a still.
+import { describe, expect, it } from 'vitest'
+import { formatDuration, videoThumbnailUrl } from './console-urls.ts'
+import { asPngUrl, formatOf, isDisplayable, isPlayableVideo } from './image-fetch.ts'
+
+describe('videos in the console and the playground', () => {
+  it('asks delivery for a JPEG still of the first frame as the thumbnail', () => {
+    expect(videoThumbnailUrl('http://h/v2/demo/original/videos/clip.mp4')).toBe(
+      'http://h/v2/demo/t.resize(w:320,h:320)~t.toFormat(f:jpeg)/videos/clip.mp4',
+    )
+  })
+
+  it('writes lengths as m:ss, and h:mm:ss from an hour', () => {
+    expect([0, 2.04, 59.6, 61, 3599, 3600, 3661].map(formatDuration)).toEqual([
+      '0:00',
+      '0:02',
+      '1:00',
+      '1:01',
+      '59:59',
+      '1:00:00',
+      '1:01:01',
+    ])
+  })
+
+  it('plays MP4 and WebM in place and asks other containers as a png still', () => {
+    expect(['video/mp4', 'video/webm; codecs=vp9'].map(isDisplayable)).toEqual([true, true])
+    expect(['video/quicktime', 'video/x-msvideo'].some(isPlayableVideo)).toBe(false)
+    expect(isDisplayable('video/x-matroska')).toBe(false)
+    expect(asPngUrl('http://h/v2/demo/original/a/clip.mov')).toBe(
+      'http://h/v2/demo/t.toFormat(f:png)/a/clip.mov',
+    )
+    expect([formatOf('video/mp4'), formatOf('video/webm'), formatOf('image/png')]).toEqual([
+      'mp4',
+      'webm',
+      'png',
+    ])
+  })
+})
