@@ -29,7 +29,7 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 console.log(`# video bench — load at start ${load()}`)
-const dir = await mkdtemp(join(tmpdir(), 'tessera-video-bench-'))
+const dir = await mkdtemp(join(tmpdir(), 'tessera-bench-video-'))
 const clip1080 = await makeClip({ width: 1920, height: 1080, seconds: 10, fps: 25, gop: 50 })
 const clip720 = await makeClip({ width: 1280, height: 720, seconds: 10, fps: 25, gop: 50 })
 const file1080 = join(dir, '1080.mp4')

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
@@ -13,7 +13,7 @@ let video: ReturnType<typeof createVideo>
 let clip: Buffer
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tessera-video-test-'))
+  dir = await mkdtemp(join(tmpdir(), 'tessera-media-test-'))
   video = createVideo({ tempDir: dir, maxSeconds: 60, concurrency: 2, threads: 1 })
   clip = await makeClip({ width: 64, height: 48, seconds: 2, fps: 25, audio: true })
 })
@@ -51,7 +51,7 @@ describe('probe', () => {
     ['mpg', 'mpeg1video'],
   ] as const)('reads a %s clip (%s)', async (format, codec) => {
     const made = await makeClip({ format, seconds: 1 })
-    const found = await video.probe(made, { verify: true })
+    const found = await video.probe(made, { verify: true, format })
     expect(found).toMatchObject({ width: 64, height: 48, codec })
     expect(found.duration).toBeGreaterThan(0.8)
     expect(found.duration).toBeLessThan(1.3)
@@ -90,6 +90,28 @@ describe('probe', () => {
     const small = createVideo({ tempDir: dir, maxPixels: 1000 })
     expect((await failure(small.probe(clip))).code).toBe('too_many_pixels')
     await expectNoTempFiles()
+  })
+})
+
+describe('the demuxer and the temp directory', () => {
+  it('reads bytes only as their sniffed format', async () => {
+    const webm = await makeClip({ format: 'webm' })
+    expect((await video.probe(webm, { format: 'webm' })).codec).toBe('vp9')
+    expect((await failure(video.probe(webm, { format: 'mp4' }))).code).toBe('invalid_video')
+    await expectNoTempFiles()
+  })
+
+  it('sweeps directories a dead process left, not those of live runs', async () => {
+    const stale = join(dir, 'tessera-video-dead')
+    const live = join(dir, 'tessera-video-live')
+    await mkdir(stale)
+    await mkdir(live)
+    const hourAgo = new Date(Date.now() - 3_600_000)
+    await utimes(stale, hourAgo, hourAgo)
+    const swept = createVideo({ tempDir: dir, timeoutMs: 60_000, sweepOnStart: false })
+    expect(await swept.sweep()).toBe(1)
+    expect(await readdir(dir)).toEqual(['tessera-video-live'])
+    await rm(live, { recursive: true })
   })
 })
 

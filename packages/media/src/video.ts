@@ -3,7 +3,7 @@
 // refused at once), taking a still, and transcoding a planned chain (video-chain.ts). Each call
 // works in a private temp directory (mode 0700) that is removed when it ends, however it ends.
 
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { videoBinaries } from './video-binaries.ts'
@@ -35,6 +35,8 @@ export interface VideoSettings {
   threads: number
   /** Where the private temp directories go (default: the OS's). */
   tempDir?: string
+  /** Whether creation sweeps directories dead processes left (`sweep`); default true. */
+  sweepOnStart?: boolean
 }
 
 /** Defaults of `VideoSettings`. */
@@ -101,6 +103,25 @@ function commonArgs(threads: number): string[] {
 /** Input options: only the file and pipe protocols (no network, no concat of other files). */
 const INPUT_GUARD = ['-protocol_whitelist', 'file,pipe', '-probesize', '5000000']
 
+// The demuxer of each stored format: the bytes were sniffed as this format, so ffmpeg reads them
+// as it and nothing else (no playlist or concat script can pass for a video).
+const DEMUXERS: Readonly<Record<string, string>> = {
+  mp4: 'mov',
+  mov: 'mov',
+  mkv: 'matroska',
+  webm: 'matroska',
+  avi: 'avi',
+  mpg: 'mpeg',
+  mpeg: 'mpeg',
+  gif: 'gif',
+}
+
+/** `-f <demuxer>` for a stored format, nothing for a format without one here. */
+function demuxer(format: string | undefined): string[] {
+  const name = format === undefined ? undefined : DEMUXERS[format]
+  return name === undefined ? [] : ['-f', name]
+}
+
 function ratio(text: unknown): number {
   if (typeof text !== 'string') return 0
   const [a, b] = text.split('/').map(Number)
@@ -129,9 +150,32 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
   const limits: PlanLimits = { maxSeconds: settings.maxSeconds, maxPixels: settings.maxPixels }
   const probeTimeout = Math.min(settings.timeoutMs, 30_000)
 
+  const tempRoot = settings.tempDir ?? tmpdir()
+
+  /**
+   * Removes temp directories left by a process that died mid-run (a crash, SIGKILL): those
+   * older than any run can last (three ffmpeg runs at most per call, each within its time
+   * limit, plus a margin), so none of a live process's is touched. Runs once at creation.
+   */
+  async function sweep(now = Date.now()): Promise<number> {
+    const oldest = now - (3 * settings.timeoutMs + 60_000)
+    let removed = 0
+    const names = await readdir(tempRoot).catch(() => [] as string[])
+    for (const name of names) {
+      if (!name.startsWith('tessera-video-')) continue
+      const path = join(tempRoot, name)
+      const info = await stat(path).catch(() => undefined)
+      if (info === undefined || info.mtimeMs > oldest) continue
+      await rm(path, { recursive: true, force: true }).catch(() => undefined)
+      removed++
+    }
+    return removed
+  }
+  if (settings.sweepOnStart !== false) void sweep()
+
   /** Runs `work` with `input` written to a fresh private directory, removed afterwards. */
   async function inTempDir<T>(input: Buffer, work: (dir: string, file: string) => Promise<T>) {
-    const dir = await mkdtemp(join(settings.tempDir ?? tmpdir(), 'tessera-video-'))
+    const dir = await mkdtemp(join(tempRoot, 'tessera-video-'))
     try {
       const file = join(dir, 'input')
       await writeFile(file, input, { mode: 0o600 })
@@ -141,11 +185,11 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
     }
   }
 
-  async function ffprobe(file: string): Promise<VideoProbe> {
+  async function ffprobe(file: string, format?: string): Promise<VideoProbe> {
     const { ffprobe: binary } = videoBinaries()
     let text: string
     try {
-      const args = ['-v', 'error', ...INPUT_GUARD, '-print_format', 'json']
+      const args = ['-v', 'error', ...INPUT_GUARD, ...demuxer(format), '-print_format', 'json']
       args.push('-show_format', '-show_streams', file)
       const result = await pool.run(binary, args, {
         timeoutMs: probeTimeout,
@@ -222,8 +266,8 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
   }
 
   // The first frame and the last second must decode: a file cut short fails here, not later.
-  async function decodeCheck(file: string): Promise<void> {
-    const guard = ['-xerror', ...INPUT_GUARD]
+  async function decodeCheck(file: string, format?: string): Promise<void> {
+    const guard = ['-xerror', ...INPUT_GUARD, ...demuxer(format)]
     try {
       await ffmpeg(
         [...guard, '-i', file, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'],
@@ -247,30 +291,40 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
 
   /**
    * Reads a video's properties, checks them against the limits, and (with `verify`, as an upload
-   * does) that its first frame and last second decode.
+   * does) that its first frame and last second decode. With `format` (the sniffed format), only
+   * that format's demuxer reads the bytes.
    *
    * @throws {VideoError} `invalid_video`, `too_long`, `too_many_pixels`, `timeout`.
    */
-  async function probe(input: Buffer, how: { verify?: boolean } = {}): Promise<VideoProbe> {
+  async function probe(
+    input: Buffer,
+    how: { verify?: boolean; format?: string } = {},
+  ): Promise<VideoProbe> {
     return await inTempDir(input, async (_dir, file) => {
-      const found = await ffprobe(file)
+      const found = await ffprobe(file, how.format)
       checkLimits(found)
-      if (how.verify === true) await decodeCheck(file)
+      if (how.verify === true) await decodeCheck(file, how.format)
       return found
     })
   }
 
   /**
-   * The frame at `at` seconds (the first by default) as a PNG, at the video's own size.
+   * The frame at `at` seconds (the first by default) as a PNG, at the video's own size;
+   * `format` is the stored format (its demuxer is the only one used).
    *
    * @throws {VideoError}
    */
-  async function still(input: Buffer, at = 0): Promise<{ data: Buffer; probe: VideoProbe }> {
+  async function still(
+    input: Buffer,
+    at = 0,
+    format?: string,
+  ): Promise<{ data: Buffer; probe: VideoProbe }> {
     return await inTempDir(input, async (_dir, file) => {
-      const found = await ffprobe(file)
+      const found = await ffprobe(file, format)
       checkLimits(found)
       const seek = at > 0 ? ['-ss', at.toFixed(3)] : []
-      const args = [...INPUT_GUARD, ...seek, '-i', file, '-map', '0:v:0', '-frames:v', '1']
+      const args = [...INPUT_GUARD, ...demuxer(format), ...seek, '-i', file]
+      args.push('-map', '0:v:0', '-frames:v', '1')
       args.push('-f', 'image2pipe', '-c:v', 'png', '-')
       const { stdout } = await ffmpeg(
         args,
@@ -349,13 +403,13 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
     how: { format: string; dpr?: number },
   ): Promise<VideoResult> {
     return await inTempDir(input, async (dir, file) => {
-      const found = await ffprobe(file)
+      const found = await ffprobe(file, how.format)
       const source: ChainSource = { ...found, format: how.format }
       if (found.width * found.height > settings.maxPixels) checkLimits(found)
       const plan = planVideo(operations, source, limits, how.dpr ?? 1)
       const output = join(dir, `output.${plan.format}`)
       const window = ['-ss', plan.start.toFixed(3), '-t', plan.duration.toFixed(3)]
-      const args = [...INPUT_GUARD, ...window, '-i', file, '-map', '0:v:0']
+      const args = [...INPUT_GUARD, ...demuxer(how.format), ...window, '-i', file, '-map', '0:v:0']
       if (found.audioCodec !== undefined && plan.format !== 'gif') args.push('-map', '0:a:0')
       args.push('-fs', String(settings.maxOutputBytes), ...encoderArgs(plan, found, output))
       await ffmpeg(args).catch((error: unknown) => {
@@ -371,7 +425,7 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
         )
       }
       const data = await readFile(output)
-      const made = await ffprobe(output)
+      const made = await ffprobe(output, plan.format)
       return {
         data,
         format: plan.format,
@@ -403,6 +457,7 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
     still,
     transform,
     plan,
+    sweep,
     /** ffmpeg and ffprobe processes running and waiting now. */
     get load() {
       return { active: pool.active, waiting: pool.waiting }

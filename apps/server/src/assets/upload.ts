@@ -157,7 +157,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
       let height: number | null = null
       let video: VideoProperties | null = null
       if (type.isVideo === true) {
-        ;({ width, height, video } = await probeUploadedVideo(app, data))
+        ;({ width, height, video } = await probeUploadedVideo(app, data, type.format))
       } else if (type.isImage && type.format !== 'svg') {
         const probe = await engine.probe(data).catch((error: unknown) => {
           throw engineErrorToHttp(error)

@@ -13,16 +13,18 @@ export interface ProbedVideo {
 }
 
 /**
- * Probes an uploaded video against `VIDEO_MAX_SECONDS` and `VIDEO_MAX_PIXELS`.
+ * Probes an uploaded video (read as its sniffed `format` only) against `VIDEO_MAX_SECONDS` and
+ * `VIDEO_MAX_PIXELS`.
  *
  * @throws {HttpError} 422 `invalid_video`, `video_too_long`, `video_too_large`; 503 `timeout`.
  */
 export async function probeUploadedVideo(
   app: Pick<AppContext, 'video'>,
   data: Buffer,
+  format: string,
 ): Promise<ProbedVideo> {
   try {
-    const found = await app.video.probe(data, { verify: true })
+    const found = await app.video.probe(data, { verify: true, format })
     return {
       width: found.width,
       height: found.height,

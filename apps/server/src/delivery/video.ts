@@ -145,7 +145,7 @@ export async function deriveVideo(
   const { operations, target, dpr } = request
   if (!target.job) {
     const plan = planStill(operations, sourceOf(file))
-    const frame = await app.video.still(input, plan.at)
+    const frame = await app.video.still(input, plan.at, file.format)
     const chain =
       plan.format === undefined ? [...operations, ...toFormat(target.format)] : operations
     const result = await app.engine.transform({
