@@ -125,6 +125,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       timeoutMs: e.VIDEO_TIMEOUT_MS,
       concurrency: e.VIDEO_CONCURRENCY,
       threads: e.VIDEO_THREADS,
+      ...(e.VIDEO_TEMP_DIR === undefined ? {} : { tempDir: e.VIDEO_TEMP_DIR }),
     },
     jobPollMs: e.JOB_POLL_MS,
     jobs: { heartbeatMs: e.JOB_HEARTBEAT_MS, staleAfterMs: e.JOB_STALE_AFTER_MS },

@@ -141,6 +141,7 @@ export const ENV = z.object({
     'processes',
   ),
   VIDEO_THREADS: integer(1, 64, 2, 'threads'),
+  VIDEO_TEMP_DIR: text,
   SHARP_CACHE_ITEMS: integer(0, 1_000_000, 5, 'operations'),
   JOB_POLL_MS: integer(10, 60_000, 250, 'ms'),
   JOB_HEARTBEAT_MS: integer(10, 600_000, 5_000, 'ms'),

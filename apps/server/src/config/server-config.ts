@@ -54,6 +54,8 @@ export interface ServerConfig {
     timeoutMs: number
     concurrency: number
     threads: number
+    /** Where ffmpeg's private temp directories go (`VIDEO_TEMP_DIR`; the OS's by default). */
+    tempDir?: string
   }
   jobPollMs: number
   /** How often a running job's lock is refreshed, and after how long without one it is taken over. */

@@ -2,8 +2,9 @@
 // their properties in the file JSON, ranges on originals and derived videos, stills at once,
 // video transforms as jobs (202 until stored), the GIF/WebP → MP4 case, and bad input refused
 // with a clear 4xx, nothing kept, no temp files left, the server still serving.
-import { readdir } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { makeClip, readProperties, withClaimedDuration } from '@tessera/media'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,8 +17,17 @@ import {
 
 const ASSETS = '/service/panel/assets/v1.0'
 
-const videoTemps = async () =>
-  (await readdir(tmpdir())).filter((name) => name.startsWith('tessera-video-'))
+// Each server here makes its ffmpeg temp directories in its own folder (VIDEO_TEMP_DIR), so
+// what is left there is this file's own.
+let temps: string
+const videoTemps = () => readdir(temps)
+
+beforeAll(async () => {
+  temps = await mkdtemp(join(tmpdir(), 'tessera-vtemps-'))
+})
+afterAll(async () => {
+  await rm(temps, { recursive: true, force: true })
+})
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s', (kind) => {
   let server: TestServer
@@ -57,6 +67,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
   beforeAll(async () => {
     server = await startTestServer(kind, {
       VIDEO_MAX_SECONDS: '30',
+      VIDEO_TEMP_DIR: temps,
       VIDEO_CONCURRENCY: '2',
       VIDEO_THREADS: '1',
       ANON_AI_RUNS_PER_DAY: '1000',
@@ -241,7 +252,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('a video job that fails
   let server: TestServer
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { VIDEO_MAX_OUTPUT_BYTES: '2048' })
+    server = await startTestServer(kind, { VIDEO_MAX_OUTPUT_BYTES: '2048', VIDEO_TEMP_DIR: temps })
   }, 60_000)
   afterAll(async () => {
     await server?.stop()
