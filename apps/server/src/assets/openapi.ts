@@ -46,6 +46,7 @@ export const ASSET_API: ApiPart = {
       contentType: z.string(),
       assetType: z.enum(['image', 'video', 'raw']),
       duration: z.number().optional().describe('A video: its length in seconds'),
+      codec: z.string().optional().describe('A video: its video codec (h264, vp9, …)'),
       video: z
         .object({
           duration: z.number(),

@@ -34,6 +34,7 @@ export const UPLOAD_OPENAPI: ApiPart = {
       metadata: z.record(z.string(), z.unknown()),
       assetType: z.enum(['image', 'video', 'raw']),
       duration: z.number().optional().describe('A video: its length in seconds'),
+      codec: z.string().optional().describe('A video: its video codec (h264, vp9, …)'),
       video: z
         .object({
           duration: z.number(),

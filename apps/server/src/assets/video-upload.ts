@@ -41,8 +41,11 @@ export async function probeUploadedVideo(
   }
 }
 
-/** The video fields of a file's JSON: `duration` (seconds) and `video`; none for other files. */
+/**
+ * The video fields of a file's JSON: `duration` (seconds) and `codec` beside `size`, and every
+ * property in `video`; none for other files.
+ */
 export function videoFields(file: Pick<StoredFile, 'video'>) {
   if (file.video === null || file.video === undefined) return {}
-  return { duration: file.video.duration, video: file.video }
+  return { duration: file.video.duration, codec: file.video.codec, video: file.video }
 }

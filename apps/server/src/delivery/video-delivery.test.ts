@@ -97,6 +97,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
       assetType: 'video',
       width: 64,
       height: 48,
+      codec: 'h264',
       video: { codec: 'h264', frames: 50, frameRate: 25, audioCodec: 'aac' },
     })
     expect(json.duration).toBeCloseTo(2, 1)
