@@ -181,8 +181,9 @@ export async function createServices(
           closeOptions.jobGraceMs === undefined ? {} : { graceMs: closeOptions.jobGraceMs },
         )
         await delivery.settle()
-        // Ends the AI worker threads (models) this server's engine started.
+        // Ends the AI worker threads (models) this server's engine started, and ffmpeg runs.
         await context.engine.close()
+        context.video.close()
         await feed.close()
         await database.close()
       },

@@ -1,7 +1,7 @@
 // Running ffmpeg and ffprobe as child processes: a bounded number at once, each with a time limit
 // after which it is killed (SIGKILL: a decoder stuck in a bad file does not answer SIGTERM), its
 // output collected up to a byte limit, its stderr kept short for the error message.
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { VideoError } from './video-errors.ts'
 
 /** How one child process is run. */
@@ -27,6 +27,9 @@ const STDERR_KEPT = 4096
 export function createProcessPool(size: number) {
   let active = 0
   const waiting: Array<() => void> = []
+  // Processes running now, so `close` can end them.
+  const running = new Set<ChildProcess>()
+  let closed = false
 
   async function slot(): Promise<() => void> {
     if (active < size) {
@@ -55,14 +58,22 @@ export function createProcessPool(size: number) {
   async function run(file: string, args: readonly string[], options: RunOptions) {
     const release = await slot()
     try {
-      return await runOnce(file, args, options)
+      if (closed) throw new VideoError('failed', 'Video work is shutting down')
+      return await runOnce(file, args, options, running)
     } finally {
       release()
     }
   }
 
+  /** Kills every process running now and refuses new ones (for shutdown). */
+  function close(): void {
+    closed = true
+    for (const child of running) child.kill('SIGKILL')
+  }
+
   return {
     run,
+    close,
     get active() {
       return active
     },
@@ -72,9 +83,15 @@ export function createProcessPool(size: number) {
   }
 }
 
-function runOnce(file: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+function runOnce(
+  file: string,
+  args: readonly string[],
+  options: RunOptions,
+  running: Set<ChildProcess>,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {} })
+    running.add(child)
     const chunks: Buffer[] = []
     let stdoutBytes = 0
     let stderr = ''
@@ -105,12 +122,14 @@ function runOnce(file: string, args: readonly string[], options: RunOptions): Pr
     child.stdout.on('error', () => undefined)
     child.stderr.on('error', () => undefined)
     child.on('error', (error) => {
+      running.delete(child)
       clearTimeout(timer)
       reject(
         new VideoError('failed', `Could not start ${file}: ${error.message}`, { cause: error }),
       )
     })
     child.on('close', (code, signal) => {
+      running.delete(child)
       clearTimeout(timer)
       if (stopped !== undefined) return reject(stopped)
       if (code === 0) return resolve({ stdout: Buffer.concat(chunks), stderr })

@@ -224,4 +224,15 @@ describe('process pool', () => {
     expect(most).toBe(2)
     expect(pool.active).toBe(0)
   })
+
+  it('kills what runs at close and refuses what comes after', async () => {
+    const pool = createProcessPool(1)
+    const long = pool.run('/bin/sleep', ['30'], { timeoutMs: 60_000, maxStdoutBytes: 10 })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    pool.close()
+    await expect(long).rejects.toThrow(/SIGKILL/)
+    await expect(
+      pool.run('/bin/true', [], { timeoutMs: 1000, maxStdoutBytes: 10 }),
+    ).rejects.toThrow(/shutting down/)
+  })
 })

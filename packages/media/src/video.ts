@@ -458,6 +458,8 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
     transform,
     plan,
     sweep,
+    /** Kills the ffmpeg processes running now and refuses new work (for shutdown). */
+    close: () => pool.close(),
     /** ffmpeg and ffprobe processes running and waiting now. */
     get load() {
       return { active: pool.active, waiting: pool.waiting }
