@@ -157,6 +157,11 @@ export function paramDoc(param: ParamSpec): ParamDoc {
   }
 }
 
+/** Whether an operation takes video files only (its formats leave images out). */
+export function isVideoOnly(operation: Pick<OperationSpec, 'formats'>): boolean {
+  return operation.formats !== undefined && !operation.formats.includes('png')
+}
+
 /** Everything a page about one operation shows. */
 export interface OperationDoc {
   key: string
@@ -167,6 +172,11 @@ export interface OperationDoc {
   description: string
   runnable: boolean
   slow: boolean
+  /**
+   * The operation takes video files only (`vid.*`, a Tessera extension): the demo holds no
+   * video, so its pages show no live example on the image sample.
+   */
+  videoOnly: boolean
   docPath: string
   pattern: string
   params: ParamDoc[]
@@ -182,6 +192,7 @@ export function operationDoc(plugin: PluginSpec, operation: OperationSpec): Oper
     description: operation.description,
     runnable: operation.runnable,
     slow: operation.slow,
+    videoOnly: isVideoOnly(operation),
     docPath: operationDocPath(operation),
     pattern: examplePattern(operation),
     params: operation.params.map(paramDoc),

@@ -1,8 +1,11 @@
 // How the console and the playground treat videos (issue 23): a first-frame thumbnail made by
 // delivery, lengths as m:ss, which videos play in place and which are shown as a still.
+
+import { CATALOGUE } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
 import { formatDuration, videoThumbnailUrl } from './console-urls.ts'
 import { asPngUrl, formatOf, isDisplayable, isPlayableVideo } from './image-fetch.ts'
+import { isVideoOnly } from './operation-docs.ts'
 
 describe('videos in the console and the playground', () => {
   it('asks delivery for a JPEG still of the first frame as the thumbnail', () => {
@@ -35,5 +38,18 @@ describe('videos in the console and the playground', () => {
       'webm',
       'png',
     ])
+  })
+
+  it('marks the operations that take video files only (no live example on the image sample)', () => {
+    const spec = (key: string) => {
+      const [plugin = '', method = ''] = key.split('.')
+      return CATALOGUE.getOperation(plugin, method) ?? { formats: undefined }
+    }
+    expect(['vid.frame', 'vid.trim', 'vsr.upscale'].map((key) => isVideoOnly(spec(key)))).toEqual([
+      true,
+      true,
+      true,
+    ])
+    expect(['t.resize', 't.toFormat', 'erase.bg'].some((key) => isVideoOnly(spec(key)))).toBe(false)
   })
 })
