@@ -29,4 +29,9 @@ export {
 } from './video-chain.ts'
 export { type ClipOptions, makeClip } from './video-clips.ts'
 export { isVideoError, VideoError, type VideoErrorCode } from './video-errors.ts'
-export { type ReadProperties, readProperties, withClaimedDuration } from './video-test-support.ts'
+export {
+  type ReadProperties,
+  readProperties,
+  withClaimedDuration,
+  withRotation,
+} from './video-test-support.ts'

@@ -1,7 +1,7 @@
 // Test support shared by the media and server suites: bad videos made from good ones, and a
 // reading of a result's properties with ffprobe (the same binary the service uses).
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -21,6 +21,21 @@ export function withClaimedDuration(mkv: Buffer, seconds: number): Buffer {
   if (copy[at + 2] === 0x84) copy.writeFloatBE(seconds * 1000, at + 3)
   else copy.writeDoubleBE(seconds * 1000, at + 3)
   return copy
+}
+
+/** An MP4 with a rotation in its metadata (as phones write them), its frames unchanged. */
+export async function withRotation(mp4: Buffer, degrees: number): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'tessera-rotate-'))
+  try {
+    const input = join(dir, 'in.mp4')
+    const output = join(dir, 'out.mp4')
+    await writeFile(input, mp4)
+    const args = ['-v', 'error', '-i', input, '-c', 'copy', '-metadata:s:v:0']
+    await run(videoBinaries().ffmpeg, [...args, `rotate=${degrees}`, output])
+    return await readFile(output)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
 /** What ffprobe reads from a result. */

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createVideo, makeClip, readProperties, VideoError, withClaimedDuration } from './index.ts'
+import {
+  createVideo,
+  makeClip,
+  readProperties,
+  VideoError,
+  withClaimedDuration,
+  withRotation,
+} from './index.ts'
 import { createProcessPool } from './video-process.ts'
 
 const op = (key: string, params: Record<string, unknown> = {}) => ({ spec: { key }, params })
@@ -178,6 +185,16 @@ describe('transform', () => {
     const read = await readProperties(result.data)
     expect(read).toMatchObject({ codec: 'h264', width: 64, height: 48 })
     expect(read.duration).toBeCloseTo(1, 0)
+  })
+
+  it('reads a rotated video as it is shown: probe, still and output agree', async () => {
+    const turned = await withRotation(clip, 90)
+    const found = await video.probe(turned, { format: 'mp4' })
+    expect([found.width, found.height]).toEqual([48, 64])
+    const still = await sharp((await video.still(turned, 0, 'mp4')).data).metadata()
+    expect([still.width, still.height]).toEqual([48, 64])
+    const result = await video.transform(turned, [op('t.resize', { w: 24 })], { format: 'mp4' })
+    expect(await readProperties(result.data)).toMatchObject({ width: 24, height: 32 })
   })
 
   it('refuses an operation video does not take, naming it', async () => {
