@@ -6,9 +6,11 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeClip, readProperties, withClaimedDuration } from '@tessera/media'
+import { signUrl } from '@tessera/url'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  createSignedUrlOrganisation,
   startTestServer,
   type TestDatabaseKind,
   type TestServer,
@@ -226,6 +228,42 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
       expect(read).toMatchObject({ codec: 'h264', width: 32, height: 24 })
       expect(read.frames).toBeGreaterThanOrEqual(9)
     }
+  })
+
+  it('asks signed URLs of an organisation that requires them, for videos too', async () => {
+    const { repo } = server.services.context
+    const { organisation, key } = await createSignedUrlOrganisation(server, 'secure-video')
+    const stored = await repo.findFile(organisationId, 'videos/clip.mp4')
+    if (stored === undefined) throw new Error('no clip')
+    const { storageKey, hash, size, format, contentType, width, height, video } = stored
+    await repo.upsertFile(organisation.id, {
+      path: 'clip.mp4',
+      name: 'clip.mp4',
+      ...{ storageKey, hash, size, format, contentType, width, height, video },
+    })
+    const url = `${server.url}/v2/secure-video/t.resize(w:16,h:12)/clip.mp4`
+    const unsigned = await fetch(url)
+    expect(unsigned.status).toBe(401)
+    await unsigned.arrayBuffer()
+    const signed = await signUrl(url, {
+      accessKey: key.accessKey,
+      token: key.secret,
+      expirySeconds: 300,
+    })
+    // A video costs credits: an organisation without them is told so, and nothing is queued.
+    const broke = await fetch(signed)
+    expect(broke.status).toBe(402)
+    expect(await broke.json()).toMatchObject({ code: 'insufficient_credits' })
+    await repo.grantCredits(organisation.id, 5, 'test', 'video-test')
+    let answer = await fetch(signed)
+    for (let attempt = 0; answer.status === 202 && attempt < 300; attempt++) {
+      await answer.arrayBuffer()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      answer = await fetch(signed)
+    }
+    expect(answer.status).toBe(200)
+    expect(await readProperties(await bytesOf(answer))).toMatchObject({ width: 16, height: 12 })
+    expect((await repo.findOrganisationById(organisation.id))?.credits).toBe(4)
   })
 
   it('refuses what video does not do before any work, naming it', async () => {
