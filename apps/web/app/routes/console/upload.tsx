@@ -144,7 +144,7 @@ export default function Upload() {
         onDrop={(event) => void onDrop(event)}
       >
         <p>
-          <strong>Drop images or folders here</strong>
+          <strong>Drop images, videos or folders here</strong>
         </p>
         <p>or</p>
         <div className="button-row is-centered">
