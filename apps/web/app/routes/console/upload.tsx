@@ -181,7 +181,8 @@ export default function Upload() {
           onChange={(event) => fromInput(event.currentTarget)}
         />
         <p className="dropzone-hint">
-          JPEG, PNG, WebP, AVIF, GIF, TIFF, SVG and more, up to 50 MB each.
+          JPEG, PNG, WebP, AVIF, GIF, TIFF, SVG and more, and videos (MP4, MOV, MKV, WebM, AVI,
+          MPEG), up to 50 MB each.
         </p>
       </section>
       <UploadQueueList queue={queue} showBytes testId="upload-list" />
