@@ -65,6 +65,10 @@ export function createDeriver(
       if (!isVideoFormat(file.format)) lookups.bytes.set(file.storageKey, input)
     }
     const autoFormat = options.f_auto === true
+    const loadFile = async (reference: string) => {
+      const other = await findMergeFile(resolved.organisationId, reference)
+      return other === undefined ? undefined : storage.get(other.storageKey)
+    }
     const video = videoTargetOf(file, operations, { accept, autoFormat })
     const result =
       video !== undefined
@@ -74,6 +78,7 @@ export function createDeriver(
             dpr,
             accept,
             autoFormat,
+            loadFile,
           })
         : await engine.transform({
             input,
@@ -81,10 +86,7 @@ export function createDeriver(
             ...(accept === undefined ? {} : { accept }),
             autoFormat,
             dpr,
-            loadFile: async (reference: string) => {
-              const other = await findMergeFile(resolved.organisationId, reference)
-              return other === undefined ? undefined : storage.get(other.storageKey)
-            },
+            loadFile,
           })
     const storageKey = `orgs/${resolved.organisationId}/derived/${cacheKey}.${result.format}`
     // Too large to keep: answered, never stored (a job's result is stored whatever its size, as

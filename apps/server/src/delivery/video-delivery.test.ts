@@ -179,6 +179,11 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
     expect(later.headers.get('content-type')).toBe('image/jpeg')
     const small = await sharp(await bytesOf(later)).metadata()
     expect([small.width, small.height]).toEqual([32, 24])
+    // Every image operation works on a still, t.merge of another file included.
+    const horse = await server.services.context.repo.findFile(organisationId, 'samples/horse.png')
+    const merged = await get(`vid.frame(t:1)~t.merge(i:${horse?.id},w:16,h:16)/videos/clip.mp4`)
+    expect(merged.status).toBe(200)
+    expect((await sharp(await bytesOf(merged)).metadata()).width).toBe(64)
     const past = await get('vid.frame(t:9)/videos/clip.mp4')
     expect(past.status).toBe(400)
     expect(((await past.json()) as { message: string }).message).toContain('vid.frame')

@@ -140,6 +140,8 @@ export async function deriveVideo(
     dpr: number
     accept: string | undefined
     autoFormat: boolean
+    /** Loads a file `t.merge` names, for a still. */
+    loadFile?: (reference: string) => Promise<Buffer | undefined>
   },
 ): Promise<TransformResult> {
   const { operations, target, dpr } = request
@@ -154,6 +156,7 @@ export async function deriveVideo(
       dpr,
       autoFormat: false,
       ...(request.accept === undefined ? {} : { accept: request.accept }),
+      ...(request.loadFile === undefined ? {} : { loadFile: request.loadFile }),
     })
     return { ...result, steps: result.steps.slice(0, operations.length) }
   }
