@@ -10,6 +10,8 @@ export interface ChainOperation {
   params: Readonly<Record<string, unknown>>
   /** The operation as written, for messages. */
   text?: string
+  /** The parameters as written (defaults not filled in), when known. */
+  values?: readonly { key: string }[] | undefined
 }
 
 /** Video formats delivery writes. */
@@ -33,6 +35,7 @@ export const VIDEO_OPERATIONS: readonly string[] = [
   't.rotate',
   't.flip',
   't.flop',
+  't.compress',
   't.toFormat',
   'vid.trim',
 ]
@@ -291,7 +294,13 @@ export function planVideo(
       case 't.flop':
         step = { filters: ['hflip'], width, height }
         break
+      case 't.compress':
+        // The same quality scale as t.toFormat's q (a CRF is chosen from it).
+        quality = num(operation.params.q, 80)
+        break
       case 't.toFormat': {
+        // A q the URL did not write (the catalogue's default) leaves t.compress's in place.
+        if (operation.values !== undefined && !operation.values.some((v) => v.key === 'q')) break
         const q = operation.params.q
         quality = typeof q === 'string' ? (QUALITY_WORDS[q] ?? (Number(q) || 75)) : num(q, 75)
         break

@@ -206,6 +206,14 @@ describe('transform', () => {
 
   it('plans the limits before any work', () => {
     const source = { width: 64, height: 48, duration: 2, format: 'mp4' }
+    expect(video.plan([op('t.compress', { q: 40 })], source).quality).toBe(40)
+    // t.toFormat's default q (not written) leaves t.compress's quality alone.
+    const toWebm = {
+      spec: { key: 't.toFormat' },
+      params: { f: 'webm', q: '75' },
+      values: [{ key: 'f' }],
+    }
+    expect(video.plan([op('t.compress', { q: 40 }), toWebm], source).quality).toBe(40)
     expect(() => video.plan([op('t.resize', { w: 12000, h: 12000 })], source)).toThrow(
       /VIDEO_MAX_PIXELS/,
     )
