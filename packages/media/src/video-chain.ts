@@ -131,7 +131,8 @@ export function planStill(operations: readonly ChainOperation[], source: ChainSo
     if (key !== 'vid.frame') continue
     at = num(operation.params.t, 0)
     if (at < 0) refuse(key, 't must be 0 or more seconds')
-    if (at >= source.duration) {
+    // A duration of 0 is unknown (a row stored without one): ffmpeg finds the frame or says so.
+    if (source.duration > 0 && at >= source.duration) {
       refuse(key, `t is ${at} s but the video lasts ${source.duration.toFixed(2)} s`)
     }
   }
@@ -308,11 +309,13 @@ export function planVideo(
       case 'vid.trim': {
         const s = num(operation.params.s, 0)
         const d = num(operation.params.d, 0)
-        if (s < 0 || s >= source.duration) {
+        if (s < 0 || (source.duration > 0 && s >= source.duration)) {
           refuse(key, `s is ${s} s but the video lasts ${source.duration.toFixed(2)} s`)
         }
         start = s
-        duration = d > 0 ? Math.min(d, source.duration - s) : source.duration - s
+        // An unknown duration (0) is bounded by the transform's own probe of the file.
+        const left = source.duration > 0 ? source.duration - s : Number.POSITIVE_INFINITY
+        duration = d > 0 ? Math.min(d, left) : source.duration > 0 ? left : 0
         break
       }
       case 'vid.frame':
