@@ -43,7 +43,7 @@ describe('videos in the console and the playground', () => {
   it('marks the operations that take video files only (no live example on the image sample)', () => {
     const spec = (key: string) => {
       const [plugin = '', method = ''] = key.split('.')
-      return CATALOGUE.getOperation(plugin, method) ?? { formats: undefined }
+      return CATALOGUE.getOperation(plugin, method) ?? {}
     }
     expect(['vid.frame', 'vid.trim', 'vsr.upscale'].map((key) => isVideoOnly(spec(key)))).toEqual([
       true,
