@@ -156,7 +156,7 @@ export function createDelivery(
     const { organisationId, file, operations, options } = resolved
     const { cacheKey } = target
     // Before anything is queued or charged; images already derived are served from the cache.
-    if (how.trusted !== true) await strict.assertAllowed(request, organisationId)
+    if (how.trusted !== true) await strict.assertAllowed(request, organisationId, target)
     // An image too large for the AI models is refused now, not after a job and a charge.
     // Each AI step is judged on its own input (the pixels after the steps before it), by size
     // and by what it can do within AI_TIMEOUT_MS (issue 19 finding 4).

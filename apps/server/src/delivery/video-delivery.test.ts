@@ -69,6 +69,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
   beforeAll(async () => {
     server = await startTestServer(kind, {
       VIDEO_MAX_SECONDS: '30',
+      // The demo's strict transformations are switched off below: rows are read fresh.
+      LOOKUP_TTL_MS: '0',
       VIDEO_TEMP_DIR: temps,
       VIDEO_CONCURRENCY: '2',
       VIDEO_THREADS: '1',
@@ -77,6 +79,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
     token = await server.createToken()
     const demo = await server.services.context.repo.findOrganisationByCloudName('demo')
     organisationId = demo?.id as string
+    // Most tests here ask unsigned URLs; strict transformations have a test of their own below.
+    await server.services.context.repo.updateOrganisationSettings(organisationId, {
+      strictTransformations: false,
+    })
     clip = await makeClip({ width: 64, height: 48, seconds: 2, fps: 25, audio: true })
     const stored = await upload(clip, 'clip.mp4', { path: 'videos' })
     expect(stored.status).toBe(200)
@@ -271,6 +277,65 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
     expect((await repo.findOrganisationById(organisation.id))?.credits).toBe(4)
   })
 
+  it('asks a signature of a video job where strict transformations are on, not of a still', async () => {
+    const { repo } = server.services.context
+    // A new organisation has strict transformations on and signed URLs off.
+    const organisation = await repo.createOrganisation({
+      cloudName: 'strict-video',
+      name: 'Strict',
+    })
+    await repo.grantCredits(organisation.id, 5, 'test', 'strict-video')
+    const stored = await repo.findFile(organisationId, 'videos/clip.mp4')
+    if (stored === undefined) throw new Error('no clip')
+    const { storageKey, hash, size, format, contentType, width, height, video } = stored
+    await repo.upsertFile(organisation.id, {
+      path: 'clip.mp4',
+      name: 'clip.mp4',
+      ...{ storageKey, hash, size, format, contentType, width, height, video },
+    })
+    const base = `${server.url}/v2/strict-video`
+    const unsigned = await fetch(`${base}/t.resize(w:16,h:12)/clip.mp4`)
+    expect(unsigned.status).toBe(401)
+    const refusal = (await unsigned.json()) as { code: string; message: string }
+    expect(refusal.code).toBe('strict_transformations')
+    expect(refusal.message).toContain('t.resize')
+    const still = await fetch(`${base}/t.toFormat(f:png)/clip.mp4`)
+    expect(still.status).toBe(200)
+    await still.arrayBuffer()
+    const key = await repo.createSigningKey(organisation.id)
+    const signed = await signUrl(`${base}/t.resize(w:16,h:12)/clip.mp4`, {
+      accessKey: key.accessKey,
+      token: key.secret,
+      expirySeconds: 300,
+    })
+    let answer = await fetch(signed)
+    expect(answer.status).toBe(202)
+    // Until it is done, so no job of this test is running when the next one looks.
+    for (let attempt = 0; answer.status === 202 && attempt < 300; attempt++) {
+      await answer.arrayBuffer()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      answer = await fetch(signed)
+    }
+    expect(answer.status).toBe(200)
+    await answer.arrayBuffer()
+    expect((await repo.findOrganisationById(organisation.id))?.credits).toBe(4)
+  })
+
+  it("signs a visitor's video chain on the demo, as an AI chain, and leaves a still unsigned", async () => {
+    const sign = async (path: string) => {
+      const response = await fetch(`${server.url}/service/public/playground/v1.0/sign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${server.url}/v2/demo/${path}` }),
+      })
+      expect(response.status).toBe(200)
+      return ((await response.json()) as { url: string }).url
+    }
+    expect(await sign('t.resize(w:16,h:12)/videos/clip.mp4')).toContain('pbs=')
+    expect(await sign('t.toFormat(f:png)/videos/clip.mp4')).not.toContain('pbs=')
+    expect(await sign('t.resize(w:16)/samples/horse.png')).not.toContain('pbs=')
+  })
+
   it('refuses what video does not do before any work, naming it', async () => {
     const { repo } = server.services.context
     // Nothing queued: nothing charged.
@@ -296,7 +361,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('a video job that fails
   let server: TestServer
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { VIDEO_MAX_OUTPUT_BYTES: '2048', VIDEO_TEMP_DIR: temps })
+    server = await startTestServer(kind, {
+      VIDEO_MAX_OUTPUT_BYTES: '2048',
+      VIDEO_TEMP_DIR: temps,
+      LOOKUP_TTL_MS: '0',
+    })
+    const { repo } = server.services.context
+    const demo = await repo.findOrganisationByCloudName('demo')
+    await repo.updateOrganisationSettings(demo?.id as string, { strictTransformations: false })
   }, 60_000)
   afterAll(async () => {
     await server?.stop()

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { formatDuration, videoThumbnailUrl } from './console-urls.ts'
 import { asPngUrl, formatOf, isDisplayable, isPlayableVideo } from './image-fetch.ts'
 import { isVideoOnly } from './operation-docs.ts'
+import { chainMakesVideo } from './video-chain.ts'
 
 describe('videos in the console and the playground', () => {
   it('asks delivery for a JPEG still of the first frame as the thumbnail', () => {
@@ -51,5 +52,21 @@ describe('videos in the console and the playground', () => {
       true,
     ])
     expect(['t.resize', 't.toFormat', 'erase.bg'].some((key) => isVideoOnly(spec(key)))).toBe(false)
+  })
+
+  it('tells a chain that makes a video (signed, like an AI chain) from a still', () => {
+    const step = (plugin: string, method: string, values: Record<string, string> = {}) => ({
+      plugin,
+      method,
+      values,
+    })
+    expect(chainMakesVideo('mp4', [step('t', 'resize', { w: '320' })])).toBe(true)
+    expect(chainMakesVideo('mov', [step('vid', 'trim', { s: '1' })])).toBe(true)
+    expect(chainMakesVideo('mp4', [])).toBe(false)
+    expect(chainMakesVideo('mp4', [step('vid', 'frame', { t: '1' })])).toBe(false)
+    expect(chainMakesVideo('mp4', [step('t', 'toFormat', { f: 'jpeg' })])).toBe(false)
+    expect(chainMakesVideo('mp4', [step('t', 'toFormat', { f: 'gif' })])).toBe(true)
+    expect(chainMakesVideo('gif', [step('t', 'toFormat', { f: 'mp4' })])).toBe(true)
+    expect(chainMakesVideo('png', [step('t', 'resize', { w: '320' })])).toBe(false)
   })
 })
