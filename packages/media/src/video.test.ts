@@ -128,6 +128,12 @@ describe('still', () => {
     const meta = await sharp(first.data).metadata()
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 64, 48])
     // testsrc2 moves: the frame at 1.5 s differs from the first.
+    // With the size known from upload no ffprobe runs first; the frame is the same.
+    const known = await video.still(clip, 0, 'mp4', { width: 64, height: 48 })
+    expect(known.data.equals(first.data)).toBe(true)
+    const small = createVideo({ tempDir: dir, maxPixels: 1000, sweepOnStart: false })
+    const refused = await failure(small.still(clip, 0, 'mp4', { width: 64, height: 48 }))
+    expect(refused.code).toBe('too_many_pixels')
     const later = await video.still(clip, 1.5)
     expect(later.data.equals(first.data)).toBe(false)
     await expectNoTempFiles()

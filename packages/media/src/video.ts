@@ -310,7 +310,8 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
 
   /**
    * The frame at `at` seconds (the first by default) as a PNG, at the video's own size;
-   * `format` is the stored format (its demuxer is the only one used).
+   * `format` is the stored format (its demuxer is the only one used). `known` is the frame size
+   * probed at upload: given, no ffprobe runs first (a thumbnail is one process, not two).
    *
    * @throws {VideoError}
    */
@@ -318,14 +319,21 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
     input: Buffer,
     at = 0,
     format?: string,
-  ): Promise<{ data: Buffer; probe: VideoProbe }> {
+    known?: { width: number; height: number },
+  ): Promise<{ data: Buffer; width: number; height: number }> {
     return await inTempDir(input, async (_dir, file) => {
-      const found = await ffprobe(file, format)
-      checkLimits(found)
+      const found = known ?? (await ffprobe(file, format))
+      if (found.width * found.height > settings.maxPixels) {
+        throw new VideoError(
+          'too_many_pixels',
+          `The video's frames are ${found.width}×${found.height}, over the limit of ${settings.maxPixels} pixels (VIDEO_MAX_PIXELS)`,
+        )
+      }
       const seek = at > 0 ? ['-ss', at.toFixed(3)] : []
       const args = [...INPUT_GUARD, ...demuxer(format), ...seek, '-i', file]
       args.push('-map', '0:v:0', '-frames:v', '1')
-      args.push('-f', 'image2pipe', '-c:v', 'png', '-')
+      // Stored, not deflated: the engine decodes it at once, and a 1080p frame deflates slowly.
+      args.push('-f', 'image2pipe', '-c:v', 'png', '-compression_level', '0', '-')
       const { stdout } = await ffmpeg(
         args,
         Math.max(1 << 20, found.width * found.height * 8),
@@ -337,7 +345,7 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
       })
       if (stdout.length === 0)
         throw new VideoError('invalid_video', `The video has no frame at ${at} s`)
-      return { data: stdout, probe: found }
+      return { data: stdout, width: found.width, height: found.height }
     })
   }
 

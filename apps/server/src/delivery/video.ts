@@ -147,7 +147,12 @@ export async function deriveVideo(
   const { operations, target, dpr } = request
   if (!target.job) {
     const plan = planStill(operations, sourceOf(file))
-    const frame = await app.video.still(input, plan.at, file.format)
+    // The frame size was probed at upload: no second probe before the frame.
+    const known =
+      file.width !== null && file.height !== null
+        ? { width: file.width, height: file.height }
+        : undefined
+    const frame = await app.video.still(input, plan.at, file.format, known)
     const chain =
       plan.format === undefined ? [...operations, ...toFormat(target.format)] : operations
     const result = await app.engine.transform({
