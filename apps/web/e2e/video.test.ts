@@ -110,6 +110,14 @@ describe.each<ViewportName>(['desktop', 'mobile'])('videos at %s width', (viewpo
     await expect(overflows(page)).resolves.toBe(false)
     await shot(page, `playground-${viewport}`)
 
+    // The vid plugin's page says it runs on videos and shows no broken example.
+    await page.goto('/api/plugin?plugin=vid')
+    await settled(page)
+    await expect(page.getByTestId('video-note').count()).resolves.toBe(2)
+    await expect(page.getByTestId('example-result').count()).resolves.toBe(0)
+    await expect(overflows(page)).resolves.toBe(false)
+    await shot(page, `plugin-vid-${viewport}`)
+
     expect(errors).toEqual([])
     await context.close()
   }, 240_000)

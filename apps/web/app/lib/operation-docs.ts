@@ -70,6 +70,8 @@ const EXAMPLES: Record<string, string> = {
   'erase.bg': 'i:general',
   'sr.upscale': 't:2x',
   'wm.remove': 'rem_text:true',
+  'vid.frame': 't:1.5',
+  'vid.trim': 's:1,d:2',
 }
 
 /** A value of the parameter's type that passes its checks, for an example URL. */
@@ -107,9 +109,15 @@ export function examplePattern(operation: OperationSpec): string {
   return `${operation.key}(${exampleValues(operation)})`
 }
 
-/** A delivery URL of the example on the demo sample, on `deliveryBase` (empty: this origin). */
+/**
+ * A delivery URL of the example on the demo sample, on `deliveryBase` (empty: this origin). A
+ * video-only operation's example names your organisation and video (the demo holds none).
+ */
 export function exampleUrl(operation: OperationSpec, deliveryBase: string): string {
   const base = deliveryBase.replace(/\/+$/, '')
+  if (isVideoOnly(operation)) {
+    return `${base}/v2/{cloudName}/${examplePattern(operation)}/{your-video}.mp4`
+  }
   return `${base}/v2/${DEMO_CLOUD}/${examplePattern(operation)}/${DEMO_SAMPLE}`
 }
 

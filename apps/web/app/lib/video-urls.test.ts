@@ -5,7 +5,7 @@ import { CATALOGUE } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
 import { formatDuration, videoThumbnailUrl } from './console-urls.ts'
 import { asPngUrl, formatOf, isDisplayable, isPlayableVideo } from './image-fetch.ts'
-import { isVideoOnly } from './operation-docs.ts'
+import { exampleUrl, isVideoOnly } from './operation-docs.ts'
 import { chainMakesVideo } from './video-chain.ts'
 
 describe('videos in the console and the playground', () => {
@@ -52,6 +52,11 @@ describe('videos in the console and the playground', () => {
       true,
     ])
     expect(['t.resize', 't.toFormat', 'erase.bg'].some((key) => isVideoOnly(spec(key)))).toBe(false)
+    const frame = CATALOGUE.getOperation('vid', 'frame')
+    if (frame === undefined) throw new Error('no vid.frame')
+    expect(exampleUrl(frame, 'http://h')).toBe(
+      'http://h/v2/{cloudName}/vid.frame(t:1.5)/{your-video}.mp4',
+    )
   })
 
   it('tells a chain that makes a video (signed, like an AI chain) from a still', () => {
