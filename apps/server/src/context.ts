@@ -1,4 +1,5 @@
 import type { Engine } from '@tessera/engine'
+import type { Video } from '@tessera/media'
 import type { ServerConfig } from './config.ts'
 import type { Content } from './content/content.ts'
 import type { Database, Repository } from './db/index.ts'
@@ -24,6 +25,8 @@ export interface AppContext {
   sessions: SessionCache
   storage: Storage
   engine: Engine
+  /** Video work through ffmpeg child processes (`VIDEO_*` limits; issue 23). */
+  video: Video
   /** The website's content files (`apps/server/content/`), read and validated at start
    * and again by `Services.reloadContent` (SIGHUP). */
   content: Content

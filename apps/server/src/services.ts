@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { type CreateEngineOptions, createEngine } from '@tessera/engine'
+import { createVideo } from '@tessera/media'
 import { seedBilling } from './billing/seed.ts'
 import type { ServerConfig } from './config.ts'
 import { loadContent } from './content/content.ts'
@@ -141,6 +142,7 @@ export async function createServices(
         ...config.engine,
         ...(options.ai === undefined ? {} : { ai: options.ai }),
       }),
+      video: createVideo(config.video),
       content,
       contentChanged: createChangeSignal(),
       wakeJobs: () => jobs?.wake(),
@@ -193,8 +195,9 @@ export async function createServices(
         )
         await delivery.settle()
         await context.usage.stop()
-        // Ends the AI worker threads (models) this server's engine started.
+        // Ends the AI worker threads (models) this server's engine started, and ffmpeg runs.
         await context.engine.close()
+        context.video.close()
         await feed.close()
         context.mail.close()
         await database.close()

@@ -25,6 +25,7 @@ describe('the catalogue and the engine', () => {
         (operation) =>
           operation.plugin === 't' ||
           operation.plugin === 'pdf' ||
+          operation.plugin === 'vid' ||
           operation.key === 'ic.crop' ||
           (AI_OPERATIONS as readonly string[]).includes(operation.key),
       )

@@ -333,6 +333,10 @@ export const OPERATIONS = {
   'pdf.page': { animated: true, run: () => undefined },
   't.merge': { animated: false, run: merge },
   'ic.crop': { animated: false, run: smartCrop },
+  // Video steps (the `vid` plugin, a Tessera extension): @tessera/media takes the frame and cuts
+  // the timeline before the engine sees a still, so here they leave the image as it is.
+  'vid.frame': { animated: true, run: () => undefined },
+  'vid.trim': { animated: true, run: () => undefined },
   ...Object.fromEntries(AI_OPERATIONS.map((key) => [key, { animated: false, run: runAiStep }])),
 } satisfies Record<string, Operation>
 

@@ -29,3 +29,38 @@ export {
   type PdfRenderer,
 } from './pdf.ts'
 export { createTestPdf, type TestPage } from './pdf-make.ts'
+// Video (ffmpeg/ffprobe from npm packages, as child processes).
+export {
+  createVideo,
+  DEFAULT_VIDEO_SETTINGS,
+  type Video,
+  type VideoProbe,
+  type VideoResult,
+  type VideoSettings,
+} from './video.ts'
+export { videoBinaries } from './video-binaries.ts'
+export {
+  answersStill,
+  asksVideoFormat,
+  type ChainOperation,
+  type ChainSource,
+  defaultVideoFormat,
+  planStill,
+  planVideo,
+  requestedFormat,
+  STILL_FORMATS,
+  type StillPlan,
+  VIDEO_CONTENT_TYPES,
+  VIDEO_OPERATIONS,
+  VIDEO_OUTPUT_FORMATS,
+  type VideoOutputFormat,
+  type VideoPlan,
+} from './video-chain.ts'
+export { type ClipOptions, makeClip } from './video-clips.ts'
+export { isVideoError, VideoError, type VideoErrorCode } from './video-errors.ts'
+export {
+  type ReadProperties,
+  readProperties,
+  withClaimedDuration,
+  withRotation,
+} from './video-test-support.ts'

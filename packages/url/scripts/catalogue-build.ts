@@ -22,6 +22,8 @@ interface SourceParam {
 }
 interface SourceOperation {
   method: string
+  /** Source formats the operation accepts (extensions say it here; see also `FORMATS`). */
+  formats?: string[]
   displayName?: string
   description?: string
   params: SourceParam[]
@@ -106,7 +108,9 @@ export function buildPlugins(
         ...(previous?.reason === undefined ? {} : { unavailableReason: previous.reason }),
         displayName: operation.displayName ?? humanise(operation.method),
         description: operation.description ?? plugin.description,
-        ...(FORMATS[key] ? { formats: FORMATS[key] } : {}),
+        ...((FORMATS[key] ?? operation.formats)
+          ? { formats: FORMATS[key] ?? operation.formats }
+          : {}),
         params: operation.params.map((param) => {
           const min = bound(param, 'min')
           const max = bound(param, 'max')

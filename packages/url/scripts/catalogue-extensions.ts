@@ -1,41 +1,21 @@
-// Tessera's own plugins (extensions of the Pixelbin language), in the research catalogue's shape:
-// the generator (generate-catalogue.ts) adds them after plugins.json's, so the parser, engine,
-// docs and playground learn them like any other operation. docs/delivery.md documents each.
+// Tessera's own plugins, beside the research catalogue: one JSON file per plugin in
+// `extensions/` (`vid.json`, …), in the research catalogue's shape, read in name order and
+// appended to it by the generator and its test.
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { SourceCatalogue } from './catalogue-build.ts'
 
-/** Plugins that Pixelbin does not have. */
-export const EXTENSION_PLUGINS: SourceCatalogue['plugins'] = [
-  {
-    identifier: 'pdf',
-    sdkModule: 'PdfPlugin',
-    description: 'PDF documents as images (a Tessera extension)',
-    operations: [
-      {
-        method: 'page',
-        displayName: 'PDF page',
-        description:
-          'Draws one page of a PDF at a stated resolution; the chain then transforms it like an image (a Tessera extension).',
-        params: [
-          {
-            identifier: 'n',
-            sdkName: 'page',
-            title: 'Page',
-            type: 'integer',
-            default: 1,
-            required: false,
-            docs: { min: 1, max: 100000 },
-          },
-          {
-            identifier: 'd',
-            sdkName: 'dpi',
-            title: 'Dots per inch',
-            type: 'integer',
-            default: 150,
-            required: false,
-            docs: { min: 18, max: 600 },
-          },
-        ],
-      },
-    ],
-  },
-]
+const folder = resolve(dirname(fileURLToPath(import.meta.url)), 'extensions')
+
+/** `source` with the extension plugins appended (a new object; `source` is not changed). */
+export function withExtensions(source: SourceCatalogue): SourceCatalogue {
+  const files = readdirSync(folder)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+  const extra = files.map(
+    (name) =>
+      JSON.parse(readFileSync(resolve(folder, name), 'utf8')) as SourceCatalogue['plugins'][number],
+  )
+  return { plugins: [...source.plugins, ...extra] }
+}

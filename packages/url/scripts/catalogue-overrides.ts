@@ -11,6 +11,8 @@ export interface ParamOverride {
   pattern?: string
   /** How a refusal of `pattern` describes what was expected. */
   expected?: string
+  /** The allowed values of an `enum` parameter, in place of the research catalogue's. */
+  enum?: string[]
   why?: string
 }
 
@@ -61,6 +63,12 @@ export const PARAM_OVERRIDES: Record<string, Record<string, ParamOverride>> = {
   'shadow.gen': {
     a: { min: 0, max: 360 },
     i: FRACTION,
+  },
+  't.toFormat': {
+    f: {
+      enum: ['jpeg', 'png', 'webp', 'tiff', 'avif', 'bmp', 'heif', 'gif', 'mp4', 'webm'],
+      why: 'GIF, and the video formats of a video or an animation (docs/delivery.md#video)',
+    },
   },
   'vg.generate': {
     v: { min: 1, max: 10 },

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildPlugins, readKept, renderCatalogue, type SourceCatalogue } from './catalogue-build.ts'
-import { EXTENSION_PLUGINS } from './catalogue-extensions.ts'
+import { withExtensions } from './catalogue-extensions.ts'
 import { PARAM_OVERRIDES } from './catalogue-overrides.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -20,8 +20,7 @@ let previous = ''
 try {
   previous = readFileSync(target, 'utf8')
 } catch {}
-const research = JSON.parse(readFileSync(source, 'utf8')) as SourceCatalogue
-const data: SourceCatalogue = { plugins: [...research.plugins, ...EXTENSION_PLUGINS] }
+const data = withExtensions(JSON.parse(readFileSync(source, 'utf8')) as SourceCatalogue)
 const plugins = buildPlugins(data, readKept(previous), PARAM_OVERRIDES)
 writeFileSync(target, renderCatalogue(plugins))
 // The committed file is as the formatter leaves it.

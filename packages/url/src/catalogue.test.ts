@@ -5,15 +5,25 @@ import { parsePattern } from './parse-pattern.ts'
 import { checkParamValue } from './validate.ts'
 
 const operations = CATALOGUE.plugins.flatMap((plugin) => plugin.operations)
+// Tessera's own plugins (scripts/extensions/) say so in their description.
+const isExtension = (plugin: { description: string }) =>
+  plugin.description.includes('(a Tessera extension)')
+const reference = CATALOGUE.plugins.filter((plugin) => !isExtension(plugin))
 const params = operations.flatMap((operation) =>
   operation.params.map((param) => ({ operation, param })),
 )
 
 describe('the operation catalogue', () => {
   it('holds every plugin and operation of the reference catalogue', () => {
-    // The reference's 31 plugins and 55 operations, and Tessera's pdf.page.
-    expect(CATALOGUE.plugins).toHaveLength(32)
-    expect(operations).toHaveLength(56)
+    expect(reference).toHaveLength(31)
+    expect(reference.flatMap((plugin) => plugin.operations)).toHaveLength(55)
+    // Tessera's own plugins beside them: pdf (pdf.page) and vid (vid.frame, vid.trim).
+    expect(
+      CATALOGUE.plugins
+        .filter(isExtension)
+        .map((plugin) => plugin.id)
+        .sort(),
+    ).toEqual(['pdf', 'vid'])
     expect(CATALOGUE.plugins.map((plugin) => plugin.id)).toEqual(
       expect.arrayContaining([
         't',
@@ -63,11 +73,17 @@ describe('the operation catalogue', () => {
   })
 
   it('gives every operation the runnable and slow flags', () => {
-    for (const operation of operations) {
+    for (const operation of reference.flatMap((plugin) => plugin.operations)) {
       expect(typeof operation.runnable).toBe('boolean')
       // Tessera's pdf.page draws a page: no slower than a transformation of the t plugin.
       expect(operation.slow).toBe(operation.plugin !== 't' && operation.plugin !== 'pdf')
     }
+    // Video frames and cuts are not AI work: not slow (delivery makes video outputs jobs).
+    const vid = CATALOGUE.getPlugin('vid')?.operations ?? []
+    expect(vid.map((operation) => [operation.key, operation.slow])).toEqual([
+      ['vid.frame', false],
+      ['vid.trim', false],
+    ])
   })
 
   it('describes resize as the reference does', () => {

@@ -98,6 +98,15 @@ export function isTransformableFormat(format: string): boolean {
 }
 
 const IMAGE_FORMAT_SET: ReadonlySet<string> = new Set(IMAGE_FORMATS)
+const VIDEO_FORMAT_SET: ReadonlySet<string> = new Set([...VIDEO_FORMATS, 'avi', 'mpg', 'mpeg'])
+
+/**
+ * Whether a file format (as stored: lower case) is a video this service transforms: mp4, mov,
+ * mkv, webm, avi, mpg/mpeg (SPEC §9). Videos are delivered inline, with ranges.
+ */
+export function isVideoFormat(format: string): boolean {
+  return VIDEO_FORMAT_SET.has(format)
+}
 
 /**
  * Whether a file format (as stored: lower case, e.g. `png`, `jpeg`) is an image format of SPEC §9,

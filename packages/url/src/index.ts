@@ -22,6 +22,7 @@ export {
   IMPLICIT_VERSION,
   isImageFormat,
   isTransformableFormat,
+  isVideoFormat,
   KEY_VALUE_SEPARATOR,
   LIST_SEPARATOR,
   MAX_TRANSFORMATIONS,

@@ -2,6 +2,7 @@
 import type { AppContext } from '../context.ts'
 import type { StoredFile } from '../db/index.ts'
 import { deliveryUrl } from './upload.ts'
+import { videoFields } from './video-upload.ts'
 
 /** The folder a path lies in; `''` at the top level. */
 export const parentOf = (path: string) =>
@@ -19,7 +20,12 @@ export function fileJson(app: AppContext, cloudName: string, file: StoredFile) {
     fullPath: file.path,
     format: file.format,
     contentType: file.contentType,
-    assetType: file.contentType.startsWith('image/') ? 'image' : 'raw',
+    assetType: file.contentType.startsWith('image/')
+      ? 'image'
+      : file.video !== null
+        ? 'video'
+        : 'raw',
+    ...videoFields(file),
     size: file.size,
     width: file.width,
     height: file.height,

@@ -40,6 +40,8 @@ export interface SniffedType {
   format: string
   contentType: string
   isImage: boolean
+  /** A video of SPEC §9 (mp4, mov, mkv, webm, avi, mpg): stored by every organisation. */
+  isVideo?: boolean
 }
 
 function looksLikeSvg(head: string): boolean {
@@ -55,6 +57,18 @@ const FORMAT_NAMES: Record<string, string> = {
   tif: 'tiff',
   heic: 'heif',
   apng: 'png',
+  mpeg: 'mpg',
+  m4v: 'mp4',
+}
+
+// The types browsers and players know videos by (file-type names some differently).
+const VIDEO_CONTENT_TYPES: Record<string, string> = {
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  mkv: 'video/x-matroska',
+  webm: 'video/webm',
+  avi: 'video/x-msvideo',
+  mpg: 'video/mpeg',
 }
 
 /**
@@ -123,7 +137,7 @@ export const UNKNOWN_TYPE: SniffedType = {
 // Extensions whose bytes can be recognised, so a name using one makes a claim we can check. XML
 // is left out: XML that is not SVG is unknown bytes, and a `.xml` name says nothing about them.
 const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set(
-  [...supportedExtensions, 'svg', 'jpeg', 'jpe', 'jfif', 'tiff', 'heif', 'txt'].filter(
+  [...supportedExtensions, 'svg', 'jpeg', 'jpe', 'jfif', 'tiff', 'heif', 'txt', 'mpeg'].filter(
     (extension) => extension !== 'xml',
   ),
 )
@@ -166,6 +180,8 @@ export async function sniffType(data: Uint8Array, fileName?: string): Promise<Sn
   const detected = await fileTypeFromBuffer(data)
   if (detected !== undefined && detected.ext !== 'xml') {
     const format = FORMAT_NAMES[detected.ext] ?? detected.ext
+    const video = VIDEO_CONTENT_TYPES[format]
+    if (video !== undefined) return { format, contentType: video, isImage: false, isVideo: true }
     const contentType = format === 'png' ? 'image/png' : detected.mime
     return { format, contentType, isImage: IMAGE_FORMATS.has(format) }
   }

@@ -48,7 +48,19 @@ export const ASSET_API: ApiPart = {
       fullPath: z.string().describe('Folder and name, as in delivery URLs'),
       format: z.string().describe('Format found from the bytes (png, jpeg, webp, …)'),
       contentType: z.string(),
-      assetType: z.enum(['image', 'raw']),
+      assetType: z.enum(['image', 'video', 'raw']),
+      duration: z.number().optional().describe('A video: its length in seconds'),
+      codec: z.string().optional().describe('A video: its video codec (h264, vp9, …)'),
+      video: z
+        .object({
+          duration: z.number(),
+          codec: z.string(),
+          frameRate: z.number(),
+          frames: z.int(),
+          audioCodec: z.string().optional(),
+        })
+        .optional()
+        .describe('A video: what ffprobe read at upload (docs/delivery.md#video)'),
       size: z.int().describe('Bytes'),
       width: z.int().nullable(),
       height: z.int().nullable(),

@@ -7,7 +7,7 @@ import type { Context } from 'hono'
 import type { Auth, Caller } from '../accounts/auth.ts'
 import { actorOf, createActivityLog } from '../activity/activity.ts'
 import type { AppContext } from '../context.ts'
-import type { Organisation, StoredFile } from '../db/index.ts'
+import type { Organisation, StoredFile, VideoProperties } from '../db/index.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import {
@@ -23,6 +23,7 @@ import {
 import { receiveMultipart } from './multipart.ts'
 import { fetchRemote, RemoteError } from './remote.ts'
 import { directUploadFields, type UploadFields, urlUploadFields } from './upload-fields.ts'
+import { probeUploadedVideo, videoFields } from './video-upload.ts'
 
 function incoming(c: Context): IncomingMessage | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
@@ -73,7 +74,8 @@ function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImag
     tags: file.tags,
     metadata: file.metadata,
     isActive: true,
-    assetType: isImage ? 'image' : 'raw',
+    assetType: isImage ? 'image' : file.video !== null ? 'video' : 'raw',
+    ...videoFields(file),
     url: deliveryUrl(app, cloudName, file.path),
     createdAt: file.createdAt,
     updatedAt: file.updatedAt,
@@ -114,7 +116,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
     }
     if (originalName !== undefined) assertExtensionMatches(originalName, type)
     const document = DOCUMENT_FORMATS.has(type.format) && (text || type.format !== 'txt')
-    if (!type.isImage && !document && !organisation.allowRawFiles) {
+    if (!type.isImage && type.isVideo !== true && !document && !organisation.allowRawFiles) {
       throw new HttpError(
         415,
         'unsupported_type',
@@ -141,8 +143,11 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
       let width: number | null = null
       let height: number | null = null
       let pages: number | null = null
-      // A PDF is read like an image: its page count, and page 1 drawn at 150 dpi.
-      if ((type.isImage && type.format !== 'svg') || type.format === 'pdf') {
+      let video: VideoProperties | null = null
+      if (type.isVideo === true) {
+        ;({ width, height, video } = await probeUploadedVideo(app, data, type.format))
+      } else if ((type.isImage && type.format !== 'svg') || type.format === 'pdf') {
+        // A PDF is read like an image: its page count, and page 1 drawn at 150 dpi.
         const probe = await engine.probe(data).catch((error: unknown) => {
           throw engineErrorToHttp(error)
         })
@@ -179,6 +184,7 @@ export function createAssets(app: AppContext, { auth }: { auth: Auth }) {
             width,
             height,
             pages,
+            video,
             hash,
             storageKey,
             access: fields.access,

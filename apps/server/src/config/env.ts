@@ -138,6 +138,19 @@ export const ENV = z.object({
   // Results whose format decides their size (BMP, TIFF); issue 19 finding 13.
   OUTPUT_MAX_BYTES: integer(1, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
   SHARP_CACHE_MB: integer(0, 1_000_000, 32, 'MiB'),
+  // Video through ffmpeg child processes (issue 23; docs/delivery.md#video).
+  VIDEO_MAX_SECONDS: integer(1, 86_400, 600, 'seconds'),
+  VIDEO_MAX_PIXELS: integer(1, 2 ** 40, 3840 * 2160, 'pixels'),
+  VIDEO_MAX_OUTPUT_BYTES: integer(1024, 2 ** 40, 64 * 1024 ** 2, 'bytes'),
+  VIDEO_TIMEOUT_MS: integer(1000, 3_600_000, 120_000, 'ms'),
+  VIDEO_CONCURRENCY: integer(
+    1,
+    64,
+    Math.max(1, Math.floor(availableParallelism() / 2)),
+    'processes',
+  ),
+  VIDEO_THREADS: integer(1, 64, 2, 'threads'),
+  VIDEO_TEMP_DIR: text,
   SHARP_CACHE_ITEMS: integer(0, 1_000_000, 5, 'operations'),
   JOB_POLL_MS: integer(10, 60_000, 250, 'ms'),
   JOB_HEARTBEAT_MS: integer(10, 600_000, 5_000, 'ms'),

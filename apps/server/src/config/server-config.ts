@@ -47,6 +47,17 @@ export interface ServerConfig {
     /** The AI service's settings (`AI_CONCURRENCY`, `AI_TIMEOUT_MS`, `AI_MAX_INPUT_PIXELS`, …). */
     aiSettings: AiSettings
   }
+  /** Video work (`VIDEO_*`): limits and ffmpeg processes. */
+  video: {
+    maxSeconds: number
+    maxPixels: number
+    maxOutputBytes: number
+    timeoutMs: number
+    concurrency: number
+    threads: number
+    /** Where ffmpeg's private temp directories go (`VIDEO_TEMP_DIR`; the OS's by default). */
+    tempDir?: string
+  }
   jobPollMs: number
   /** How often a running job's lock is refreshed, and after how long without one it is taken over. */
   jobs: { heartbeatMs: number; staleAfterMs: number }

@@ -75,6 +75,7 @@ export type {
   Subscription,
   UsageDay,
   User,
+  VideoProperties,
   Webhook,
   WebhookDelivery,
   Zone,

@@ -26,6 +26,7 @@ import {
   type FileAccess,
   files,
   type StoredFile,
+  type VideoProperties,
 } from './schema.ts'
 import { createSignedUploadQueries } from './signed-upload-queries.ts'
 import { createUsageQueries } from './usage-queries.ts'
@@ -48,6 +49,8 @@ export interface FileInput {
   access?: FileAccess | undefined
   tags?: string[] | undefined
   metadata?: Record<string, unknown> | undefined
+  /** A video's properties (issue 23). */
+  video?: VideoProperties | null
 }
 
 export interface ListFilesOptions {
@@ -119,6 +122,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
         pages: input.pages ?? null,
         hash: input.hash,
         storageKey: input.storageKey,
+        video: input.video ?? null,
       })
       .onConflictDoUpdate({
         target: [files.organisationId, files.path],
@@ -132,6 +136,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
           pages: excluded(files.pages),
           hash: excluded(files.hash),
           storageKey: excluded(files.storageKey),
+          video: excluded(files.video),
           version: sql`${files.version} + 1`,
           updatedAt: now(),
         },
@@ -165,6 +170,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
       access: input.access ?? 'public-read',
       tags: input.tags ?? [],
       metadata: input.metadata ?? {},
+      video: input.video ?? null,
     }
     // A first upload racing another one to a new path finds the row there on its next try.
     for (let attempt = 0; attempt < 3; attempt++) {

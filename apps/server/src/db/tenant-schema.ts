@@ -17,6 +17,19 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 
+/** What a stored video is (issue 23): read once at upload, listed in the file JSON. */
+export interface VideoProperties {
+  /** Seconds. */
+  duration: number
+  /** The video stream's codec (`h264`, `vp9`, `mpeg1video`…). */
+  codec: string
+  /** Frames per second. */
+  frameRate: number
+  frames: number
+  /** The first audio stream's codec, when there is one. */
+  audioCodec?: string
+}
+
 // Every table keeps to the PostgreSQL 15 subset: the embedded PGlite is PostgreSQL 18, the
 // packaged server is 15, and one migration folder serves both.
 
@@ -161,6 +174,8 @@ export const files = pgTable(
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     /** The owner's JSON object about the file. */
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** A video's properties as ffprobe read them at upload (`VideoProperties`); null otherwise. */
+    video: jsonb('video').$type<VideoProperties>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -15,6 +15,7 @@ import { DERIVE_JOB, DERIVE_VISITOR_JOB, type DeriveJobPayload, failedJobError }
 import type { createResolver, DeliveryRequest, Resolved } from './resolve.ts'
 import { processingResponse } from './respond.ts'
 import type { createStrictTransformations } from './strict-transformations.ts'
+import { type VideoTarget, videoCharge } from './video.ts'
 
 /** The ledger reason of credits spent on a slow (AI) delivery transformation. */
 const AI_REASON = 'ai_transformation'
@@ -25,6 +26,8 @@ export interface Target {
   dpr: number
   accept: string | undefined
   format: string
+  /** Set when video has a part in the answer (video.ts). */
+  video?: VideoTarget
 }
 
 export const isSlow = (operation: ParsedOperation) => operation.spec?.slow === true
@@ -57,7 +60,7 @@ export function createAiJobs(
     const { organisationId, file, operations, options } = resolved
     const { cacheKey } = target
     // Before anything is queued or charged; images already derived are served from the cache.
-    if (how.trusted !== true) await strict.assertAllowed(request, organisationId)
+    if (how.trusted !== true) await strict.assertAllowed(request, organisationId, target)
     // An image too large for the AI models is refused now, not after a job and a charge.
     // Each AI step is judged on its own input (the pixels after the steps before it), by size
     // and by what it can do within AI_TIMEOUT_MS (issue 19 finding 4).
@@ -68,6 +71,8 @@ export function createAiJobs(
         throw engineErrorToHttp(error)
       }
     }
+    // A video chain is checked against the limits and priced from the file's row (video.ts).
+    const video = videoCharge(app, file, operations, target)
     metrics.cache.inc({ result: 'miss' })
     const existing = await repo.findJobByDedupeKey(cacheKey)
     if (existing?.status === 'failed') throw failedJobError(existing)
@@ -78,7 +83,8 @@ export function createAiJobs(
     // row stored before its context was kept) is not an eviction: it runs again, already paid.
     const evicted = existing?.status === 'done' && (await repo.findDerived(cacheKey)) === undefined
     if (existing === undefined || evicted) {
-      const credits = aiCreditsOf(operations)
+      const aiCredits = aiCreditsOf(operations)
+      const credits = aiCredits + video.credits
       const reference =
         existing === undefined ? cacheKey : `${cacheKey}@${existing.updatedAt.toISOString()}`
       // On the demo, the visitor's daily allowance counts the credits the render costs.
@@ -89,12 +95,12 @@ export function createAiJobs(
       })
       try {
         await countRender(request)
-        await chargeCredits(repo, organisationId, credits, AI_REASON, reference)
+        await chargeCredits(repo, organisationId, credits, video.reason ?? AI_REASON, reference)
       } catch (error) {
         await allowance?.release()
         throw error
       }
-      app.usage.count(organisationId, { aiRuns: 1 })
+      if (aiCredits > 0) app.usage.count(organisationId, { aiRuns: 1 })
     }
     const payload: DeriveJobPayload = {
       organisationId,

@@ -26,6 +26,7 @@ import {
   serveOriginal,
 } from './respond.ts'
 import { createStrictTransformations } from './strict-transformations.ts'
+import { isVideoAnswer, outputOf } from './video.ts'
 
 export type { NewAiRender, NewAiRenderListener } from './events.ts'
 export type { DeliveryRequest } from './resolve.ts'
@@ -41,6 +42,7 @@ export interface TransformationContext {
   format: string
 }
 
+const rangeOf = (request: DeliveryRequest) => request.headers.get('range')
 const ANIMATABLE = new Set(['gif', 'webp'])
 
 export type Delivery = ReturnType<typeof createDelivery>
@@ -106,7 +108,7 @@ export function createDelivery(
     metrics.cache.inc({ result: 'hit' })
     budget.touch(cached)
     return {
-      response: imageResponse(request.method, data, cached.contentType, headers),
+      response: imageResponse(request.method, data, cached.contentType, headers, rangeOf(request)),
       data,
       row: cached,
     }
@@ -144,7 +146,13 @@ export function createDelivery(
       const derived = await (pending ??
         deriver.deriveOnce(resolved, target.cacheKey, target.dpr, target.accept, false, from))
       if (pending === undefined) await countUnstored(request, derived.size)
-      return imageResponse(request.method, derived.data, derived.contentType, headers)
+      return imageResponse(
+        request.method,
+        derived.data,
+        derived.contentType,
+        headers,
+        rangeOf(request),
+      )
     } catch (error) {
       throw engineErrorToHttp(error)
     }
@@ -157,12 +165,7 @@ export function createDelivery(
     const hinted = readDpr(options, request.headers)
     // An AI render costs credits: a client hint picks one of a few DPR steps (finding 8).
     const dpr = options.dpr === 'auto' && operations.some(isSlow) ? aiDpr(hinted) : hinted
-    const format = engine.chooseOutputFormat({
-      sourceFormat: file.format,
-      operations,
-      ...(accept === undefined ? {} : { accept }),
-      autoFormat: options.f_auto === true,
-    })
+    const { format, video } = outputOf(engine, file, operations, accept, options.f_auto === true)
     const merged = await resolver.mergedFiles(resolved.organisationId, operations)
     const cacheKey = derivedCacheKey({ file, operations, format, dpr, merged })
     const etag = `"${cacheKey}"`
@@ -170,7 +173,7 @@ export function createDelivery(
     // AI models see the first frame of an animation (the step's context says `firstFrameOnly`);
     // formats that can animate say so on every answer, cached or not.
     if (ANIMATABLE.has(file.format) && operations.some(isSlow)) headers['x-ai-frames'] = 'first'
-    const target: Target = { cacheKey, dpr, accept, format }
+    const target: Target = { cacheKey, dpr, accept, format, ...(video ? { video } : {}) }
     return { target, etag, headers }
   }
 
@@ -199,7 +202,8 @@ export function createDelivery(
     const cached = await fromCache(request, target.cacheKey, headers)
     if (cached !== undefined) {
       const { raw } = request
-      if (raw !== undefined && cached.data !== undefined) {
+      // Videos are left to this path, which answers their ranges.
+      if (raw !== undefined && cached.data !== undefined && !isVideoAnswer(cached.row)) {
         const vary = varyOf(resolved.options).map((name) => name.toLowerCase())
         if (cors.varyOrigin) vary.push('origin')
         fastLane.keep(
@@ -232,6 +236,8 @@ export function createDelivery(
       await strict.assertAllowed(request, resolved.organisationId)
       return deriveNow(request, { ...resolved, operations: split.rest }, target, headers, from)
     }
+    // A video answer is a job too (video.ts), checked and priced before it is queued.
+    if (target.video?.job) return withCors(await queue(request, resolved, target), cors)
     return deriveNow(request, resolved, target, headers)
   }
 
@@ -255,11 +261,11 @@ export function createDelivery(
     if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) return notModified(headers)
     const cached = await fromCache(request, target.cacheKey, headers)
     if (cached !== undefined) return cached.response
-    if (operations.some(isSlow)) {
+    if (operations.some(isSlow) || target.video?.job) {
       throw new HttpError(
         409,
         'not_run',
-        'This chain runs an AI model that has not run yet; a preview never spends credits',
+        'This chain runs a job (an AI model or a video) that has not run yet; a preview never spends credits',
       )
     }
     return deriveNow(request, resolved, target, headers)
@@ -292,7 +298,7 @@ export function createDelivery(
     }
     let rendered = resolved
     let from: Intermediate | undefined
-    if (operations.some(isSlow)) {
+    if (operations.some(isSlow) || target.video?.job) {
       // The AI steps' own image first (see `aiPrefixOf`); the steps after them render at once.
       const split = await aiPrefixOf(resolved, target.dpr)
       from = split === undefined ? undefined : await intermediateOf(split.target.cacheKey)

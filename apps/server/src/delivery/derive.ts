@@ -2,12 +2,14 @@
 // of sizes), the answer goes out at once, and the image is stored and indexed after it.
 // Identical requests arriving together share one computation.
 import type { StepReport } from '@tessera/engine'
+import { isVideoFormat } from '@tessera/url'
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import type { DerivedBudget } from './budget.ts'
 import { createDerivedIndexWriter } from './derived-index.ts'
 import type { FileRow, Resolved } from './resolve.ts'
 import { createStoreQueue, type StoreQueue } from './store-queue.ts'
+import { deriveVideo, videoTargetOf } from './video.ts'
 
 /** A derived image as computed, before (and while) it is stored. */
 export interface Derived {
@@ -37,7 +39,7 @@ export type Deriver = ReturnType<typeof createDeriver>
 export function createDeriver(
   app: Pick<
     AppContext,
-    'repo' | 'lookups' | 'storage' | 'engine' | 'metrics' | 'config' | 'logger'
+    'repo' | 'lookups' | 'storage' | 'engine' | 'video' | 'metrics' | 'config' | 'logger'
   > &
     Partial<Pick<AppContext, 'usage'>>,
   parts: {
@@ -72,19 +74,35 @@ export function createDeriver(
       if (input === undefined) {
         throw new HttpError(404, 'not_found', 'The file is missing from storage')
       }
-      lookups.bytes.set(inputKey, input)
+      // Videos are read for one job at a time, not in bursts: they would crowd the images out.
+      if (from !== undefined || !isVideoFormat(file.format)) lookups.bytes.set(inputKey, input)
     }
-    const result = await engine.transform({
-      input,
-      operations,
-      ...(accept === undefined ? {} : { accept }),
-      autoFormat: options.f_auto === true,
-      dpr,
-      loadFile: async (reference: string) => {
-        const other = await findMergeFile(resolved.organisationId, reference)
-        return other === undefined ? undefined : storage.get(other.storageKey)
-      },
-    })
+    const autoFormat = options.f_auto === true
+    const loadFile = async (reference: string) => {
+      const other = await findMergeFile(resolved.organisationId, reference)
+      return other === undefined ? undefined : storage.get(other.storageKey)
+    }
+    // An intermediate is an image: only a chain on the original itself may make a video.
+    const video =
+      from === undefined ? videoTargetOf(file, operations, { accept, autoFormat }) : undefined
+    const result =
+      video !== undefined
+        ? await deriveVideo(app, file, input, {
+            operations,
+            target: video,
+            dpr,
+            accept,
+            autoFormat,
+            loadFile,
+          })
+        : await engine.transform({
+            input,
+            operations,
+            ...(accept === undefined ? {} : { accept }),
+            autoFormat,
+            dpr,
+            loadFile,
+          })
     // Every render counts in the organisation's usage (issue 24), AI jobs' included.
     app.usage?.count(resolved.organisationId, { renders: 1 })
     const storageKey = `orgs/${resolved.organisationId}/derived/${cacheKey}.${result.format}`

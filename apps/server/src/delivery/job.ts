@@ -1,6 +1,7 @@
 // The derive job: a chain with a slow (AI) operation is not answered at once; delivery queues it
 // (202) and the job runner derives it, the same work as a request, stored for the next request.
 import { isModelTimeout } from '@tessera/engine'
+import { isVideoError } from '@tessera/media'
 import { parsePattern, type UrlOptions } from '@tessera/url'
 import type { AppContext } from '../context.ts'
 import type { Job } from '../db/index.ts'
@@ -72,7 +73,8 @@ export function createDeriveJobHandler(
 
   return {
     run,
-    isPermanent: (error) => isClientFailure(error) || isModelTimeout(error),
+    // Video work that ran out of VIDEO_TIMEOUT_MS takes as long again: it fails at once too.
+    isPermanent: (error) => isClientFailure(error) || isModelTimeout(error) || isVideoError(error),
     clientError,
   }
 }

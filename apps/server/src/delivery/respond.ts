@@ -1,7 +1,7 @@
 // Answers of delivery: cache headers, ETag checks (RFC 9110), 304, the original file (ranges,
 // HEAD without opening it) and the image bytes, and the 202 of a queued transformation.
 import { Readable } from 'node:stream'
-import { isImageFormat, parseRange } from '@tessera/url'
+import { isImageFormat, isVideoFormat, parseRange } from '@tessera/url'
 import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import type { DeliveryRequest, FileRow } from './resolve.ts'
@@ -39,17 +39,38 @@ export function notModified(headers: Record<string, string>): Response {
   return new Response(null, { status: 304, headers })
 }
 
-/** 200 with the image's bytes (none for HEAD). */
+/**
+ * 200 with the image's bytes (none for HEAD). A video answers a `Range` (its `range` header):
+ * 206 with the part, 416 for a range outside it; players seek with ranges.
+ */
 export function imageResponse(
   method: string,
   data: Buffer,
   contentType: string,
   headers: Record<string, string>,
+  range?: string | null,
 ): Response {
   headers['content-type'] = contentType
-  headers['content-length'] = String(data.length)
-  const body = method === 'HEAD' ? null : new Uint8Array(data.buffer, data.byteOffset, data.length)
-  return new Response(body, { status: 200, headers })
+  let part = data
+  let status = 200
+  if (contentType.startsWith('video/')) {
+    headers['accept-ranges'] = 'bytes'
+    const asked = range === undefined || range === null ? undefined : parseRange(range, data.length)
+    if (asked === 'unsatisfiable') {
+      return new Response(null, {
+        status: 416,
+        headers: { ...headers, 'content-range': `bytes */${data.length}` },
+      })
+    }
+    if (asked !== undefined) {
+      part = data.subarray(asked.start, asked.end + 1)
+      headers['content-range'] = `bytes ${asked.start}-${asked.end}/${data.length}`
+      status = 206
+    }
+  }
+  headers['content-length'] = String(part.length)
+  const body = method === 'HEAD' ? null : new Uint8Array(part.buffer, part.byteOffset, part.length)
+  return new Response(body, { status, headers })
 }
 
 /** 202: the transformation runs as job `jobId`; the client asks again (SPEC §4). */
@@ -109,8 +130,13 @@ export async function serveOriginal(
   }
   headers['accept-ranges'] = 'bytes'
   headers['content-type'] = file.contentType
-  if (!isImageFormat(file.format) && !INLINE_DOCUMENTS.has(file.format)) {
-    headers['content-disposition'] = 'attachment' // raw files
+  // Raw files as attachments; images, videos and plain text inline.
+  if (
+    !isImageFormat(file.format) &&
+    !isVideoFormat(file.format) &&
+    !INLINE_DOCUMENTS.has(file.format)
+  ) {
+    headers['content-disposition'] = 'attachment'
   }
   // An SVG original is served as a document that can run nothing, even if opened directly.
   if (file.format === 'svg') {

@@ -76,18 +76,30 @@ export function createStrictTransformations(app: Pick<AppContext, 'lookups'>) {
   }
 
   /**
+   * `how.video.job`: the chain makes a video, which costs credits whatever its operations
+   * (delivery/video.ts), so any operation written outside a preset needs the signature.
+   *
    * @throws {HttpError} 401 `strict_transformations` when the organisation has strict
    *   transformations on, the URL is not validly signed by one of its keys, and its chain writes
    *   an operation that costs credits outside a preset.
    */
-  async function assertAllowed(request: StrictRequest, organisationId: string): Promise<void> {
+  async function assertAllowed(
+    request: StrictRequest,
+    organisationId: string,
+    how: { video?: { job: boolean } | undefined } = {},
+  ): Promise<void> {
     const organisation = await lookups.organisationById(organisationId)
     if (organisation === undefined || !organisation.strictTransformations) return
     const parts = parseDeliveryPath(request.path, {
       isCustomDomain: request.customDomainOrganisationId !== undefined,
     })
     if (parts.pattern === ORIGINAL_PATTERN) return
-    const costly = writtenCostlyOperation(parsePattern(parts.pattern).value)
+    const written = parsePattern(parts.pattern).value
+    const costly =
+      writtenCostlyOperation(written) ??
+      (how.video?.job === true
+        ? written.find((operation) => operation.presetName === undefined)
+        : undefined)
     if (costly === undefined) return
     const signed = hasSignature(request.url)
     if (signed && (await validSignature(request.url, organisationId))) return

@@ -1,4 +1,5 @@
 import { EngineError } from '@tessera/engine'
+import { VideoError } from '@tessera/media'
 import { HttpError } from './errors.ts'
 
 // Status per engine error code: the image or the request is at fault (4xx), or the server ran
@@ -20,8 +21,29 @@ const STATUS: Record<string, [number, string]> = {
   timeout: [503, 'timeout'],
 }
 
-/** Turns an engine error into the HTTP answer; anything else is passed through unchanged. */
+// Status per video error code (issue 23): the same split.
+const VIDEO_STATUS: Record<string, [number, string]> = {
+  invalid_video: [422, 'invalid_video'],
+  too_long: [422, 'video_too_long'],
+  too_many_pixels: [422, 'video_too_large'],
+  output_too_large: [400, 'output_too_large'],
+  invalid_operation: [400, 'invalid_transformation'],
+  timeout: [503, 'timeout'],
+  failed: [422, 'transformation_failed'],
+}
+
+/**
+ * Turns an engine or video error into the HTTP answer; anything else is passed through
+ * unchanged.
+ */
 export function engineErrorToHttp(error: unknown): unknown {
+  if (error instanceof VideoError) {
+    const [status, code] = VIDEO_STATUS[error.code] ?? [422, 'transformation_failed']
+    return new HttpError(status, code, error.message, {
+      cause: error,
+      ...(status === 503 ? { headers: { 'retry-after': '5' } } : {}),
+    })
+  }
   if (!(error instanceof EngineError)) return error
   const [status, code] = STATUS[error.code] ?? [422, 'transformation_failed']
   return new HttpError(status, code, error.message, {

@@ -19,6 +19,7 @@ import type { AppContext } from '../context.ts'
 import type { SigningKey } from '../db/index.ts'
 import { decodeFilePath } from '../delivery/resolve.ts'
 import { writtenCostlyOperation } from '../delivery/strict-transformations.ts'
+import { videoTargetOf } from '../delivery/video.ts'
 import { DEMO_CLOUD_NAME } from '../demo/seed.ts'
 import { assertAiCanFinish } from '../http/ai-cost.ts'
 import { HttpError } from '../http/errors.ts'
@@ -155,6 +156,25 @@ export function createPlaygroundSigner(
     assertAiCanFinish(engine, value, file, dpr)
   }
 
+  /**
+   * Whether the chain makes a video of the demo file it names (a video job costs credits, so
+   * strict transformations ask a signature of it, as of an AI chain; delivery/video.ts).
+   */
+  async function makesVideo(parts: UrlParts, pattern: string): Promise<boolean> {
+    const demo = await lookups.organisationByCloudName(DEMO_CLOUD_NAME)
+    const { filePath } = parseDeliveryPath(parts.pathname)
+    if (demo === undefined || filePath === undefined) return false
+    const file = await lookups.file(demo.id, decodeFilePath(filePath))
+    if (file === undefined) return false
+    const { value } = parsePattern(pattern, { format: file.format })
+    try {
+      return videoTargetOf(file, value, { accept: undefined, autoFormat: false })?.job === true
+    } catch {
+      // An image asked as a video: delivery answers the 400, signed or not.
+      return false
+    }
+  }
+
   async function demoKey(): Promise<SigningKey> {
     const demo = await lookups.organisationByCloudName(DEMO_CLOUD_NAME)
     if (demo === undefined) {
@@ -191,8 +211,8 @@ export function createPlaygroundSigner(
   }
 
   /**
-   * Signs a demo delivery URL whose chain writes an operation that costs credits (after the
-   * captcha, when one is configured); any other demo URL comes back as sent. Nothing is counted
+   * Signs a demo delivery URL whose chain writes an operation that costs credits, or makes a
+   * video (after the captcha, when one is configured); any other demo URL comes back as sent. Nothing is counted
    * here: delivery counts the AI renders it starts (cache misses) against the daily allowance.
    *
    * @throws {HttpError} 400 `not_playground_url` for anything but a demo delivery URL of this
@@ -205,7 +225,10 @@ export function createPlaygroundSigner(
     const costly =
       pattern === ORIGINAL_PATTERN ? undefined : writtenCostlyOperation(parsePattern(pattern).value)
     const left = () => allowance.remaining('ai', request.clientAddress)
-    if (costly === undefined) return { url: request.url, remaining: { aiRuns: await left() } }
+    const video = costly === undefined && pattern !== ORIGINAL_PATTERN
+    if (costly === undefined && !(video && (await makesVideo(parts, pattern)))) {
+      return { url: request.url, remaining: { aiRuns: await left() } }
+    }
     await captcha.verify(request.captchaToken, request.clientAddress)
     await assertCanFinish(parts, pattern)
     const url = await signWith(await demoKey(), parts, isPath)

@@ -1,7 +1,7 @@
 // Visitor uploads: a visitor of the playground or an AI tool page may upload an image to try the
 // operations on. It goes into a folder of its own in the demo organisation
 // (`visitor-uploads/{random}/{name}`, a path nobody can guess or list: the demo has no members),
-// passes every check of a direct upload (size, type, pixels, SVG safety; images only), counts
+// passes every check of a direct upload (size, type, pixels, SVG safety; images and videos), counts
 // against `ANON_UPLOADS_PER_DAY` of the client address and `ANON_UPLOADS_MAX_BYTES` of all
 // visitors (both taken before the body is read), and is deleted with its derived images
 // by housekeeping once it is 24 hours old.

@@ -8,6 +8,8 @@ import {
   ImageFetchError,
   type ImageFetchOptions,
   imageSize,
+  isPlayableVideo,
+  videoSize,
 } from '../lib/image-fetch.ts'
 
 export type FetchedImageState =
@@ -72,7 +74,8 @@ export function useFetchedImage(url: string | null, hooks: FetchHooks = {}) {
             }
           },
         })
-        const size = await imageSize(image.blob).catch(() => ({ width: 0, height: 0 }))
+        const measure = isPlayableVideo(image.contentType) ? videoSize : imageSize
+        const size = await measure(image.blob).catch(() => ({ width: 0, height: 0 }))
         if (abort.signal.aborted) return
         const objectUrl = URL.createObjectURL(image.blob)
         objectUrls.current.push(objectUrl)

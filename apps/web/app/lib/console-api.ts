@@ -35,6 +35,18 @@ export interface FileItem {
   size: number
   width: number | null
   height: number | null
+  /** A video's length in seconds. */
+  duration?: number
+  /** A video's codec and frames (issue 23). */
+  video?: {
+    duration: number
+    codec: string
+    frameRate: number
+    frames: number
+    audioCodec?: string
+  }
+  /** A document's page count (PDF), when the server reads it. */
+  pages?: number
   version: number
   /** private: delivered only through signed URLs (absent from servers before issue 22). */
   access?: 'public-read' | 'private'

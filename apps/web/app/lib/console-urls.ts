@@ -22,6 +22,24 @@ export function thumbnailUrl(originalUrl: string, size = 320): string {
   return `${PREVIEW_PATH}?url=${encodeURIComponent(url)}`
 }
 
+/**
+ * A still of a video's first frame, as a JPEG thumbnail (delivery makes stills at once), through
+ * the session's preview path like the images' thumbnails.
+ */
+export function videoThumbnailUrl(originalUrl: string, size = 320): string {
+  const url = withPattern(originalUrl, `t.resize(w:${size},h:${size})~t.toFormat(f:jpeg)`)
+  return `${PREVIEW_PATH}?url=${encodeURIComponent(url)}`
+}
+
+/** A length in seconds as `m:ss`, or `h:mm:ss` from an hour. */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds))
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const s = String(total % 60).padStart(2, '0')
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`
+}
+
 /** How a preset is written in a URL, with its variables' defaults spelled out when asked. */
 export function presetPattern(name: string, values: Record<string, string> = {}): string {
   const pairs = Object.entries(values).filter(([, value]) => value !== '')

@@ -40,10 +40,19 @@ export function retryWait(attempt: number): number {
   return IMAGE_FETCH_MIN_WAIT_MS * IMAGE_FETCH_FACTOR ** (attempt - 1)
 }
 
-/** Whether a content type is one the page shows as it is. */
+/** Videos every browser plays in a `<video>` (other containers are asked as a png still). */
+export const PLAYABLE_VIDEO_TYPES = ['mp4', 'webm'] as const
+
+/** Whether a content type is a video the page plays as it is. */
+export function isPlayableVideo(contentType: string): boolean {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? ''
+  return PLAYABLE_VIDEO_TYPES.some((name) => type === `video/${name}`)
+}
+
+/** Whether a content type is one the page shows as it is (an image, or a playable video). */
 export function isDisplayable(contentType: string): boolean {
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? ''
-  return DISPLAYABLE_TYPES.some((name) => type === `image/${name}`)
+  return DISPLAYABLE_TYPES.some((name) => type === `image/${name}`) || isPlayableVideo(type)
 }
 
 /**
@@ -161,7 +170,26 @@ export async function imageSize(blob: Blob): Promise<{ width: number; height: nu
   return size
 }
 
-/** The format named by a content type (`image/jpeg` → `jpeg`). */
+/** The format named by a content type (`image/jpeg` → `jpeg`, `video/mp4` → `mp4`). */
 export function formatOf(contentType: string): string {
-  return (contentType.split(';')[0]?.trim().toLowerCase() ?? '').replace(/^image\//, '')
+  return (contentType.split(';')[0]?.trim().toLowerCase() ?? '').replace(/^(image|video)\//, '')
+}
+
+/** Frame size of a video blob, read by the browser from its metadata. */
+export function videoSize(blob: Blob): Promise<{ width: number; height: number }> {
+  return new Promise((resolve, reject) => {
+    const video = document.createElement('video')
+    const src = URL.createObjectURL(blob)
+    const done = () => URL.revokeObjectURL(src)
+    video.preload = 'metadata'
+    video.onloadedmetadata = () => {
+      done()
+      resolve({ width: video.videoWidth, height: video.videoHeight })
+    }
+    video.onerror = () => {
+      done()
+      reject(new Error('The video could not be read'))
+    }
+    video.src = src
+  })
 }

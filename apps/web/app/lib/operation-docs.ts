@@ -89,6 +89,8 @@ const EXAMPLES: Record<string, string> = {
   'wm.remove': 'rem_text:true',
   // `i` is optional in Pixelbin's catalogue, but a QR code of nothing is refused: encode a text.
   'qr.generate': 'i:Tessera',
+  'vid.frame': 't:1.5',
+  'vid.trim': 's:1,d:2',
 }
 
 /** A value of the parameter's type that passes its checks, for an example URL. */
@@ -126,9 +128,15 @@ export function examplePattern(operation: OperationSpec): string {
   return `${operation.key}(${exampleValues(operation)})`
 }
 
-/** A delivery URL of the example on the demo sample, on `deliveryBase` (empty: this origin). */
+/**
+ * A delivery URL of the example on the demo sample, on `deliveryBase` (empty: this origin). A
+ * video-only operation's example names your organisation and video (the demo holds none).
+ */
 export function exampleUrl(operation: OperationSpec, deliveryBase: string): string {
   const base = deliveryBase.replace(/\/+$/, '')
+  if (isVideoOnly(operation)) {
+    return `${base}/v2/{cloudName}/${examplePattern(operation)}/{your-video}.mp4`
+  }
   return `${base}/v2/${DEMO_CLOUD}/${examplePattern(operation)}/${exampleSample(operation)}`
 }
 
@@ -177,6 +185,11 @@ export function paramDoc(param: ParamSpec): ParamDoc {
   }
 }
 
+/** Whether an operation takes video files only (its formats leave images out). */
+export function isVideoOnly(operation: Pick<OperationSpec, 'formats'>): boolean {
+  return operation.formats !== undefined && !operation.formats.includes('png')
+}
+
 /** Everything a page about one operation shows. */
 export interface OperationDoc {
   key: string
@@ -187,6 +200,11 @@ export interface OperationDoc {
   description: string
   runnable: boolean
   slow: boolean
+  /**
+   * The operation takes video files only (`vid.*`, a Tessera extension): the demo holds no
+   * video, so its pages show no live example on the image sample.
+   */
+  videoOnly: boolean
   docPath: string
   pattern: string
   /** The demo file the example runs on (`samples/chelsea.png`). */
@@ -204,6 +222,7 @@ export function operationDoc(plugin: PluginSpec, operation: OperationSpec): Oper
     description: operation.description,
     runnable: operation.runnable,
     slow: operation.slow,
+    videoOnly: isVideoOnly(operation),
     docPath: operationDocPath(operation),
     pattern: examplePattern(operation),
     sample: exampleSample(operation),

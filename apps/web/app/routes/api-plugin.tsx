@@ -204,7 +204,13 @@ export default function ApiPlugin({ loaderData }: Route.ComponentProps) {
               <pre className="example-url" data-testid="example-url">
                 <code>{operation.example}</code>
               </pre>
-              {operation.runnable ? (
+              {operation.runnable && operation.videoOnly ? (
+                <p className="example-note" data-testid="video-note">
+                  <code>{operation.key}</code> runs on video files (mp4, mov, mkv, webm, avi, mpg):
+                  the demo holds no video, so there is no live example here. Upload a video and ask{' '}
+                  <code>{operation.pattern}</code> on it.
+                </p>
+              ) : operation.runnable ? (
                 <div className="example-images">
                   <figure>
                     <img
@@ -239,9 +245,11 @@ export default function ApiPlugin({ loaderData }: Route.ComponentProps) {
                 </p>
               )}
               <p className="operation-links">
-                <a className="button is-small is-primary" href={operation.playground}>
-                  Open in the playground
-                </a>
+                {operation.videoOnly ? null : (
+                  <a className="button is-small is-primary" href={operation.playground}>
+                    Open in the playground
+                  </a>
+                )}
                 <a
                   className="button is-small is-secondary"
                   href={docsHome(config, operation.docPath)}

@@ -9,7 +9,7 @@ import { serverApi } from '../lib/api.server.ts'
 import { docsPage, searchDocs } from '../lib/docs.server.ts'
 import { DOCS_GROUPS, DOCS_PAGES } from '../lib/docs-nav.ts'
 import type { OpenApiDocument } from '../lib/openapi-docs.ts'
-import { exampleUrl, playgroundLink } from '../lib/operation-docs.ts'
+import { exampleUrl, isVideoOnly, playgroundLink } from '../lib/operation-docs.ts'
 import { joinUrl } from '../lib/runtime-config.ts'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/docs.ts'
@@ -45,13 +45,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       api.client.request<OpenApiDocument>(joinUrl(api.config.apiUrl, PUBLIC_API_PATHS.openapi)),
   })
   if (page === undefined) throw data(null, { status: 404 })
-  let example: { url: string; playground: string; slow: boolean; runnable: boolean } | null = null
+  let example: {
+    url: string
+    playground: string
+    slow: boolean
+    runnable: boolean
+    videoOnly: boolean
+  } | null = null
   if (page.operation !== null) {
     const spec = CATALOGUE.getOperation(page.operation.plugin, page.operation.method)
     const delivery = api.config.deliveryUrl === '' ? url.origin : api.config.deliveryUrl
     if (spec !== undefined) {
       const url = exampleUrl(spec, delivery)
-      example = { url, playground: playgroundLink(url), slow: spec.slow, runnable: spec.runnable }
+      example = {
+        url,
+        playground: playgroundLink(url),
+        slow: spec.slow,
+        runnable: spec.runnable,
+        videoOnly: isVideoOnly(spec),
+      }
     }
   }
   return { kind: 'page' as const, ...page, query: '', example }
@@ -171,7 +183,12 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
             {loaderData.example === null || loaderData.operation === null ? null : (
               <section className="docs-example" data-testid="docs-example">
                 <h2>Live example</h2>
-                {loaderData.example.runnable ? (
+                {loaderData.example.videoOnly ? (
+                  <p>
+                    This operation runs on video files: the demo holds no video, so there is no live
+                    result here. Upload a video and try it on yours.
+                  </p>
+                ) : loaderData.example.runnable ? (
                   <LiveImage
                     src={loaderData.example.url}
                     alt={`The demo sample after ${loaderData.operation.pattern}`}
@@ -183,9 +200,11 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
                   <p>This server has no model for this operation, so there is no live result.</p>
                 )}
                 <p className="docs-example-links">
-                  <a className="button is-small is-primary" href={loaderData.example.playground}>
-                    Open in the playground
-                  </a>
+                  {loaderData.example.videoOnly ? null : (
+                    <a className="button is-small is-primary" href={loaderData.example.playground}>
+                      Open in the playground
+                    </a>
+                  )}
                   <Link
                     className="button is-small is-secondary"
                     to={`/api/plugin?plugin=${encodeURIComponent(loaderData.operation.plugin)}#${loaderData.operation.method}`}

@@ -5,7 +5,14 @@ import { formatBytes } from '@tessera/url'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { FileItem, Preset } from '../../lib/console-api.ts'
 import { problemOf } from '../../lib/console-api.ts'
-import { type CopyFormat, copyText, thumbnailUrl, withPattern } from '../../lib/console-urls.ts'
+import {
+  type CopyFormat,
+  copyText,
+  formatDuration,
+  thumbnailUrl,
+  videoThumbnailUrl,
+  withPattern,
+} from '../../lib/console-urls.ts'
 import { CopyButton, ErrorText, formatDate, useConsole, useLoad } from './console-context.tsx'
 import { parseMetadata, parseTags } from './library/library-state.ts'
 
@@ -71,6 +78,9 @@ export function FilePanel({
   const url = withPattern(file.url, pattern)
   // Previews go through the session's preview path, so a private file shows too (decision 021).
   const isImage = previews && (file.assetType === undefined || file.assetType === 'image')
+  // Browsers play MP4 and WebM; other containers show their first frame.
+  const isVideo = previews && (file.format === 'mp4' || file.format === 'webm')
+  const isStill = previews && file.assetType === 'video' && !isVideo
   const presetList: Preset[] = presets.state.status === 'ready' ? presets.state.data.items : []
 
   const rename = async (event: FormEvent) => {
@@ -122,11 +132,30 @@ export function FilePanel({
           Close
         </button>
       </div>
-      {isImage ? (
+      {isVideo ? (
+        // biome-ignore lint/a11y/useMediaCaption: the organisation's own file, which carries no captions track to offer
+        <video
+          className="file-preview"
+          src={file.url}
+          poster={videoThumbnailUrl(file.url, 640)}
+          aria-label={`Video ${file.name}`}
+          data-testid="file-video"
+          controls
+          preload="metadata"
+          playsInline
+        />
+      ) : isImage ? (
         <img
           className="file-preview"
           src={thumbnailUrl(file.url, 640)}
           alt={`Preview of ${file.name}`}
+          data-testid="file-preview"
+        />
+      ) : isStill ? (
+        <img
+          className="file-preview"
+          src={videoThumbnailUrl(file.url, 640)}
+          alt={`First frame of ${file.name}`}
           data-testid="file-preview"
         />
       ) : (
@@ -145,6 +174,23 @@ export function FilePanel({
         <dd>
           {file.width === null || file.height === null ? '—' : `${file.width} × ${file.height} px`}
         </dd>
+        {file.duration === undefined ? null : (
+          <>
+            <dt>Duration</dt>
+            <dd data-testid="file-duration">
+              {formatDuration(file.duration)}
+              {file.video === undefined
+                ? ''
+                : ` · ${file.video.codec} · ${file.video.frameRate} fps · ${file.video.frames} frames`}
+            </dd>
+          </>
+        )}
+        {file.pages === undefined ? null : (
+          <>
+            <dt>Pages</dt>
+            <dd>{file.pages}</dd>
+          </>
+        )}
         <dt>Version</dt>
         <dd>{file.version}</dd>
         <dt>Updated</dt>

@@ -177,6 +177,24 @@ export function ImageStage({
         </div>
       )
     case 'ready':
+      // A video (a video source, or a chain that writes mp4/webm) plays in place.
+      if (state.details.format === 'mp4' || state.details.format === 'webm') {
+        return (
+          <video
+            className="pg-image"
+            src={state.src}
+            aria-label={alt}
+            width={state.details.width || undefined}
+            height={state.details.height || undefined}
+            data-url={state.url}
+            data-testid="pg-video"
+            controls
+            muted
+            loop
+            playsInline
+          />
+        )
+      }
       return (
         <img
           className="pg-image"

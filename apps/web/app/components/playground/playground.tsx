@@ -15,6 +15,7 @@ import {
   signAsMember,
 } from '../../lib/playground-api.ts'
 import { absoluteUrl } from '../../lib/runtime-config.ts'
+import { chainMakesVideo } from '../../lib/video-chain.ts'
 import { useCaptcha } from '../captcha.tsx'
 import { DefaultSampleImage } from '../playground-shell.tsx'
 import { useDeliveryRun } from '../use-delivery-run.ts'
@@ -96,7 +97,10 @@ export function Playground({ org }: { org?: PlaygroundOrg }) {
       window.history.replaceState(window.history.state, '', next)
   }, [opened, state.transformedUrl, state.source])
 
-  const hasAi = hasAiOperation(state.transformationList)
+  // A video chain costs credits too: it runs signed, as an AI chain does (strict transformations).
+  const hasAi =
+    hasAiOperation(state.transformationList) ||
+    chainMakesVideo(state.source?.format ?? '', state.transformationList)
   const visitorAi = org === undefined && hasAi
   const [limitMessage, setLimitMessage] = useState<string | null>(null)
   const captcha = useCaptcha('playground')

@@ -193,10 +193,10 @@ export function SourcePicker({
         </div>
       )}
       <label className="pg-upload">
-        <span className="button is-secondary is-small">Upload an image or PDF</span>
+        <span className="button is-secondary is-small">Upload an image, video or PDF</span>
         <input
           type="file"
-          accept="image/*,.heic,.heif,.pdf,application/pdf"
+          accept="image/*,video/*,.heic,.heif,.pdf,application/pdf"
           className="visually-hidden"
           onChange={(event) => {
             const file = event.target.files?.[0]

@@ -162,7 +162,7 @@ export default function Upload() {
         onDrop={(event) => void onDrop(event)}
       >
         <p>
-          <strong>Drop images or folders here</strong>
+          <strong>Drop images, videos or folders here</strong>
         </p>
         <p>or</p>
         <div className="button-row is-centered">
@@ -199,7 +199,8 @@ export default function Upload() {
           onChange={(event) => fromInput(event.currentTarget)}
         />
         <p className="dropzone-hint">
-          JPEG, PNG, WebP, AVIF, GIF, HEIC, TIFF, BMP, SVG, PDF and plain text, up to 50 MB each.
+          JPEG, PNG, WebP, AVIF, GIF, HEIC, TIFF, BMP, SVG, PDF and plain text, and videos (MP4,
+          MOV, MKV, WebM, AVI, MPEG), up to 50 MB each.
         </p>
       </section>
       <UploadQueueList queue={queue} showBytes testId="upload-list" />

@@ -3,7 +3,7 @@
 import { formatBytes } from '@tessera/url'
 import type { DragEvent } from 'react'
 import type { LibraryItem } from '../../../lib/console-api.ts'
-import { thumbnailUrl } from '../../../lib/console-urls.ts'
+import { formatDuration, thumbnailUrl, videoThumbnailUrl } from '../../../lib/console-urls.ts'
 import { formatDate } from '../console-context.tsx'
 import { keyOf } from './library-state.ts'
 
@@ -91,6 +91,15 @@ export function LibraryGrid({
                   </svg>
                 ) : item.assetType === undefined || item.assetType === 'image' ? (
                   <img src={thumbnailUrl(item.url)} alt="" loading="lazy" />
+                ) : item.assetType === 'video' ? (
+                  <>
+                    <img src={videoThumbnailUrl(item.url)} alt="" loading="lazy" />
+                    {item.duration === undefined ? null : (
+                      <span className="item-duration" data-testid="item-duration">
+                        {formatDuration(item.duration)}
+                      </span>
+                    )}
+                  </>
                 ) : (
                   <span className="raw-icon" data-private={item.access === 'private' || undefined}>
                     {item.access === 'private' ? (
@@ -121,6 +130,12 @@ export function LibraryGrid({
                       ? '—'
                       : `${item.width}×${item.height}`}
                   </span>
+                  {item.duration === undefined ? null : (
+                    <span>{formatDuration(item.duration)}</span>
+                  )}
+                  {item.pages === undefined ? null : (
+                    <span>{item.pages === 1 ? '1 page' : `${item.pages} pages`}</span>
+                  )}
                   <span>{formatDate(item.updatedAt)}</span>
                 </span>
               ) : (
