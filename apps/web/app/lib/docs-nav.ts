@@ -101,6 +101,13 @@ export const DOCS_PAGES: readonly DocsPage[] = [
     description: 'Run Tessera yourself: requirements, storage, database and every setting.',
     group: 'Run it',
   },
+  {
+    path: '/migration',
+    title: 'Moving from Pixelbin',
+    description:
+      "Pixelbin's admin SDK against your server: domain and token, what differs and why.",
+    group: 'Run it',
+  },
 ]
 
 export const DOCS_GROUPS = ['Start', 'Transform', 'Store and deliver', 'Run it'] as const

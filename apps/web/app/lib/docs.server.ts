@@ -4,12 +4,14 @@
 import { PUBLIC_API_PATHS } from '@tessera/url'
 import apiMd from '../../../../docs/api.md?raw'
 import deliveryMd from '../../../../docs/delivery.md?raw'
+import migrationMd from '../../../../docs/migration.md?raw'
 import uploadMd from '../../../../docs/upload-api.md?raw'
 import urlReadmeMd from '../../../../packages/url/README.md?raw'
 import readmeMd from '../../../../README.md?raw'
 import gettingStartedMd from '../docs/getting-started.md?raw'
 import indexMd from '../docs/index.md?raw'
 import integrationsMd from '../docs/integrations.md?raw'
+import migrationPageMd from '../docs/migration.md?raw'
 import optimizationsMd from '../docs/optimizations.md?raw'
 import optimizationsFormatMd from '../docs/optimizations-format.md?raw'
 import presetsMd from '../docs/presets.md?raw'
@@ -38,6 +40,7 @@ const SOURCES: Record<string, string> = {
   'README.md': readmeMd,
   'docs/api.md': apiMd,
   'docs/delivery.md': deliveryMd,
+  'docs/migration.md': migrationMd,
   'docs/upload-api.md': uploadMd,
   'packages/url/README.md': urlReadmeMd,
 }
@@ -47,6 +50,7 @@ const SOURCE_PAGES: Record<string, string> = {
   'README.md': '/self-hosting',
   'docs/api.md': '/rest-api/guide',
   'docs/delivery.md': '/url',
+  'docs/migration.md': '/migration',
   'docs/upload-api.md': '/uploads',
   'packages/url/README.md': '/integrations',
 }
@@ -67,6 +71,7 @@ const PAGE_SOURCES: Record<string, string> = {
   '/rest-api': restApiMd,
   '/rest-api/guide': restApiGuideMd,
   '/self-hosting': selfHostingMd,
+  '/migration': migrationPageMd,
 }
 
 /** Resolves `relative` against the folder of the repository file `from`. */

@@ -72,6 +72,9 @@ describe('documentation site', () => {
     // A link between repository documents becomes a link between site pages.
     expect(uploads?.html).toContain('href="/docs/url"')
     expect(uploads?.html).toContain('href="/docs/rest-api/guide#api-tokens"')
+    // Moving from Pixelbin: the admin SDK pointed at this server.
+    const migration = await docsPage('/migration', sources)
+    expect(migration?.html).toContain('PixelbinConfig')
   })
 
   it('resolves every link target of the marketing pages (SPEC §2.7)', async () => {
