@@ -18,6 +18,37 @@ export interface PredictionForm {
 
 const invalid = (message: string) => new HttpError(400, 'invalid_input', message)
 
+/**
+ * Pixelbin's own names of some inputs (its SDK's README sends `erase_bg` with `industry_type`,
+ * `quality_type`, `shadow`, `refine`): each maps onto this server's input, or — `quality_type`
+ * — is taken only with the value that changes nothing here (the cut-out is always made at the
+ * image's own size), and refused with any other.
+ */
+const PIXELBIN_INPUTS: Record<string, Record<string, string | { only: string }>> = {
+  erase_bg: { shadow: 'addShadow', quality_type: { only: 'original' } },
+}
+
+/** `industry_type` → `industryType`. */
+const camelCase = (name: string) =>
+  name.replace(/_([a-z0-9])/g, (_all, letter) => letter.toUpperCase())
+
+/**
+ * The input's name on this server for a name Pixelbin's SDK sends, or undefined for a Pixelbin
+ * input that has no effect here (checked against its one accepted value).
+ */
+function inputName(prediction: Prediction, name: string, value: unknown): string | undefined {
+  const { properties } = prediction.inputSchema
+  if (name in properties) return name
+  const alias = PIXELBIN_INPUTS[prediction.id]?.[name]
+  if (typeof alias === 'string') return alias
+  if (alias !== undefined) {
+    if (value !== alias.only) throw invalid(`input.${name} must be ${alias.only} on this server`)
+    return undefined
+  }
+  const camel = camelCase(name)
+  return camel in properties ? camel : name
+}
+
 /** A text value typed by its field of the input schema; unchanged when it does not read. */
 function typed(prediction: Prediction, name: string, text: string): unknown {
   const field = prediction.inputSchema.properties[name]
@@ -64,7 +95,8 @@ export async function readPredictionForm(
         `${JSON.stringify(key.slice(0, 40))} is not a field: send input.<name> or webhook`,
       )
     }
-    const name = key.slice('input.'.length)
+    const name = inputName(prediction, key.slice('input.'.length), value)
+    if (name === undefined) continue
     if (name in input || (name === 'image' && image !== undefined)) {
       throw invalid(`input.${name.slice(0, 40)} is given twice`)
     }

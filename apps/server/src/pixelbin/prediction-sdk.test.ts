@@ -133,7 +133,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('platform predictions o
     await storeTestFile(server, account.organisation._id, 'photos/astronaut.png', image)
     const done = await predictions.createAndWait({
       name: 'ic_crop',
-      input: { image: 'photos/astronaut.png', requiredWidth: 32, requiredHeight: 32 },
+      // Pixelbin's SDK writes input names in snake_case (its README's industry_type): both read.
+      input: { image: 'photos/astronaut.png', required_width: 32, required_height: 32 },
       options: WAIT,
     })
     expect(done.status, done.error).toBe('SUCCESS')
@@ -169,6 +170,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('platform predictions o
       'requiredWidth',
     )
     await refused({ name: 'ic_crop', input: { image, colour: 'red' } }, 400, 'colour')
+    // Pixelbin's erase_bg inputs map onto this server's, checked before anything runs.
+    await refused(
+      { name: 'erase_bg', input: { image, industry_type: 'boat' } },
+      400,
+      'industryType',
+    )
+    await refused({ name: 'erase_bg', input: { image, shadow: 'maybe' } }, 400, 'addShadow')
+    await refused({ name: 'erase_bg', input: { image, quality_type: 'best' } }, 400, 'quality_type')
     const garbage = (await predictions
       .create({ name: 'ic_crop', input: { image: Buffer.from('not an image') } })
       .catch((caught: unknown) => caught)) as { code?: number }
