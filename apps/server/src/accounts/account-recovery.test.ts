@@ -220,6 +220,28 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
     )
   })
 
+  it('mails the owners when a payment goes through, with a link to billing', async () => {
+    const owner = await client.signup()
+    const started = await call(
+      'POST',
+      `/service/panel/billing/v1.0/org/${owner.organisation._id}/checkout`,
+      {
+        cookie: owner.cookie,
+        body: { kind: 'topup', addonId: 101 },
+      },
+    )
+    expect(started.status, JSON.stringify(started.body)).toBe(201)
+    const { checkoutUrl } = started.body as { checkoutUrl: string }
+    const paid = await fetch(`${checkoutUrl.replace(server.config.publicUrl, server.url)}/pay`, {
+      method: 'POST',
+      redirect: 'manual',
+    })
+    expect(paid.status).toBeLessThan(400)
+    const mail = await smtp.waitFor(owner.email, /Payment received/)
+    expect(mail.text).toMatch(/credits were added/)
+    expect(linkIn(mail, `/organization/${owner.organisation._id}/billing`)).toMatch(/^http/)
+  })
+
   it('invites by mail, and deletes an account only once no organisation is left without owner', async () => {
     const owner = await client.signup()
     const invitee = await client.signup()

@@ -20,7 +20,7 @@ const FAQS = [
   },
   {
     q: 'Which formats are supported?',
-    a: 'JPEG, PNG, WebP, AVIF, GIF and WebP animations (every frame kept), HEIC/HEIF, TIFF, BMP and SVG input, and PDF documents (a page delivered as an image, pdf.page picks it); plain .txt files are stored and delivered as they are. With f_auto=true each browser receives AVIF or WebP when it accepts them.',
+    a: 'JPEG, PNG, WebP, AVIF, GIF and WebP animations (every frame kept), HEIC/HEIF, TIFF, BMP and SVG input, PDF documents (a page delivered as an image, pdf.page picks it), and videos (MP4, MOV, MKV, WebM, AVI, MPEG: resized, cropped, trimmed, a frame as a still, or converted to MP4, WebM or GIF; GIF animations to MP4 too); plain .txt files are stored and delivered as they are. With f_auto=true each browser receives AVIF or WebP when it accepts them.',
   },
   {
     q: 'What are credits?',
