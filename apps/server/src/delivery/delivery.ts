@@ -94,6 +94,8 @@ export function createDelivery(
       budget.touch(cached)
       headers['content-type'] = cached.contentType
       headers['content-length'] = String(cached.size)
+      // A video's GET answers ranges, and its HEAD says so (players ask before they fetch).
+      if (isVideoAnswer(cached)) headers['accept-ranges'] = 'bytes'
       return { response: new Response(null, { status: 200, headers }), row: cached }
     }
     // Derived images are small (bounded by the output limits and DERIVED_STORE_MAX_BYTES):

@@ -210,6 +210,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
     expect(part.status).toBe(206)
     expect(part.headers.get('content-range')).toBe(`bytes 0-99/${data.length}`)
     expect((await bytesOf(part)).equals(data.subarray(0, 100))).toBe(true)
+    // A HEAD says ranges are taken, as players ask before they fetch.
+    const head = await fetch(`${server.url}/v2/demo/t.resize(w:32,h:24)/videos/clip.mp4`, {
+      method: 'HEAD',
+    })
+    expect(head.headers.get('accept-ranges')).toBe('bytes')
+    expect(head.headers.get('content-length')).toBe(String(data.length))
     // The same chain again is a cache hit, charged nothing.
     expect((await get('t.resize(w:32,h:24)/videos/clip.mp4')).status).toBe(200)
     expect((await repo.findOrganisationById(organisationId))?.credits).toBe((credits as number) - 1)
