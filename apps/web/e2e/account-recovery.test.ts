@@ -279,6 +279,12 @@ describe.each<ViewportName>(['desktop', 'mobile'])('accounts at %s width', (view
       await guest.page.goto(`${base}/members`)
       await settled(guest.page)
       expect(await guest.page.getByTestId('member-role').count()).toBe(0)
+      // Presets: the viewer reads them and is offered no change (the server refuses it too).
+      await guest.page.goto(`/console/organization/${org._id}/presets`)
+      await settled(guest.page)
+      await guest.page.getByTestId('presets-page').waitFor()
+      expect(await guest.page.getByRole('button', { name: 'New preset' }).count()).toBe(0)
+      expect(await guest.page.getByRole('button', { name: 'Delete' }).count()).toBe(0)
       expect(guestErrors).toEqual([])
 
       // The owner is the last owner of an organisation with another member: deleting is refused

@@ -41,6 +41,8 @@ export function FilePanel({
   onDelete: () => void
 }) {
   const { api, org } = useConsole()
+  // A viewer reads the library; changing it takes the member role (the server refuses it too).
+  const readOnly = org.role === 'viewer'
   const presets = useLoad(
     () => api.listPresets({ archived: false, pageNo: 1, pageSize: 100 }),
     `presets:${org._id}`,
@@ -205,63 +207,67 @@ export function FilePanel({
         </dd>
       </dl>
 
-      <form className="inline-form" onSubmit={rename}>
-        <label htmlFor="rename-file">Name</label>
-        <div className="inline-form-row">
-          <input
-            id="rename-file"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            maxLength={255}
-            data-testid="rename-input"
-          />
-          <button type="submit" className="button is-small is-secondary" disabled={busy}>
-            Rename
-          </button>
-        </div>
-        <ErrorText message={renameError} testId="rename-error" />
-      </form>
+      {readOnly ? null : (
+        <>
+          <form className="inline-form" onSubmit={rename}>
+            <label htmlFor="rename-file">Name</label>
+            <div className="inline-form-row">
+              <input
+                id="rename-file"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                maxLength={255}
+                data-testid="rename-input"
+              />
+              <button type="submit" className="button is-small is-secondary" disabled={busy}>
+                Rename
+              </button>
+            </div>
+            <ErrorText message={renameError} testId="rename-error" />
+          </form>
 
-      <form className="inline-form" onSubmit={saveFields} data-testid="file-fields">
-        <label htmlFor="file-tags-input">Tags (comma-separated)</label>
-        <input
-          id="file-tags-input"
-          value={tags}
-          placeholder="red, sale"
-          onChange={(event) => setTags(event.target.value)}
-          data-testid="tags-input"
-        />
-        <label htmlFor="file-access-input">Access</label>
-        <select
-          id="file-access-input"
-          value={access}
-          onChange={(event) => setAccess(event.target.value as 'public-read' | 'private')}
-          data-testid="access-input"
-        >
-          <option value="public-read">Public: anyone with the URL</option>
-          <option value="private">Private: signed URLs only</option>
-        </select>
-        <label htmlFor="file-metadata-input">Metadata (a JSON object)</label>
-        <textarea
-          id="file-metadata-input"
-          value={metadata}
-          rows={4}
-          spellCheck={false}
-          onChange={(event) => setMetadata(event.target.value)}
-          data-testid="metadata-input"
-        />
-        <div className="inline-form-row">
-          <button
-            type="submit"
-            className="button is-small is-secondary"
-            disabled={busy}
-            data-testid="save-fields"
-          >
-            Save tags, access and metadata
-          </button>
-        </div>
-        <ErrorText message={fieldsError} testId="fields-error" />
-      </form>
+          <form className="inline-form" onSubmit={saveFields} data-testid="file-fields">
+            <label htmlFor="file-tags-input">Tags (comma-separated)</label>
+            <input
+              id="file-tags-input"
+              value={tags}
+              placeholder="red, sale"
+              onChange={(event) => setTags(event.target.value)}
+              data-testid="tags-input"
+            />
+            <label htmlFor="file-access-input">Access</label>
+            <select
+              id="file-access-input"
+              value={access}
+              onChange={(event) => setAccess(event.target.value as 'public-read' | 'private')}
+              data-testid="access-input"
+            >
+              <option value="public-read">Public: anyone with the URL</option>
+              <option value="private">Private: signed URLs only</option>
+            </select>
+            <label htmlFor="file-metadata-input">Metadata (a JSON object)</label>
+            <textarea
+              id="file-metadata-input"
+              value={metadata}
+              rows={4}
+              spellCheck={false}
+              onChange={(event) => setMetadata(event.target.value)}
+              data-testid="metadata-input"
+            />
+            <div className="inline-form-row">
+              <button
+                type="submit"
+                className="button is-small is-secondary"
+                disabled={busy}
+                data-testid="save-fields"
+              >
+                Save tags, access and metadata
+              </button>
+            </div>
+            <ErrorText message={fieldsError} testId="fields-error" />
+          </form>
+        </>
+      )}
 
       <fieldset className="transform-picker">
         <legend>Delivery URL</legend>
@@ -321,14 +327,20 @@ export function FilePanel({
           </a>
         </div>
       </fieldset>
-      <div className="button-row">
-        <button type="button" className="button is-small is-secondary" onClick={onMove}>
-          Move…
-        </button>
-        <button type="button" className="button is-small is-danger" onClick={onDelete}>
-          Delete…
-        </button>
-      </div>
+      {readOnly ? (
+        <p className="form-hint" data-testid="read-only">
+          You are a viewer here: owners and admins can give you the member role to change files.
+        </p>
+      ) : (
+        <div className="button-row">
+          <button type="button" className="button is-small is-secondary" onClick={onMove}>
+            Move…
+          </button>
+          <button type="button" className="button is-small is-danger" onClick={onDelete}>
+            Delete…
+          </button>
+        </div>
+      )}
     </aside>
   )
 }

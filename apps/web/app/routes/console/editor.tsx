@@ -193,6 +193,8 @@ export default function Editor() {
   const page = list.state.status === 'ready' ? list.state.data.page : null
   const pageCount = pageCountOf(page?.itemTotal)
   const uploadHref = `/console/editor/upload${path === '' ? '' : `?path=${encodeURIComponent(path)}`}`
+  // A viewer reads the library; changing it takes the member role (the server refuses it too).
+  const readOnly = org.role === 'viewer'
 
   return (
     <div className="editor" data-testid="editor">
@@ -201,18 +203,20 @@ export default function Editor() {
           <p className="eyebrow">Media library</p>
           <h1>{path === '' ? 'All files' : path.split('/').pop()}</h1>
         </div>
-        <div className="button-row">
-          <button
-            type="button"
-            className="button is-secondary is-small"
-            onClick={() => dispatch({ type: 'ask', pending: { kind: 'new-folder' } })}
-          >
-            New folder
-          </button>
-          <Link to={uploadHref} className="button is-primary is-small">
-            Upload
-          </Link>
-        </div>
+        {readOnly ? null : (
+          <div className="button-row">
+            <button
+              type="button"
+              className="button is-secondary is-small"
+              onClick={() => dispatch({ type: 'ask', pending: { kind: 'new-folder' } })}
+            >
+              New folder
+            </button>
+            <Link to={uploadHref} className="button is-primary is-small">
+              Upload
+            </Link>
+          </div>
+        )}
       </div>
       <nav aria-label="Folder path" className="breadcrumbs" data-testid="breadcrumbs">
         <ol>
@@ -294,16 +298,20 @@ export default function Editor() {
                 <>
                   <h2>Your library is empty</h2>
                   <p>Upload images to store, transform and deliver them.</p>
-                  <Link to={uploadHref} className="button is-primary">
-                    Upload files
-                  </Link>
+                  {readOnly ? null : (
+                    <Link to={uploadHref} className="button is-primary">
+                      Upload files
+                    </Link>
+                  )}
                 </>
               ) : (
                 <>
                   <p>This folder is empty.</p>
-                  <Link to={uploadHref} className="button is-primary is-small">
-                    Upload here
-                  </Link>
+                  {readOnly ? null : (
+                    <Link to={uploadHref} className="button is-primary is-small">
+                      Upload here
+                    </Link>
+                  )}
                 </>
               )
             }
@@ -324,6 +332,7 @@ export default function Editor() {
                 }
                 dragProps={dragProps}
                 dropProps={dropProps}
+                readOnly={readOnly}
               />
             )}
           </ListState>

@@ -22,6 +22,8 @@ export const meta: Route.MetaFunction = (args) => metaFor(args, { title: 'Preset
 
 export default function Presets() {
   const { api, org } = useConsole()
+  // A viewer reads presets; changing them takes the member role (the server refuses it too).
+  const readOnly = org.role === 'viewer'
   const config = useConfig()
   const usable = useLoad(
     () => api.listPresets({ archived: false, pageNo: 1, pageSize: 100 }),
@@ -88,35 +90,39 @@ export default function Presets() {
       </p>
       <div className="button-row">
         <CopyButton text={exampleUrl(preset.presetName)} label="Copy example URL" />
-        {preset.archived ? null : (
-          <button
-            type="button"
-            className="button is-small is-secondary"
-            onClick={() => setEditing(preset)}
-          >
-            Edit
-          </button>
+        {readOnly ? null : (
+          <>
+            {preset.archived ? null : (
+              <button
+                type="button"
+                className="button is-small is-secondary"
+                onClick={() => setEditing(preset)}
+              >
+                Edit
+              </button>
+            )}
+            <button
+              type="button"
+              className="button is-small is-secondary"
+              onClick={() =>
+                void act(() => api.updatePreset(preset.presetName, { archived: !preset.archived }))
+              }
+            >
+              {preset.archived ? 'Unarchive' : 'Archive'}
+            </button>
+            <button
+              type="button"
+              className="button is-small is-danger"
+              onClick={() => {
+                if (window.confirm(`Delete p:${preset.presetName}? URLs using it stop working.`)) {
+                  void act(() => api.deletePreset(preset.presetName))
+                }
+              }}
+            >
+              Delete
+            </button>
+          </>
         )}
-        <button
-          type="button"
-          className="button is-small is-secondary"
-          onClick={() =>
-            void act(() => api.updatePreset(preset.presetName, { archived: !preset.archived }))
-          }
-        >
-          {preset.archived ? 'Unarchive' : 'Archive'}
-        </button>
-        <button
-          type="button"
-          className="button is-small is-danger"
-          onClick={() => {
-            if (window.confirm(`Delete p:${preset.presetName}? URLs using it stop working.`)) {
-              void act(() => api.deletePreset(preset.presetName))
-            }
-          }}
-        >
-          Delete
-        </button>
       </div>
     </li>
   )
@@ -132,13 +138,15 @@ export default function Presets() {
           </p>
         </div>
         <div className="button-row">
-          <button
-            type="button"
-            className="button is-primary is-small"
-            onClick={() => setEditing('new')}
-          >
-            New preset
-          </button>
+          {readOnly ? null : (
+            <button
+              type="button"
+              className="button is-primary is-small"
+              onClick={() => setEditing('new')}
+            >
+              New preset
+            </button>
+          )}
           <a
             className="button is-secondary is-small"
             href={`/console/organization/${encodeURIComponent(org._id)}/playground`}

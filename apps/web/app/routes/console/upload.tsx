@@ -136,6 +136,20 @@ export default function Upload() {
     input.value = ''
   }
 
+  // A viewer reads the library; uploading takes the member role (the server refuses it too).
+  if (org.role === 'viewer') {
+    return (
+      <div className="console-panel is-wide" data-testid="upload-page">
+        <p className="eyebrow">Media library</p>
+        <h1>Upload</h1>
+        <p className="form-alert" data-testid="read-only">
+          You are a viewer here: uploading takes the member role, which owners and admins can give
+          you under Settings → Members.
+        </p>
+      </div>
+    )
+  }
+
   return (
     <div className="console-panel is-wide" data-testid="upload-page">
       <p className="eyebrow">Media library</p>

@@ -26,6 +26,7 @@ export function LibraryGrid({
   onOpen,
   dragProps,
   dropProps,
+  readOnly = false,
 }: {
   items: LibraryItem[]
   view: 'grid' | 'list'
@@ -38,6 +39,8 @@ export function LibraryGrid({
   onOpen: (item: LibraryItem) => void
   dragProps: (item: LibraryItem) => DragHandlers
   dropProps: (item: LibraryItem) => DragHandlers
+  /** A viewer's library: nothing to select, drag or drop (the server refuses changes too). */
+  readOnly?: boolean
 }) {
   return (
     <ul
@@ -59,16 +62,18 @@ export function LibraryGrid({
             data-testid="library-item"
             data-name={item.name}
             data-type={item.type}
-            {...dragProps(item)}
-            {...dropProps(item)}
+            {...(readOnly ? {} : dragProps(item))}
+            {...(readOnly ? {} : dropProps(item))}
           >
-            <input
-              type="checkbox"
-              className="item-check"
-              checked={isSelected}
-              onChange={() => onToggle(item)}
-              aria-label={`Select ${item.name}`}
-            />
+            {readOnly ? null : (
+              <input
+                type="checkbox"
+                className="item-check"
+                checked={isSelected}
+                onChange={() => onToggle(item)}
+                aria-label={`Select ${item.name}`}
+              />
+            )}
             <button
               type="button"
               className="item-open"
