@@ -146,5 +146,5 @@ const top = (map: Map<string, number>, count: number) =>
     .map(([name, time]) => `${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`)
     .join('\n')
 console.log(`\nprofile ${join(profileDir, newest)}: ${(total / 1e6).toFixed(1)} s sampled`)
-console.log('\nself time by package or file\n' + top(byPlace, 25))
-console.log('\nself time by function\n' + top(byFunction, 40))
+console.log(`\nself time by package or file\n${top(byPlace, 25)}`)
+console.log(`\nself time by function\n${top(byFunction, 40)}`)

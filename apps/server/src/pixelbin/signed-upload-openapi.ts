@@ -1,5 +1,6 @@
 // The declared calls of signed uploads (decision 016): Pixelbin's createSignedUrl and
 // createSignedUrlV2, the console's mirror, and the signed URL browsers upload to.
+import { ORG_SEGMENT, PANEL_API_PATHS } from '@tessera/url'
 import { z } from 'zod'
 import {
   type ApiPart,
@@ -86,7 +87,7 @@ export const SIGNED_UPLOAD_OPENAPI: ApiPart = {
     }),
     orgRoute({
       method: 'post',
-      path: '/service/panel/assets/v1.0/org/{orgId}/upload/signed-url',
+      path: `${PANEL_API_PATHS.assets}/${ORG_SEGMENT}/{orgId}/upload/signed-url`,
       operationId: 'createConsoleSignedUrl',
       access: { role: 'member' },
       summary: 'A parts upload URL for the console (as createSignedUrlV2)',

@@ -1,5 +1,6 @@
 // Delivery URLs as the console shows them (SPEC §7.3): a file's URL with another pattern in
 // place of `original`, presets as `p:name`, and the ways to copy a URL (URL, cURL, code).
+import { PANEL_API_PATHS } from '@tessera/url'
 
 /** The file's delivery URL with `pattern` (a transformation, or `original`) in its place. */
 export function withPattern(originalUrl: string, pattern: string): string {
@@ -10,7 +11,7 @@ export function withPattern(originalUrl: string, pattern: string): string {
 }
 
 /** Where the console's previews are served, by the member's session (no URL signature). */
-export const PREVIEW_PATH = '/service/panel/transformation/v1.0/preview'
+export const PREVIEW_PATH = `${PANEL_API_PATHS.transformation}/preview`
 
 /**
  * A small square thumbnail of an image file, made by delivery and fetched through the session's

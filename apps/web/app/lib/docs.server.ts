@@ -150,7 +150,7 @@ function operationMarkdown(doc: OperationDoc, base: string): string {
     `Written \`${doc.key}(key:value,…)\` in a delivery URL; plugin \`${doc.plugin}\` (${doc.pluginName}).`,
     '',
     doc.runnable
-      ? `**This server runs it**${doc.slow ? ', as a background job: the first request answers `202` until the image is ready ([slow operations](' + base + '/url#slow-operations-202))' : ''}.`
+      ? `**This server runs it**${doc.slow ? `, as a background job: the first request answers \`202\` until the image is ready ([slow operations](${base}/url#slow-operations-202))` : ''}.`
       : `**This server does not run it yet**: URLs with it parse and validate, and delivery answers \`501 operation_unavailable\`.`,
     '',
     '## Parameters',

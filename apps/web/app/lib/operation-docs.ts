@@ -1,7 +1,13 @@
 // What the API pages and the documentation site say about each operation of the catalogue: its
 // documentation address (the SPEC §2.7 link targets among them), a working example pattern on a
 // demo sample, and its parameters in words. Shared by `/api/plugin` and `/docs`.
-import { CATALOGUE, type OperationSpec, type ParamSpec, type PluginSpec } from '@tessera/url'
+import {
+  CATALOGUE,
+  isVideoFormat,
+  type OperationSpec,
+  type ParamSpec,
+  type PluginSpec,
+} from '@tessera/url'
 
 /** The demo organisation's cloud name and the sample each example runs on. */
 export const DEMO_CLOUD = 'demo'
@@ -185,9 +191,9 @@ export function paramDoc(param: ParamSpec): ParamDoc {
   }
 }
 
-/** Whether an operation takes video files only (its formats leave images out). */
+/** Whether an operation takes video files only (every format it takes is a video's). */
 export function isVideoOnly(operation: Pick<OperationSpec, 'formats'>): boolean {
-  return operation.formats !== undefined && !operation.formats.includes('png')
+  return operation.formats !== undefined && operation.formats.every(isVideoFormat)
 }
 
 /** Everything a page about one operation shows. */
