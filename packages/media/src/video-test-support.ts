@@ -15,7 +15,14 @@ const run = promisify(execFile)
  */
 export function withClaimedDuration(mkv: Buffer, seconds: number): Buffer {
   const copy = Buffer.from(mkv)
-  const at = copy.indexOf(Buffer.from([0x44, 0x89]))
+  // The Duration element (ID 0x4489, a 4- or 8-byte float) inside the segment's Info element
+  // (ID 0x1549A966): the first 0x44 0x89 of the file may be random bytes (the segment's UID).
+  const info = copy.indexOf(Buffer.from([0x15, 0x49, 0xa9, 0x66]))
+  if (info === -1) throw new Error('no Info element')
+  let at = copy.indexOf(Buffer.from([0x44, 0x89]), info)
+  while (at !== -1 && copy[at + 2] !== 0x84 && copy[at + 2] !== 0x88) {
+    at = copy.indexOf(Buffer.from([0x44, 0x89]), at + 1)
+  }
   if (at === -1) throw new Error('no Duration element')
   // In the segment's timecode scale: milliseconds, as ffmpeg writes it.
   if (copy[at + 2] === 0x84) copy.writeFloatBE(seconds * 1000, at + 3)

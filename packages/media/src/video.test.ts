@@ -92,7 +92,7 @@ describe('probe', () => {
   it('refuses a header that claims ten hours, and frames over the pixel limit', async () => {
     const long = withClaimedDuration(await makeClip({ format: 'mkv' }), 36_000)
     const error = await failure(video.probe(long))
-    expect(error.code).toBe('too_long')
+    expect(error.code, error.message).toBe('too_long')
     expect(error.message).toContain('VIDEO_MAX_SECONDS')
     const small = createVideo({ tempDir: dir, maxPixels: 1000 })
     expect((await failure(small.probe(clip))).code).toBe('too_many_pixels')
