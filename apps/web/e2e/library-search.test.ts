@@ -118,6 +118,8 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the library at %s width', (v
     await page.getByTestId('library-no-match').waitFor()
     expect(await page.getByTestId('library-no-match').textContent()).toContain('tagged “animal”')
     await page.getByTestId('library-search').fill('')
+    // The search reaches the address after a short pause; the filter is changed after it.
+    await page.waitForURL((address) => !address.searchParams.has('q'))
     await filter.selectOption('')
     await poll(() => libraryNames(page)).toEqual(['kitchen', 'coffee.png', 'horse.png'])
 
