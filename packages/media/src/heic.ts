@@ -2,8 +2,8 @@
 // (WebAssembly, through heic-decode) in a worker thread: one image at a time, within a time
 // limit, the pixel limit checked from the header before anything is decoded. AVIF (AV1-coded
 // HEIF) is not this module's: sharp reads it.
-import { Worker } from 'node:worker_threads'
 import type { HeicPixels, HeicRequest, HeicResponse } from './heic-protocol.ts'
+import { createWorkerChannel } from './worker-channel.ts'
 
 export type { HeicPixels } from './heic-protocol.ts'
 
@@ -65,11 +65,6 @@ export interface HeicDecoder {
   close(): Promise<void>
 }
 
-interface Pending {
-  resolve: (response: HeicResponse) => void
-  reject: (error: Error) => void
-}
-
 /**
  * Creates a HEIC decoder with its own worker thread (started on first use, not keeping the
  * process alive while idle).
@@ -80,65 +75,24 @@ interface Pending {
  */
 export function createHeicDecoder(limits: Partial<HeicLimits> = {}): HeicDecoder {
   const settings = { ...HEIC_DEFAULT_LIMITS, ...limits }
-  let worker: Worker | undefined
-  let nextId = 1
-  const pending = new Map<number, Pending>()
-  let queue: Promise<unknown> = Promise.resolve()
-
-  function failAll(error: Error) {
-    for (const job of pending.values()) job.reject(error)
-    pending.clear()
-  }
-
-  function start(): Worker {
-    if (worker !== undefined) return worker
-    const created = new Worker(new URL('./heic-worker.ts', import.meta.url))
-    created.on('message', (message: { id: number; response: HeicResponse }) => {
-      const job = pending.get(message.id)
-      pending.delete(message.id)
-      if (pending.size === 0) created.unref()
-      job?.resolve(message.response)
-    })
-    created.on('error', (error) => {
-      if (worker === created) worker = undefined
-      failAll(new HeicError('invalid_image', 'The HEIC decoder failed', { cause: error }))
-    })
-    created.on('exit', () => {
-      if (worker === created) worker = undefined
-      failAll(new HeicError('invalid_image', 'The HEIC decoder stopped'))
-    })
-    worker = created
-    return created
-  }
-
-  async function call(request: HeicRequest): Promise<HeicResponse> {
-    const thread = start()
-    thread.ref()
-    const id = nextId++
-    let timer: NodeJS.Timeout | undefined
-    try {
-      return await new Promise<HeicResponse>((resolve, reject) => {
-        pending.set(id, { resolve, reject })
-        timer = setTimeout(() => {
-          pending.delete(id)
-          reject(
-            new HeicError('timeout', `The HEIC image took longer than ${settings.timeoutMs} ms`),
-          )
-          if (worker === thread) worker = undefined
-          void thread.terminate()
-        }, settings.timeoutMs)
-        thread.postMessage({ id, request: { ...request, bytes: Uint8Array.from(request.bytes) } })
-      })
-    } finally {
-      clearTimeout(timer)
-    }
-  }
+  const channel = createWorkerChannel<HeicRequest, HeicResponse>(
+    new URL('./heic-worker.ts', import.meta.url),
+    {
+      timeoutMs: settings.timeoutMs,
+      failed: (cause) =>
+        new HeicError(
+          'invalid_image',
+          cause === undefined ? 'The HEIC decoder stopped' : 'The HEIC decoder failed',
+          cause === undefined ? undefined : { cause },
+        ),
+      timedOut: () =>
+        new HeicError('timeout', `The HEIC image took longer than ${settings.timeoutMs} ms`),
+    },
+  )
 
   async function job(bytes: Uint8Array, decode: boolean) {
     if (!isHeic(bytes)) throw new HeicError('invalid_image', 'The file is not a HEIC image')
-    const result = queue.then(() => call({ bytes, decode, maxPixels: settings.maxPixels }))
-    queue = result.catch(() => undefined)
-    const response = await result
+    const response = await channel.run({ bytes, decode, maxPixels: settings.maxPixels })
     if (!response.ok) throw new HeicError(response.code as HeicErrorCode, response.message)
     return response
   }
@@ -153,10 +107,6 @@ export function createHeicDecoder(limits: Partial<HeicLimits> = {}): HeicDecoder
       if (response.pixels === undefined) throw new HeicError('invalid_image', 'No image decoded')
       return response.pixels
     },
-    async close() {
-      const thread = worker
-      worker = undefined
-      if (thread !== undefined) await thread.terminate()
-    },
+    close: () => channel.close(),
   }
 }

@@ -1,8 +1,8 @@
 // PDF pages as pixels, through MuPDF's WebAssembly build in a worker thread: one page is read
 // and drawn at a time, each within a time limit (the worker is ended and a new one started when
 // a page takes longer), and every limit is checked before anything is drawn.
-import { Worker } from 'node:worker_threads'
 import type { PdfInfo, PdfPixels, PdfRequest, PdfResponse } from './pdf-protocol.ts'
+import { createWorkerChannel } from './worker-channel.ts'
 
 export type { PdfInfo, PdfPixels } from './pdf-protocol.ts'
 export { MAX_PAGE_SIDE_POINTS } from './pdf-protocol.ts'
@@ -71,11 +71,6 @@ export interface PdfRenderer {
   close(): Promise<void>
 }
 
-interface Pending {
-  resolve: (response: PdfResponse) => void
-  reject: (error: Error) => void
-}
-
 /**
  * Creates a PDF renderer with its own worker thread (started on first use, not keeping the
  * process alive while idle). Pages are drawn one at a time, in order.
@@ -86,59 +81,21 @@ interface Pending {
  */
 export function createPdfRenderer(limits: Partial<PdfLimits> = {}): PdfRenderer {
   const settings = { ...PDF_DEFAULT_LIMITS, ...limits }
-  let worker: Worker | undefined
-  let nextId = 1
-  const pending = new Map<number, Pending>()
-  let queue: Promise<unknown> = Promise.resolve()
-
-  function failAll(error: Error) {
-    for (const job of pending.values()) job.reject(error)
-    pending.clear()
-  }
-
-  function start(): Worker {
-    if (worker !== undefined) return worker
-    const created = new Worker(new URL('./pdf-worker.ts', import.meta.url))
-    created.on('message', (message: { id: number; response: PdfResponse }) => {
-      const job = pending.get(message.id)
-      pending.delete(message.id)
-      if (pending.size === 0) created.unref()
-      job?.resolve(message.response)
-    })
-    created.on('error', (error) => {
-      if (worker === created) worker = undefined
-      failAll(new PdfError('invalid_document', 'The PDF renderer failed', { cause: error }))
-    })
-    created.on('exit', () => {
-      if (worker === created) worker = undefined
-      failAll(new PdfError('invalid_document', 'The PDF renderer stopped'))
-    })
-    worker = created
-    return created
-  }
-
-  async function call(request: PdfRequest): Promise<PdfResponse> {
-    const thread = start()
-    thread.ref()
-    const id = nextId++
-    let timer: NodeJS.Timeout | undefined
-    try {
-      return await new Promise<PdfResponse>((resolve, reject) => {
-        pending.set(id, { resolve, reject })
-        timer = setTimeout(() => {
-          pending.delete(id)
-          reject(new PdfError('timeout', `The PDF page took longer than ${settings.timeoutMs} ms`))
-          // The page may never finish: the thread goes, the next job starts a new one.
-          if (worker === thread) worker = undefined
-          void thread.terminate()
-        }, settings.timeoutMs)
-        // A copy: the caller's buffer stays theirs.
-        thread.postMessage({ id, request: { ...request, bytes: Uint8Array.from(request.bytes) } })
-      })
-    } finally {
-      clearTimeout(timer)
-    }
-  }
+  // Pages are drawn one at a time; a page past the time limit ends its thread.
+  const channel = createWorkerChannel<PdfRequest, PdfResponse>(
+    new URL('./pdf-worker.ts', import.meta.url),
+    {
+      timeoutMs: settings.timeoutMs,
+      failed: (cause) =>
+        new PdfError(
+          'invalid_document',
+          cause === undefined ? 'The PDF renderer stopped' : 'The PDF renderer failed',
+          cause === undefined ? undefined : { cause },
+        ),
+      timedOut: () =>
+        new PdfError('timeout', `The PDF page took longer than ${settings.timeoutMs} ms`),
+    },
+  )
 
   function job(bytes: Uint8Array, page: PdfPageRequest, render: boolean): Promise<PdfResponse> {
     const pageNumber = page.page ?? 1
@@ -167,10 +124,7 @@ export function createPdfRenderer(limits: Partial<PdfLimits> = {}): PdfRenderer 
       maxPages: settings.maxPages,
       maxPixels: settings.maxPixels,
     }
-    // One page at a time: the worker is single-threaded anyway, and a timeout ends only its job.
-    const result = queue.then(() => call(request))
-    queue = result.catch(() => undefined)
-    return result
+    return channel.run(request)
   }
 
   function unwrap(response: PdfResponse): Extract<PdfResponse, { ok: true }> {
@@ -187,10 +141,6 @@ export function createPdfRenderer(limits: Partial<PdfLimits> = {}): PdfRenderer 
       if (response.pixels === undefined) throw new PdfError('invalid_document', 'No page drawn')
       return { info: response.info, pixels: response.pixels }
     },
-    async close() {
-      const thread = worker
-      worker = undefined
-      if (thread !== undefined) await thread.terminate()
-    },
+    close: () => channel.close(),
   }
 }
