@@ -44,10 +44,10 @@ import type { PageCache } from './http/page-cache.ts'
 import { clientAddress, isLoopback, rawTarget } from './http/request.ts'
 import { assertNoTraversal } from './http/traversal.ts'
 import { createWebPageCache, registerWeb } from './http/web.ts'
-import { PLATFORM } from './pixelbin/paths.ts'
+import { PLATFORM, PLATFORM_ASSETS_ROOT } from './pixelbin/paths.ts'
 import { platformPredictionRoutes } from './pixelbin/prediction-routes.ts'
 import { pixelbinRoutes } from './pixelbin/routes.ts'
-import { PLATFORM_ASSETS, SIGNED_UPLOAD_BASE } from './pixelbin/signed-upload.ts'
+import { SIGNED_UPLOAD_BASE } from './pixelbin/signed-upload.ts'
 import {
   panelSignedUrlRoutes,
   platformSignedUrlRoutes,
@@ -219,7 +219,7 @@ export function createApp(
   mount(TLS_ASK_PATH, 'tls-ask', tlsAskRoutes(app))
   mount(MEMBER_PLAYGROUND, 'playground', memberPlaygroundRoutes(app, features))
   // Signed uploads (decision 016): the URL makers, and the signed URLs browsers upload to.
-  mount(PLATFORM_ASSETS, 'platform-signed-url', platformSignedUrlRoutes(app, features))
+  mount(PLATFORM_ASSETS_ROOT, 'platform-signed-url', platformSignedUrlRoutes(app, features))
   mount(ASSET_API_BASE, 'signed-url', panelSignedUrlRoutes(app, features))
   mount(SIGNED_UPLOAD_BASE, 'signed-upload', signedUploadRoutes(app, features))
   // Pixelbin's platform predictions, and an organisation's webhooks (decision 016).

@@ -15,6 +15,30 @@ import {
 import { BILLING_ORG_BASE, PAYMENT_WEBHOOK_BASE, TEST_CHECKOUT_PATH } from './paths.ts'
 import { checkoutBody, ledgerQuery, paymentsQuery, portalBody } from './requests.ts'
 
+/** The test checkout page's reference, in its path. */
+const testCheckoutParams = z.object({
+  ref: z
+    .string()
+    .regex(/^tpc_[A-Za-z0-9_-]{43}$/)
+    .meta({ example: 'tpc_example' })
+    .describe('The test checkout reference: tpc_ and 43 characters (from checkoutUrl)'),
+})
+
+/** Where the test checkout goes back to, and the signature of that address. */
+const testCheckoutQuery = z.object({
+  return: z
+    .string()
+    .max(2048)
+    .describe(
+      'The console page the checkout goes back to (set by the server in checkoutUrl when the checkout was made with returnUrl)',
+    )
+    .optional(),
+  rs: z
+    .string()
+    .describe('The HMAC of the reference and the return address (set with return)')
+    .optional(),
+})
+
 // The test checkout page's two buttons (pay, cancel): the same call but for what it settles.
 const settleTestCheckout = (action: 'pay' | 'cancel', operationId: string, summary: string) =>
   route({
@@ -25,26 +49,8 @@ const settleTestCheckout = (action: 'pay' | 'cancel', operationId: string, summa
     description:
       'The buttons of the test checkout page post here (no session or signature: the reference is the capability). Settles the payment through the same path as the provider webhook.',
     tags: ['payments'],
-    params: z.object({
-      ref: z
-        .string()
-        .regex(/^tpc_[A-Za-z0-9_-]{43}$/)
-        .meta({ example: 'tpc_example' })
-        .describe('The test checkout reference: tpc_ and 43 characters (from checkoutUrl)'),
-    }),
-    query: z.object({
-      return: z
-        .string()
-        .max(2048)
-        .describe(
-          'The console page the checkout goes back to (set by the server in checkoutUrl when the checkout was made with returnUrl)',
-        )
-        .optional(),
-      rs: z
-        .string()
-        .describe('The HMAC of the reference and the return address (set with return)')
-        .optional(),
-    }),
+    params: testCheckoutParams,
+    query: testCheckoutQuery,
     responses: {
       '303': {
         description:
@@ -308,26 +314,8 @@ export const BILLING_API: ApiPart = {
       operationId: 'showTestCheckout',
       summary: 'Test mode: the checkout page with Pay and Cancel buttons',
       tags: ['payments'],
-      params: z.object({
-        ref: z
-          .string()
-          .regex(/^tpc_[A-Za-z0-9_-]{43}$/)
-          .meta({ example: 'tpc_example' })
-          .describe('The test checkout reference: tpc_ and 43 characters (from checkoutUrl)'),
-      }),
-      query: z.object({
-        return: z
-          .string()
-          .max(2048)
-          .describe(
-            'The console page the checkout goes back to (set by the server in checkoutUrl when the checkout was made with returnUrl)',
-          )
-          .optional(),
-        rs: z
-          .string()
-          .describe('The HMAC of the reference and the return address (set with return)')
-          .optional(),
-      }),
+      params: testCheckoutParams,
+      query: testCheckoutQuery,
       responses: {
         '200': {
           description: 'The checkout page',

@@ -3,8 +3,10 @@
 
 /** Every platform call starts here; the organisation is the API token's. */
 export const PLATFORM = '/service/platform'
+/** The assets family, before its version: signed upload URLs answer under `v1.0` and `v2.0`. */
+export const PLATFORM_ASSETS_ROOT = `${PLATFORM}/assets`
 /** Files, folders, presets, the playground catalogue (`assets.*` of the SDK). */
-export const PLATFORM_ASSETS = `${PLATFORM}/assets/v1.0`
+export const PLATFORM_ASSETS = `${PLATFORM_ASSETS_ROOT}/v1.0`
 /** `organization.getAppOrgDetails`. */
 export const PLATFORM_ORGANIZATION = `${PLATFORM}/organization/v1.0`
 /** `transformation.getTransformationContext` (no version segment, as the SDK calls it). */

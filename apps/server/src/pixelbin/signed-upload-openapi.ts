@@ -11,7 +11,8 @@ import {
   ref,
   route,
 } from '../http/openapi-kit.ts'
-import { PART_MAX_BYTES, PLATFORM_ASSETS, SIGNED_UPLOAD_BASE } from './signed-upload.ts'
+import { PLATFORM_ASSETS_ROOT } from './paths.ts'
+import { PART_MAX_BYTES, SIGNED_UPLOAD_BASE } from './signed-upload.ts'
 import { DEFAULT_EXPIRY_SECONDS, MAX_EXPIRY_SECONDS } from './signed-upload-request.ts'
 
 const request = z.object({
@@ -58,7 +59,7 @@ export const SIGNED_UPLOAD_OPENAPI: ApiPart = {
   routes: [
     route({
       method: 'post',
-      path: `${PLATFORM_ASSETS}/v1.0/upload/signed-url`,
+      path: `${PLATFORM_ASSETS_ROOT}/v1.0/upload/signed-url`,
       operationId: 'createSignedUrl',
       summary: "Pixelbin's createSignedUrl: a URL that takes the whole file in one multipart POST",
       tags: ['signed uploads'],
@@ -74,7 +75,7 @@ export const SIGNED_UPLOAD_OPENAPI: ApiPart = {
     }),
     route({
       method: 'post',
-      path: `${PLATFORM_ASSETS}/v2.0/upload/signed-url`,
+      path: `${PLATFORM_ASSETS_ROOT}/v2.0/upload/signed-url`,
       operationId: 'createSignedUrlV2',
       summary: "Pixelbin's createSignedUrlV2: a URL that takes numbered parts, then a completion",
       tags: ['signed uploads'],

@@ -43,7 +43,7 @@ export function signedUploadRoutes(
   return router
 }
 
-/** `POST /v1.0/upload/signed-url` and `/v2.0/upload/signed-url` under PLATFORM_ASSETS. */
+/** `POST /v1.0/upload/signed-url` and `/v2.0/upload/signed-url` under PLATFORM_ASSETS_ROOT. */
 export function platformSignedUrlRoutes(
   _app: AppContext,
   { auth, signedUploads }: { auth: Auth; signedUploads: SignedUploads },

@@ -17,8 +17,6 @@ import type { Organisation, SignedUpload, SignedUploadFields } from '../db/index
 import { HttpError } from '../http/errors.ts'
 import { invalid, readSignedUrlRequest, type SignedUrlRequest } from './signed-upload-request.ts'
 
-/** Pixelbin's platform assets base: `…/v1.0/upload/signed-url`, `…/v2.0/upload/signed-url`. */
-export const PLATFORM_ASSETS = '/service/platform/assets'
 /** Where signed uploads are received: `…/{uploadId}?signature=…` (no other credential). */
 export const SIGNED_UPLOAD_BASE = '/service/public/assets/v1.0/signed-uploads'
 /** The largest part (bounded by UPLOAD_MAX_BYTES too): 16 MiB, above the SDK's 10 MB chunks. */

@@ -193,7 +193,7 @@ export function paramDoc(param: ParamSpec): ParamDoc {
 
 /** Whether an operation takes video files only (every format it takes is a video's). */
 export function isVideoOnly(operation: Pick<OperationSpec, 'formats'>): boolean {
-  return operation.formats !== undefined && operation.formats.every(isVideoFormat)
+  return operation.formats?.every(isVideoFormat) === true
 }
 
 /** Everything a page about one operation shows. */
