@@ -22,10 +22,24 @@ const FAMILIES: Readonly<Record<Task['kind'], Family>> = {
 // Calls waiting for one model beyond this are refused (`busy`) rather than queued without end.
 const MAX_WAITING = 64
 
+// Families whose models run in onnxruntime-node's native threads. Terminating a worker thread
+// while a native inference is in flight can abort the whole process (SIGABRT, seen under load
+// after an erase.bg timeout), so their runs are never cut short: past the time limit the caller
+// is answered `timeout` and the run goes on, its result dropped. It keeps its slot until it
+// ends, so at most `concurrency` abandoned runs exist per family and calls queued behind it wait
+// (their own time limit starts when they run). The wasm families (tfjs, OpenCV.js) are stopped
+// by terminating their thread, which is safe there and really stops a long upscale.
+const NATIVE: ReadonlySet<Family> = new Set(['isnet', 'ocr'])
+// A native run still going this long after its time limit is taken as hung: its thread is then
+// terminated after all (the one case left where the abort above can happen).
+const HUNG_AFTER_MS = 600_000
+
 interface Lane {
   pool: Piscina
   running: number
   waiting: (() => void)[]
+  /** Native runs not yet ended (settled or not by their callers). */
+  inFlight: Set<Promise<void>>
 }
 
 const WORKER = new URL('./worker.ts', import.meta.url).href
@@ -53,8 +67,10 @@ export class ModelPools {
    */
   async run<T>(task: Task, label: string): Promise<T> {
     if (this.closed) throw new AiError('model_failed', AI_MESSAGES.closed)
-    const lane = this.lane(FAMILIES[task.kind])
+    const family = FAMILIES[task.kind]
+    const lane = this.lane(family)
     await this.acquire(lane, label)
+    if (NATIVE.has(family)) return await this.runNative<T>(lane, task, label)
     const signal = AbortSignal.timeout(this.settings.timeoutMs)
     try {
       return (await lane.pool.run(task, { signal })) as T
@@ -70,11 +86,53 @@ export class ModelPools {
     }
   }
 
-  /** Ends every worker thread; later calls fail. */
+  /** A native family's run: answered `timeout` at the limit, never cut short (see NATIVE). */
+  private async runNative<T>(lane: Lane, task: Task, label: string): Promise<T> {
+    const hung = new AbortController()
+    const running = lane.pool.run(task, { signal: hung.signal }) as Promise<T>
+    const ended = running.then(
+      () => undefined,
+      () => undefined,
+    )
+    lane.inFlight.add(ended)
+    let timer: NodeJS.Timeout | undefined
+    let hungTimer: NodeJS.Timeout | undefined
+    // The slot is given back when the run really ends, not when its caller stops waiting.
+    void ended.then(() => {
+      clearTimeout(hungTimer)
+      lane.inFlight.delete(ended)
+      this.release(lane)
+    })
+    const overran = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        hungTimer = setTimeout(() => hung.abort(), HUNG_AFTER_MS)
+        reject(new AiError('timeout', AI_MESSAGES.timeout(label, this.settings.timeoutMs)))
+      }, this.settings.timeoutMs)
+    })
+    try {
+      return await Promise.race([running, overran])
+    } catch (error) {
+      if (error instanceof AiError) throw error
+      throw new AiError('model_failed', AI_MESSAGES.failed(label), { cause: error })
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /** Native runs still going, answered or abandoned past their time limit (for the tests). */
+  get nativeRunning(): number {
+    let count = 0
+    for (const lane of this.lanes.values()) count += lane.inFlight.size
+    return count
+  }
+
+  /** Ends every worker thread once native runs in flight have ended; later calls fail. */
   async close(): Promise<void> {
     this.closed = true
     const lanes = [...this.lanes.values()]
     this.lanes.clear()
+    // Terminating a thread mid-inference could abort the process (see NATIVE).
+    await Promise.all(lanes.flatMap((lane) => [...lane.inFlight]))
     await Promise.all(lanes.map((lane) => lane.pool.destroy()))
   }
 
@@ -89,7 +147,7 @@ export class ModelPools {
         concurrentTasksPerWorker: 1,
         workerData: { threads: this.settings.threads },
       })
-      lane = { pool, running: 0, waiting: [] }
+      lane = { pool, running: 0, waiting: [], inFlight: new Set() }
       this.lanes.set(family, lane)
     }
     return lane
