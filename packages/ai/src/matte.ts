@@ -3,6 +3,7 @@
 // fills the frame) is binarised and refined instead of used as is, and the colours of edge
 // pixels lose the old background (blur-fusion foreground estimation). Pure pixel math on typed
 // arrays: it runs in the ISNet worker thread, next to the model, never on the event loop.
+import { keepAttached } from './attached.ts'
 import type { AiImage } from './image.ts'
 
 /** A semi-transparent pixel of a mask: neither clearly background nor clearly subject. */
@@ -287,6 +288,7 @@ export interface Matte {
 /** The cut-out of an RGB image from the model's mask at the same size. */
 export function cutoutMatte(image: AiImage, mask: Uint8Array): Matte {
   const ghost = semiShare(mask) > GHOST_SHARE
-  const alpha = refineMask(image, ghost ? unghost(mask) : mask)
+  // What the subject holds, on a plain backdrop (attached.ts), before the edges are refined.
+  const alpha = refineMask(image, keepAttached(image, ghost ? unghost(mask) : mask))
   return { alpha, colour: foregroundColours(image, alpha), ghost }
 }
