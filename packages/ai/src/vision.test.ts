@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { AiImage, Box } from './image.ts'
 import { createAi } from './index.ts'
 import { mergeFaces } from './models/faces.ts'
-import { paramsOf, SAMPLES } from './test-support.ts'
+import { decode, paramsOf, SAMPLES } from './test-support.ts'
 
 const ai = createAi({ timeoutMs: 600_000 })
 afterAll(() => ai.close())
@@ -182,6 +182,14 @@ describe('faces', () => {
         expect(focus.left).toBeLessThanOrEqual(face.left + face.width / 4)
         expect(focus.left + focus.width).toBeGreaterThanOrEqual(face.left + (face.width * 3) / 4)
       }
+    },
+    SLOW,
+  )
+
+  it(
+    'are not found on a cat: SSD calls chelsea.png a face, the second opinion does not',
+    async () => {
+      expect(await ai.focus('face', await decode('chelsea.png'))).toBeUndefined()
     },
     SLOW,
   )
