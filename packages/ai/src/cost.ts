@@ -67,7 +67,8 @@ export function costModelsOf(key: string, params: AiParams): AiCostModelName[] {
     case 'wmc.detect':
       return ['ocr']
     case 'wm.remove':
-      return params.boolean('rem_text') ? ['ocr', 'pixels'] : ['pixels']
+      // rem_text reads the image three times: as it is and turned ±30° (mark-text.ts).
+      return params.boolean('rem_text') ? ['ocr', 'ocr', 'ocr', 'pixels'] : ['pixels']
     case 'im.mask':
       return params.string('d') === 'text' ? ['ocr', 'pixels'] : ['fixed', 'pixels']
     case 'qr.scan':

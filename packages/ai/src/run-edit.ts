@@ -5,6 +5,7 @@ import { maskImage, shadowScene } from './edit.ts'
 import { contactShadow, cutOut, subjectCutout } from './erase.ts'
 import { AI_MESSAGES, AiError } from './errors.ts'
 import type { AiImage, Box } from './image.ts'
+import { findMarkText } from './mark-text.ts'
 import type { IsnetSize } from './models/isnet.ts'
 import { decodeQrInput } from './models/qr-text.ts'
 import { alphaOf, rgb, toImage, withAlpha } from './pixels.ts'
@@ -54,7 +55,7 @@ export async function edit(pools: ModelPools, request: AiRequest): Promise<AiRes
         .map((id) => percentBox(params.string(id), image.width, image.height, key, id))
         .filter((box): box is Box => box !== undefined)
       const removeText = params.boolean('rem_text')
-      const lines = removeText ? await findText(pools, image, key) : []
+      const lines = removeText ? await findMarkText(pools, image, key) : []
       const colour = await rgb(image)
       const repaint = (pixels: AiImage, mask: Uint8Array) =>
         pools.run<AiImage>(
