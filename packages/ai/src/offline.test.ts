@@ -32,7 +32,7 @@ describe('the worker pool', () => {
   // close() waits for an ISNet run abandoned past its time limit to end (pool.ts).
   afterAll(() => ai.close(), 900_000)
 
-  it('stops a call that overruns AI_TIMEOUT_MS and answers timeout', async () => {
+  it('answers timeout for a call that overruns AI_TIMEOUT_MS', async () => {
     const image = await decode('chelsea.png')
     await expect(
       ai.run({ key: 'erase.bg', image, params: paramsOf('erase.bg', { r: false }) }),
