@@ -8,7 +8,7 @@ import {
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
-import { DataTable } from '../../components/console/data-table.tsx'
+import { DataTable, NewerOlderPager } from '../../components/console/data-table.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import '../../components/console/team.css'
@@ -199,29 +199,16 @@ export default function Activity() {
                     </tr>
                   ))}
                 </DataTable>
-                <div className="row-actions activity-pager">
-                  <button
-                    type="button"
-                    className="button is-small is-secondary"
-                    disabled={pageNo <= 1}
-                    onClick={() => setPageNo(pageNo - 1)}
-                  >
-                    Newer
-                  </button>
-                  <span>
-                    Page {page.page.current} · {page.page.itemTotal.toLocaleString('en-US')}{' '}
-                    {page.page.itemTotal === 1 ? 'entry' : 'entries'}
-                  </span>
-                  <button
-                    type="button"
-                    className="button is-small is-secondary"
-                    disabled={!page.page.hasNext}
-                    onClick={() => setPageNo(pageNo + 1)}
-                    data-testid="activity-older"
-                  >
-                    Older
-                  </button>
-                </div>
+                <NewerOlderPager
+                  className="row-actions activity-pager"
+                  pageNo={pageNo}
+                  hasNext={page.page.hasNext}
+                  onPage={setPageNo}
+                  olderTestId="activity-older"
+                >
+                  Page {page.page.current} · {page.page.itemTotal.toLocaleString('en-US')}{' '}
+                  {page.page.itemTotal === 1 ? 'entry' : 'entries'}
+                </NewerOlderPager>
               </>
             )}
           </ListState>
