@@ -10,6 +10,7 @@ import {
 } from '../../components/console/console-context.tsx'
 import { DataTable, NewerOlderPager } from '../../components/console/data-table.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
+import { Field } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import '../../components/console/team.css'
 import type { Member } from '../../lib/console-api.ts'
@@ -139,36 +140,30 @@ export default function Activity() {
                 </optgroup>
               </select>
             </div>
-            <div className="field">
-              <label htmlFor="activity-search">Search</label>
-              <input
-                id="activity-search"
-                type="search"
-                value={draft.search ?? ''}
-                placeholder="a path, an e-mail, a name"
-                maxLength={200}
-                onChange={(e) => set('search')(e.target.value)}
-                data-testid="activity-search"
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="activity-from">From</label>
-              <input
-                id="activity-from"
-                type="date"
-                value={draft.from ?? ''}
-                onChange={(e) => set('from')(e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="activity-to">To</label>
-              <input
-                id="activity-to"
-                type="date"
-                value={draft.to ?? ''}
-                onChange={(e) => set('to')(e.target.value)}
-              />
-            </div>
+            <Field
+              id="activity-search"
+              label="Search"
+              type="search"
+              value={draft.search ?? ''}
+              placeholder="a path, an e-mail, a name"
+              maxLength={200}
+              onChange={(e) => set('search')(e.target.value)}
+              data-testid="activity-search"
+            />
+            <Field
+              id="activity-from"
+              label="From"
+              type="date"
+              value={draft.from ?? ''}
+              onChange={(e) => set('from')(e.target.value)}
+            />
+            <Field
+              id="activity-to"
+              label="To"
+              type="date"
+              value={draft.to ?? ''}
+              onChange={(e) => set('to')(e.target.value)}
+            />
             <button type="submit" className="button is-primary" data-testid="activity-apply">
               Filter
             </button>
