@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react'
 import {
   formatDate,
   ListState,
+  managesSettings,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
@@ -56,7 +57,7 @@ type Draft = Omit<ActivityFilters, 'pageNo' | 'pageSize'>
 export default function Activity() {
   const { api, org } = useConsole()
   const team = useTeamApi()
-  const isOwner = org.role === undefined || org.role === 'owner' || org.role === 'admin'
+  const isOwner = managesSettings(org.role)
   const [filters, setFilters] = useState<Draft>({})
   const [draft, setDraft] = useState<Draft>({})
   const [pageNo, setPageNo] = useState(1)

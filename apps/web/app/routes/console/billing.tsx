@@ -12,6 +12,7 @@ import { usePayment } from '../../components/console/billing/use-payment.ts'
 import {
   ErrorText,
   ListState,
+  ownsOrg,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
@@ -48,7 +49,7 @@ export default function Billing() {
     () => api.ledger(ledgerPage, LEDGER_PAGE),
     `ledger:${org._id}:${ledgerPage}`,
   )
-  const isOwner = org.role === undefined || org.role === 'owner'
+  const isOwner = ownsOrg(org.role)
   const [receiptsPage, setReceiptsPage] = useState(1)
   // Members see no receipts (owners buy): nothing is asked for them.
   const receipts = useLoad(
