@@ -4,38 +4,27 @@
 // internal notes, and in the console: thumbnails that survive "Require signed URLs", the
 // playground inside the console's menu, the presets page without console errors, and a failed
 // upload showing its file's own size.
-import { formatBytes, signRequest } from '@tessera/url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatBytes } from '@tessera/url'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import {
   firstOrganisation,
-  launchBrowser,
   openPage,
+  panelPost,
   pollWithin,
   sampleFile,
   settled,
   signUp,
-  startWebServer,
-  type WebServer,
+  submitSignUp,
   watchUnexpectedErrors,
 } from './harness.ts'
+import { webSuite } from './suite.ts'
 
 const poll = pollWithin(20_000)
 
-let server: WebServer
-let browser: Browser
+const web = webSuite()
 
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-const get = (path: string) => fetch(`${server.url}${path}`, { redirect: 'manual' })
+const get = (path: string) => fetch(`${web.server.url}${path}`, { redirect: 'manual' })
 
 /** Whether every image in `selector` has loaded with pixels. */
 async function imagesLoaded(page: Page, selector: string): Promise<boolean[]> {
@@ -52,7 +41,7 @@ describe('unknown addresses and API pages', () => {
       expect(await response.text(), path).toContain('This page does not exist')
     }
     for (const viewport of ['desktop', 'mobile'] as const) {
-      const { page, context, errors } = await openPage(browser, viewport, server.url)
+      const { page, context, errors } = await openPage(web.browser, viewport, web.server.url)
       const answer = await page.goto('/definitely-missing')
       expect(answer?.status()).toBe(404)
       expect(new URL(page.url()).pathname).toBe('/definitely-missing')
@@ -79,7 +68,7 @@ describe('unknown addresses and API pages', () => {
   })
 
   it('sells on the pricing page only what the product does', async () => {
-    const { page, context, errors } = await openPage(browser, 'desktop', server.url)
+    const { page, context, errors } = await openPage(web.browser, 'desktop', web.server.url)
     await page.goto('/pricing')
     await settled(page)
     const plans = page.getByTestId('plans')
@@ -106,7 +95,7 @@ describe('unknown addresses and API pages', () => {
 for (const viewport of ['desktop', 'mobile'] as const) {
   describe(`navigation at ${viewport}`, () => {
     it('has Playground and Predictions in the header and footer, and sign-up lands in the console', async () => {
-      const { page, context, errors } = await openPage(browser, viewport, server.url)
+      const { page, context, errors } = await openPage(web.browser, viewport, web.server.url)
       await page.goto('/features')
       await settled(page)
       let signupHref: string | null
@@ -137,7 +126,8 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       // Signing up from the header opens the console, not the page it was clicked on.
       expect(signupHref).toBe('/console/auth/signup')
       await page.goto(signupHref ?? '')
-      await signUpHere(page)
+      await settled(page)
+      await submitSignUp(page, { firstName: 'Grace', lastName: 'Hopper' })
       await page.waitForURL(/\/console$/)
       expect(errors).toEqual([])
       await context.close()
@@ -146,13 +136,13 @@ for (const viewport of ['desktop', 'mobile'] as const) {
 
   describe(`the console at ${viewport}`, () => {
     it('keeps thumbnails with signed URLs required, its menu in the playground, presets quiet, and a failed upload its size', async () => {
-      const { page, context } = await openPage(browser, viewport, server.url)
+      const { page, context } = await openPage(web.browser, viewport, web.server.url)
       // The upload of a text file is refused (415) on purpose.
       const errors = watchUnexpectedErrors(page, [/status of 415/, /^HTTP 415 POST /])
       await signUp(page)
       const org = await firstOrganisation(page)
       const base = `/console/organization/${org._id}`
-      await panelPost(page, `/service/panel/assets/v1.0/org/${org._id}/presets`, {
+      await panelPost(page, web.server.url, `/service/panel/assets/v1.0/org/${org._id}/presets`, {
         presetName: 'card',
         transformation: 't.resize(w:$w,h:$w)',
         params: { w: { type: 'integer', default: 120 } },
@@ -182,7 +172,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       await page.getByTestId('setting-requireSignedUrls').click()
       await poll(() => page.getByTestId('setting-requireSignedUrls').isChecked()).toBe(true)
       const unsigned = await fetch(
-        `${server.url}/v2/${org.cloudName}/t.resize(w:320,h:320)/astronaut.png`,
+        `${web.server.url}/v2/${org.cloudName}/t.resize(w:320,h:320)/astronaut.png`,
       )
       expect(unsigned.status).toBe(401)
       await unsigned.arrayBuffer()
@@ -215,7 +205,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
 
       // The playground stays inside the console's menu, and signs its images: the original and
       // a resize of it show although unsigned URLs are refused.
-      const resized = `${server.url}/v2/${org.cloudName}/t.resize(w:120)/astronaut.png`
+      const resized = `${web.server.url}/v2/${org.cloudName}/t.resize(w:120)/astronaut.png`
       await page.goto(`${base}/playground?url=${encodeURIComponent(resized)}`)
       await page.getByTestId('playground').waitFor()
       await poll(() => page.getByTestId('original-details').innerText()).toContain(' px')
@@ -234,7 +224,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
 for (const viewport of ['desktop', 'mobile'] as const) {
   describe(`receipts and cancellation at ${viewport}`, () => {
     it('gives every paid checkout a receipt to open and download, and cancels at period end', async () => {
-      const { page, context } = await openPage(browser, viewport, server.url)
+      const { page, context } = await openPage(web.browser, viewport, web.server.url)
       const errors = watchUnexpectedErrors(page)
       await signUp(page)
       const org = await firstOrganisation(page)
@@ -288,34 +278,4 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       await context.close()
     }, 180_000)
   })
-}
-
-/** A signed panel call from the page's session, as the console makes it. */
-async function panelPost(page: Page, path: string, body: unknown) {
-  const key = await page.evaluate(
-    () =>
-      (window as unknown as { __TESSERA_CONFIG__: { panelSigningKey: string } }).__TESSERA_CONFIG__
-        .panelSigningKey,
-  )
-  const text = JSON.stringify(body)
-  const url = `${server.url}${path}`
-  const headers = await signRequest({ method: 'POST', url, body: text }, key)
-  const response = await page.context().request.post(url, {
-    data: text,
-    headers: { ...headers, 'content-type': 'application/json' },
-  })
-  if (!response.ok()) throw new Error(`${path} answered ${response.status()}`)
-}
-
-/** Fills and sends the sign-up form on the page (a unique e-mail). */
-async function signUpHere(page: Page) {
-  await settled(page)
-  await page.fill('#firstName', 'Grace')
-  await page.fill('#lastName', 'Hopper')
-  await page.fill(
-    '#email',
-    `grace-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
-  )
-  await page.fill('#password', 'a long enough password')
-  await page.getByRole('button', { name: 'Create account' }).click()
 }

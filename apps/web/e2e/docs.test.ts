@@ -1,30 +1,12 @@
 // The documentation site and the API pages in Chromium against a real server, at 1440 and 390 px
 // (and /api/plugin at 320 px): SPEC §2.5–§2.7 links land on the right pages, search finds an
 // operation, examples load live from the demo data, and an anonymous visitor sees no errors.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  horizontalOverflow,
-  launchBrowser,
-  openPage,
-  settled,
-  startWebServer,
-  type WebServer,
-  watchConsoleErrors,
-} from './harness.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { horizontalOverflow, openPage, settled, watchConsoleErrors } from './harness.ts'
+import { webSuite } from './suite.ts'
 
-let server: WebServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const web = webSuite()
 
 /** Whether the image finished loading with pixels (a broken image has naturalWidth 0). */
 async function loadedImage(page: Page, selector: string): Promise<{ width: number; ok: boolean }> {
@@ -43,14 +25,18 @@ async function loadedImage(page: Page, selector: string): Promise<{ width: numbe
 
 describe.each(['desktop', 'mobile'] as const)('documentation at %s width', (viewport) => {
   it('takes a use-case "Learn how" link to its documentation page (SPEC §2.7)', async () => {
-    const { page, context, errors, consoleErrors } = await openPage(browser, viewport, server.url)
+    const { page, context, errors, consoleErrors } = await openPage(
+      web.browser,
+      viewport,
+      web.server.url,
+    )
     await page.goto('/')
     await settled(page)
     const learn = page.locator('a[href="/docs/transformations/ml/erase-bg"]').first()
     expect(await learn.textContent()).toBe('Learn how')
     await learn.scrollIntoViewIfNeeded()
     await learn.click()
-    await page.waitForURL(`${server.url}/docs/transformations/ml/erase-bg`)
+    await page.waitForURL(`${web.server.url}/docs/transformations/ml/erase-bg`)
     await page.getByRole('heading', { level: 1, name: 'Erase BG (erase.bg)' }).waitFor()
     expect(await page.locator('.docs-content').textContent()).toContain(
       'This server runs it, as a background job',
@@ -71,7 +57,7 @@ describe.each(['desktop', 'mobile'] as const)('documentation at %s width', (view
   })
 
   it('finds an operation by search and shows it with a live example', async () => {
-    const { page, context, consoleErrors } = await openPage(browser, viewport, server.url)
+    const { page, context, consoleErrors } = await openPage(web.browser, viewport, web.server.url)
     await page.goto('/docs')
     await settled(page)
     await page.getByTestId('docs-search-input').fill('resize')
@@ -80,7 +66,7 @@ describe.each(['desktop', 'mobile'] as const)('documentation at %s width', (view
     const first = page.getByTestId('docs-hits').locator('a').first()
     expect(await first.textContent()).toBe('Resize an image (t.resize)')
     await first.click()
-    await page.waitForURL(`${server.url}/docs/transformations/basic/resize`)
+    await page.waitForURL(`${web.server.url}/docs/transformations/basic/resize`)
     await page.getByRole('heading', { level: 1, name: 'Resize an image (t.resize)' }).waitFor()
     const table = await page.locator('.docs-content table').first().textContent()
     expect(table).toContain('lanczos3')
@@ -91,7 +77,7 @@ describe.each(['desktop', 'mobile'] as const)('documentation at %s width', (view
     })
     const playground = page.getByRole('link', { name: 'Open in the playground' })
     expect(await playground.getAttribute('href')).toBe(
-      `/playground?url=${encodeURIComponent(`${server.url}/v2/demo/t.resize(w:300,h:200)/samples/chelsea.png`)}`,
+      `/playground?url=${encodeURIComponent(`${web.server.url}/v2/demo/t.resize(w:300,h:200)/samples/chelsea.png`)}`,
     )
     expect(await horizontalOverflow(page)).toBe(0)
     expect(consoleErrors).toEqual([])
@@ -99,7 +85,7 @@ describe.each(['desktop', 'mobile'] as const)('documentation at %s width', (view
   })
 
   it('points the header and footer developer links at the documentation', async () => {
-    const { page, context } = await openPage(browser, viewport, server.url)
+    const { page, context } = await openPage(web.browser, viewport, web.server.url)
     await page.goto('/faqs')
     await settled(page)
     // On a phone the footer's columns are folded: read the links whether shown or not.
@@ -122,7 +108,7 @@ describe.each(['desktop', 'mobile'] as const)('documentation at %s width', (view
   })
 
   it('renders the REST reference from the OpenAPI document', async () => {
-    const { page, context } = await openPage(browser, viewport, server.url)
+    const { page, context } = await openPage(web.browser, viewport, web.server.url)
     await page.goto('/docs/rest-api')
     await settled(page)
     const content = await page.locator('.docs-content').textContent()
@@ -135,9 +121,9 @@ describe.each(['desktop', 'mobile'] as const)('documentation at %s width', (view
 
 describe('API plugin page', () => {
   it('is readable at 320 px: no sideways scroll, enum values shown, live examples load', async () => {
-    const context = await browser.newContext({
+    const context = await web.browser.newContext({
       viewport: { width: 320, height: 800 },
-      baseURL: server.url,
+      baseURL: web.server.url,
     })
     const page = await context.newPage()
     const consoleErrors = watchConsoleErrors(page)
@@ -162,14 +148,14 @@ describe('API plugin page', () => {
     expect(
       await resize.getByRole('link', { name: 'Open in the playground' }).getAttribute('href'),
     ).toBe(
-      `/playground?url=${encodeURIComponent(`${server.url}/v2/demo/t.resize(w:300,h:200)/samples/chelsea.png`)}`,
+      `/playground?url=${encodeURIComponent(`${web.server.url}/v2/demo/t.resize(w:300,h:200)/samples/chelsea.png`)}`,
     )
     expect(consoleErrors).toEqual([])
     await context.close()
   })
 
   it('shows a slow operation once its job is done, and says which operations do not run here', async () => {
-    const { page, context, consoleErrors } = await openPage(browser, 'mobile', server.url)
+    const { page, context, consoleErrors } = await openPage(web.browser, 'mobile', web.server.url)
     await page.goto('/api/plugin?plugin=ic')
     await settled(page)
     // ic.crop answers 202 while its job runs; the page retries until the image is there.
@@ -189,7 +175,7 @@ describe('API plugin page', () => {
   })
 
   it('has a working live example for every operation this server runs', async () => {
-    const { page, context } = await openPage(browser, 'desktop', server.url)
+    const { page, context } = await openPage(web.browser, 'desktop', web.server.url)
     for (const plugin of ['t', 'ic', 'pdf']) {
       await page.goto(`/api/plugin?plugin=${plugin}`)
       const examples = await page.getByTestId('example-url').allTextContents()
@@ -198,7 +184,7 @@ describe('API plugin page', () => {
         if (!runs[index]?.startsWith('Runs on this server')) continue
         // As the page does: the server signs an AI example (the demo is strict); others come back.
         const signing = await page.request.post(
-          `${server.url}/service/public/playground/v1.0/sign`,
+          `${web.server.url}/service/public/playground/v1.0/sign`,
           { data: { url } },
         )
         expect(signing.status(), url).toBe(200)

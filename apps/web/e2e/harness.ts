@@ -8,6 +8,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { signRequest } from '@tessera/url'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { webBuilt } from './build-status.ts'
@@ -219,26 +220,37 @@ export function uniqueEmail(): string {
   return `web-${Date.now().toString(36)}-${counter}@example.com`
 }
 
+/** The password every test account gets. */
+export const PASSWORD = 'a long enough password'
+
+/** Who signs up: a first and last name, and an e-mail (a unique one unless given). */
+export interface NewUser {
+  firstName: string
+  lastName: string
+  email?: string
+}
+
+const ADA: NewUser = { firstName: 'Ada', lastName: 'Lovelace' }
+
 /** Signs a new user up in the browser (a new organisation with them): lands on the console. */
-export async function signUp(
-  page: Page,
-  name: { firstName: string; lastName: string } = { firstName: 'Ada', lastName: 'Lovelace' },
-): Promise<void> {
-  await page.goto('/console/auth/signup')
-  await settled(page)
-  await submitSignUp(page, name)
+export async function signUp(page: Page, user: NewUser = ADA): Promise<void> {
+  await openSignUp(page, user)
   await page.waitForURL(/\/console$/)
 }
 
-/** Fills the sign-up form the page shows (a unique email) and sends it. */
-export async function submitSignUp(
-  page: Page,
-  name: { firstName: string; lastName: string } = { firstName: 'Ada', lastName: 'Lovelace' },
-): Promise<void> {
-  await page.fill('#firstName', name.firstName)
-  await page.fill('#lastName', name.lastName)
-  await page.fill('#email', uniqueEmail())
-  await page.fill('#password', 'a long enough password')
+/** Opens the sign-up page (`search`: its query, e.g. `?next=…`), fills it in and sends it. */
+export async function openSignUp(page: Page, user: NewUser = ADA, search = ''): Promise<void> {
+  await page.goto(`/console/auth/signup${search}`)
+  await settled(page)
+  await submitSignUp(page, user)
+}
+
+/** Fills the sign-up form the page shows and sends it. */
+export async function submitSignUp(page: Page, user: NewUser = ADA): Promise<void> {
+  await page.fill('#firstName', user.firstName)
+  await page.fill('#lastName', user.lastName)
+  await page.fill('#email', user.email ?? uniqueEmail())
+  await page.fill('#password', PASSWORD)
   await page.getByRole('button', { name: 'Create account' }).click()
 }
 
@@ -251,6 +263,28 @@ export async function firstOrganisation(page: Page): Promise<{ _id: string; clou
   const org = orgs[0]
   if (org === undefined) throw new Error('no organisation after sign-up')
   return org
+}
+
+/**
+ * A signed panel call (POST) with the page's session, as the console makes it: changes need the
+ * x-ebg-* signature, made with the key the page was given.
+ */
+export async function panelPost(page: Page, serverUrl: string, path: string, body: unknown) {
+  const key = await page.evaluate(
+    () =>
+      (window as unknown as { __TESSERA_CONFIG__: { panelSigningKey: string } }).__TESSERA_CONFIG__
+        .panelSigningKey,
+  )
+  const text = JSON.stringify(body)
+  const url = `${serverUrl}${path}`
+  const headers = await signRequest({ method: 'POST', url, body: text }, key)
+  const response = await page.context().request.post(url, {
+    data: text,
+    headers: { ...headers, 'content-type': 'application/json' },
+  })
+  if (!response.ok()) {
+    throw new Error(`${path} answered ${response.status()}: ${await response.text()}`)
+  }
 }
 
 /** `expect.poll` waiting up to `timeout` ms unless told otherwise (its own 1 s is too short here). */

@@ -2,21 +2,19 @@
 // a real server at 1440 and 390 px: tags and metadata edited in the file panel, a tag added to
 // several files at once, the tag filter and the name search across folders, a file made private
 // (delivery then wants a signature), and a bulk delete.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import {
   firstOrganisation,
   horizontalOverflow,
-  launchBrowser,
   openPage,
   pollWithin,
   sampleFile,
   settled,
   signUp,
-  startWebServer,
   type ViewportName,
-  type WebServer,
 } from './harness.ts'
+import { webSuite } from './suite.ts'
 
 const poll = pollWithin(20_000)
 
@@ -46,21 +44,10 @@ async function upload(page: Page, folder: string, names: string[]) {
 }
 
 describe.each<ViewportName>(['desktop', 'mobile'])('the library at %s width', (viewport) => {
-  let server: WebServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startWebServer()
-    browser = await launchBrowser()
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const web = webSuite()
 
   it('tags, searches, filters, makes private and deletes in bulk', async () => {
-    const { page, errors } = await openPage(browser, viewport, server.url)
+    const { page, errors } = await openPage(web.browser, viewport, web.server.url)
     await signUp(page)
     const org = await firstOrganisation(page)
     await upload(page, '', ['horse.png', 'coffee.png'])

@@ -1,37 +1,18 @@
-// Predictions in Chromium against a real server (SPEC §2.8, §3, §4, §7.2): the public list, the
-// form generated from a prediction's schema, a visitor sent to sign up and back, and a member
-// who uploads an image, runs ic_crop as a job and sees it queued, polled and done.
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  launchBrowser,
-  openPage,
-  samplePath,
-  settled,
-  signUp,
-  startWebServer,
-  submitSignUp,
-  type WebServer,
-} from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { openPage, samplePath, settled, signUp, startWebServer, submitSignUp } from './harness.ts'
+import { webSuite } from './suite.ts'
 
 const SAMPLE = samplePath('chelsea.png')
 
-let server: WebServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const web = webSuite()
 
 describe.each(['desktop', 'mobile'] as const)('predictions at %s width', (viewport) => {
   it('lists the predictions and says which run here, with no errors for a visitor', async () => {
-    const { page, context, errors, consoleErrors } = await openPage(browser, viewport, server.url)
+    const { page, context, errors, consoleErrors } = await openPage(
+      web.browser,
+      viewport,
+      web.server.url,
+    )
     await page.goto('/predictions')
     await settled(page)
     const cards = page.getByTestId('prediction-card')
@@ -44,7 +25,7 @@ describe.each(['desktop', 'mobile'] as const)('predictions at %s width', (viewpo
     expect(await generate.locator('.run-badge').textContent()).toBe('Model not available here')
     expect(await page.getByTestId('predictions-error').count()).toBe(0)
     await crop.getByRole('link', { name: 'Open Intelligent crop' }).click()
-    await page.waitForURL(`${server.url}/predictions/ic_crop`)
+    await page.waitForURL(`${web.server.url}/predictions/ic_crop`)
     await page.getByTestId('prediction-form').waitFor()
     expect(errors).toEqual([])
     expect(consoleErrors).toEqual([])
@@ -52,7 +33,7 @@ describe.each(['desktop', 'mobile'] as const)('predictions at %s width', (viewpo
   })
 
   it('builds the form from the schema and sends a visitor to sign up, then back', async () => {
-    const { page, context } = await openPage(browser, viewport, server.url)
+    const { page, context } = await openPage(web.browser, viewport, web.server.url)
     await page.goto('/predictions/ic_crop')
     await settled(page)
     const form = page.getByTestId('prediction-form')
@@ -66,14 +47,14 @@ describe.each(['desktop', 'mobile'] as const)('predictions at %s width', (viewpo
     expect(gravity).toEqual(['Default', 'object', 'foreground', 'face', 'none'])
     expect(await page.getByTestId('run-prediction').count()).toBe(0)
     const signup = page.getByTestId('signup-to-run')
-    const href = new URL((await signup.getAttribute('href')) ?? '', server.url)
+    const href = new URL((await signup.getAttribute('href')) ?? '', web.server.url)
     expect(href.pathname).toBe('/console/auth/signup')
-    expect(href.searchParams.get('redirectUrl')).toBe(`${server.url}/predictions/ic_crop`)
+    expect(href.searchParams.get('redirectUrl')).toBe(`${web.server.url}/predictions/ic_crop`)
     await signup.click()
     await page.waitForURL(/\/console\/auth\/signup\?/)
     await settled(page)
     await submitSignUp(page, { firstName: 'Grace', lastName: 'Tester' })
-    await page.waitForURL(`${server.url}/predictions/ic_crop`)
+    await page.waitForURL(`${web.server.url}/predictions/ic_crop`)
     await page.getByTestId('run-prediction').waitFor()
     await context.close()
   })
@@ -81,7 +62,7 @@ describe.each(['desktop', 'mobile'] as const)('predictions at %s width', (viewpo
 
 describe('a member runs a prediction', () => {
   it('uploads an image, runs ic_crop, and sees it queued, polled and done with its output', async () => {
-    const { page, context, errors } = await openPage(browser, 'desktop', server.url)
+    const { page, context, errors } = await openPage(web.browser, 'desktop', web.server.url)
     await signUp(page, { firstName: 'Ada', lastName: 'Tester' })
 
     const polls: string[] = []
@@ -122,7 +103,7 @@ describe('a member runs a prediction', () => {
   })
 
   it('hears 501 model_unavailable for a model this server does not have', async () => {
-    const { page, context } = await openPage(browser, 'mobile', server.url)
+    const { page, context } = await openPage(web.browser, 'mobile', web.server.url)
     await signUp(page, { firstName: 'Alan', lastName: 'Tester' })
     await page.goto('/predictions/generate_bg')
     await settled(page)
@@ -143,7 +124,7 @@ describe('when the predictions service cannot be reached', () => {
     // The API base points at a port nothing listens on: the list call fails (SPEC §8).
     const broken = await startWebServer({ WEB_API_URL: 'http://127.0.0.1:9' })
     try {
-      const { page, context } = await openPage(browser, 'mobile', broken.url)
+      const { page, context } = await openPage(web.browser, 'mobile', broken.url)
       await page.goto('/predictions')
       await settled(page)
       const alert = page.getByTestId('predictions-error')

@@ -1,30 +1,10 @@
-// Every page at every SPEC §9 breakpoint (and one pixel below each): nothing wider than the
-// window (content that scrolls inside its own box, like a code block, aside), the header in its
-// desktop or hamburger form on the right side of 1350 px, and the page's main heading visible.
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { STATIC_PAGES } from '../app/lib/site-routes.ts'
 import { BREAKPOINTS } from '../app/lib/tokens.ts'
-import {
-  launchBrowser,
-  settled,
-  startWebServer,
-  type WebServer,
-  watchConsoleErrors,
-} from './harness.ts'
+import { settled, watchConsoleErrors } from './harness.ts'
+import { webSuite } from './suite.ts'
 
-let server: WebServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const web = webSuite()
 
 const PAGES = [
   ...STATIC_PAGES.filter((path) => path !== '/playground'),
@@ -47,9 +27,9 @@ const WIDTHS = [
 
 describe('responsive layout at the SPEC breakpoints', () => {
   it.each(WIDTHS)('has no horizontal overflow on any page at %i px', async (width) => {
-    const context = await browser.newContext({
+    const context = await web.browser.newContext({
       viewport: { width, height: 900 },
-      baseURL: server.url,
+      baseURL: web.server.url,
     })
     const page = await context.newPage()
     // An anonymous visitor's pages log no errors (no failing session call, no broken image).

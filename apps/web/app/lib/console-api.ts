@@ -2,6 +2,25 @@
 // invitations, API tokens and the organisation's settings. All go through the shared client, so
 // every change is signed (SPEC §7.1) and 401/403 leads to the login page (SPEC §7.2).
 import { ORG_SEGMENT, PANEL_API_PATHS } from '@tessera/url'
+import type {
+  ApiToken,
+  Credits,
+  FileChanges,
+  FileItem,
+  FolderItem,
+  Invitation,
+  LedgerEntry,
+  LibraryItem,
+  Member,
+  OrganisationDetails,
+  OrgSettings,
+  Paged,
+  Payment,
+  Preset,
+  PresetParam,
+  SigningKey,
+  Usage,
+} from './console-types.ts'
 import type { HttpClient, RequestOptions } from './http-client.ts'
 import { HttpError } from './http-client.ts'
 import { joinUrl, type RuntimeConfig } from './runtime-config.ts'
@@ -10,199 +29,8 @@ export const ASSETS = PANEL_API_PATHS.assets
 export const ORGANIZATION = PANEL_API_PATHS.organization
 export const BILLING = PANEL_API_PATHS.billing
 
-export interface ApiPage {
-  current: number
-  size: number
-  hasNext: boolean
-  itemTotal: number
-}
-
-export interface Paged<T> {
-  items: T[]
-  page: ApiPage
-}
-
-export interface FileItem {
-  _id: string
-  fileId: string
-  type: 'file'
-  name: string
-  path: string
-  fullPath: string
-  format: string
-  contentType: string
-  assetType?: string
-  size: number
-  width: number | null
-  height: number | null
-  /** A video's length in seconds. */
-  duration?: number
-  /** A video's codec and frames (issue 23). */
-  video?: {
-    duration: number
-    codec: string
-    frameRate: number
-    frames: number
-    audioCodec?: string
-  }
-  /** A document's page count (PDF), when the server reads it. */
-  pages?: number
-  version: number
-  /** private: delivered only through signed URLs (absent from servers before issue 22). */
-  access?: 'public-read' | 'private'
-  tags?: string[]
-  metadata?: Record<string, unknown>
-  url: string
-  createdAt: string
-  updatedAt: string
-}
-
-/** What a file update may change (docs/api.md). */
-export interface FileChanges {
-  name?: string
-  path?: string
-  access?: 'public-read' | 'private'
-  tags?: string[]
-  metadata?: Record<string, unknown>
-}
-
-export interface FolderItem {
-  _id: string | null
-  type: 'folder'
-  name: string
-  path: string
-  fullPath: string
-  createdAt: string | null
-}
-
-export type LibraryItem = FileItem | FolderItem
-
-/** What an organisation uses (docs/api.md, "Usage and recent files"). */
-export interface Usage {
-  storage: { files: number; bytes: number }
-  /** `budgetBytes` is the server's budget for every organisation's derived images together. */
-  derivedCache: { entries: number; bytes: number; budgetBytes: number }
-  credits: { balance: number }
-}
-
-export interface Preset {
-  _id: string
-  presetName: string
-  transformation: string
-  params: Record<string, PresetParam>
-  archived: boolean
-  createdAt: string
-  updatedAt: string
-}
-
-export interface PresetParam {
-  type: string
-  default?: unknown
-  enum?: string[]
-  min?: number
-  max?: number
-}
-
-export interface OrganisationDetails {
-  _id: string
-  name: string
-  cloudName: string
-  role: string
-  planId: number
-  credits: number
-  requireSignedUrls?: boolean
-  createdAt: string
-}
-
-export interface Credits {
-  balance: number
-  plan: {
-    _id: number
-    name: string
-    amount: number
-    currency: string
-    interval: string
-    credits: number
-  } | null
-  subscription: {
-    planId: number
-    status: string
-    provider: string
-    currentPeriodStart: string
-    currentPeriodEnd: string
-    /** Canceled by the owner: it runs to currentPeriodEnd and is not renewed. */
-    cancelAtPeriodEnd?: boolean
-  } | null
-}
-
-export interface LedgerEntry {
-  _id: string
-  delta: number
-  balance: number
-  reason: string
-  reference: string | null
-  createdAt: string
-}
-
-export interface Payment {
-  paymentId: string
-  kind: 'subscription' | 'topup'
-  itemId: number
-  amount: number
-  currency: string
-  credits: number
-  status: 'pending' | 'paid' | 'failed' | 'canceled'
-  /** Only while the payment is pending. */
-  checkoutUrl?: string
-  createdAt: string
-  completedAt: string | null
-  /** `R-000042` once paid: its receipt's number. */
-  receiptNumber?: string | null
-}
-
-export interface Member {
-  _id: string
-  email: string
-  firstName: string
-  lastName: string
-  role: string
-  joinedAt: string
-}
-
-export interface Invitation {
-  _id: string
-  email: string
-  role: string
-  createdAt: string
-  expiresAt: string
-  token?: string
-  acceptUrl?: string
-}
-
-export interface ApiToken {
-  _id: string
-  name: string
-  prefix: string
-  createdAt: string
-  lastUsedAt: string | null
-  token?: string
-}
-
-/** Security settings of an organisation (docs/api.md, organisation settings). */
-export interface OrgSettings {
-  requireSignedUrls: boolean
-  strictTransformations: boolean
-  allowRawFiles: boolean
-}
-
-export interface SigningKey {
-  _id: string
-  accessKey: string
-  createdAt: string
-  revokedAt?: string | null
-  /** Shown once, when the key is made. */
-  secret?: string
-}
+// The types live in console-types.ts; the console's modules take them from here, with the calls.
+export type * from './console-types.ts'
 
 /** The message of a failed call, as the API gave it, for showing in place. */
 export function problemOf(error: unknown): string {

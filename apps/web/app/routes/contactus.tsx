@@ -1,5 +1,6 @@
 import { data, Form, useActionData, useLocation, useNavigation } from 'react-router'
 import { useCaptcha } from '../components/captcha.tsx'
+import { Field } from '../components/form-field.tsx'
 import { PageHero } from '../components/page-hero.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import {
@@ -90,36 +91,30 @@ export default function ContactUs() {
             ) : null}
             <Form method="post" noValidate>
               <div className="grid cols-2 is-rows-tight">
-                <div className="field">
-                  <label htmlFor="name">Name</label>
-                  <input
-                    id="name"
-                    name="name"
-                    autoComplete="name"
-                    required
-                    aria-invalid={errors.name !== undefined}
-                    aria-describedby={describedBy('name')}
-                  />
+                <Field
+                  id="name"
+                  label="Name"
+                  autoComplete="name"
+                  required
+                  aria-invalid={errors.name !== undefined}
+                  aria-describedby={describedBy('name')}
+                >
                   {fieldError('name')}
-                </div>
-                <div className="field">
-                  <label htmlFor="email">Work email</label>
-                  <input
-                    id="email"
-                    name="email"
-                    type="email"
-                    autoComplete="email"
-                    required
-                    aria-invalid={errors.email !== undefined}
-                    aria-describedby={describedBy('email')}
-                  />
+                </Field>
+                <Field
+                  id="email"
+                  label="Work email"
+                  type="email"
+                  autoComplete="email"
+                  required
+                  aria-invalid={errors.email !== undefined}
+                  aria-describedby={describedBy('email')}
+                >
                   {fieldError('email')}
-                </div>
-                <div className="field">
-                  <label htmlFor="company">Company (optional)</label>
-                  <input id="company" name="company" autoComplete="organization" />
+                </Field>
+                <Field id="company" label="Company (optional)" autoComplete="organization">
                   {fieldError('company')}
-                </div>
+                </Field>
                 <div className="field">
                   <label htmlFor="topic">Topic</label>
                   <select id="topic" name="topic" defaultValue={topicFromSearch(location.search)}>

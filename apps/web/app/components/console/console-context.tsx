@@ -218,6 +218,19 @@ export function ErrorText({ message, testId }: { message: string | null; testId?
   )
 }
 
+/**
+ * Whether the caller's role owns the organisation (buys, sees receipts, manages owners and
+ * webhooks); a session that names no role is its creator's (docs/web.md, "Roles").
+ */
+export function ownsOrg(role: string | undefined): boolean {
+  return role === undefined || role === 'owner'
+}
+
+/** Whether the caller's role manages the organisation's settings and keys (owners, admins). */
+export function managesSettings(role: string | undefined): boolean {
+  return ownsOrg(role) || role === 'admin'
+}
+
 export function formatDate(value: string | null | undefined): string {
   if (value === null || value === undefined) return '—'
   const date = new Date(value)

@@ -4,6 +4,7 @@
 import { formatBytes } from '@tessera/url'
 import { useState } from 'react'
 import type { UsageDay } from '../../lib/team-api.ts'
+import { Field } from '../form-field.tsx'
 import { ListState, useConsole, useLoad } from './console-context.tsx'
 import { useTeamApi } from './use-team-api.ts'
 import './team.css'
@@ -133,28 +134,24 @@ export function UsageCharts() {
             </button>
           ))}
         </fieldset>
-        <div className="field">
-          <label htmlFor="usage-from">From</label>
-          <input
-            id="usage-from"
-            type="date"
-            value={draft.from}
-            max={draft.to}
-            onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-            data-testid="usage-from"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="usage-to">To</label>
-          <input
-            id="usage-to"
-            type="date"
-            value={draft.to}
-            min={draft.from}
-            onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-            data-testid="usage-to"
-          />
-        </div>
+        <Field
+          id="usage-from"
+          label="From"
+          type="date"
+          value={draft.from}
+          max={draft.to}
+          onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+          data-testid="usage-from"
+        />
+        <Field
+          id="usage-to"
+          label="To"
+          type="date"
+          value={draft.to}
+          min={draft.from}
+          onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+          data-testid="usage-to"
+        />
         <button type="submit" className="button is-small is-secondary" data-testid="usage-apply">
           Show
         </button>

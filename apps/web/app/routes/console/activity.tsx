@@ -5,11 +5,13 @@ import { type FormEvent, useState } from 'react'
 import {
   formatDate,
   ListState,
+  managesSettings,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
-import { DataTable } from '../../components/console/data-table.tsx'
+import { DataTable, NewerOlderPager } from '../../components/console/data-table.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
+import { Field } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import '../../components/console/team.css'
 import type { Member } from '../../lib/console-api.ts'
@@ -55,7 +57,7 @@ type Draft = Omit<ActivityFilters, 'pageNo' | 'pageSize'>
 export default function Activity() {
   const { api, org } = useConsole()
   const team = useTeamApi()
-  const isOwner = org.role === undefined || org.role === 'owner' || org.role === 'admin'
+  const isOwner = managesSettings(org.role)
   const [filters, setFilters] = useState<Draft>({})
   const [draft, setDraft] = useState<Draft>({})
   const [pageNo, setPageNo] = useState(1)
@@ -139,36 +141,30 @@ export default function Activity() {
                 </optgroup>
               </select>
             </div>
-            <div className="field">
-              <label htmlFor="activity-search">Search</label>
-              <input
-                id="activity-search"
-                type="search"
-                value={draft.search ?? ''}
-                placeholder="a path, an e-mail, a name"
-                maxLength={200}
-                onChange={(e) => set('search')(e.target.value)}
-                data-testid="activity-search"
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="activity-from">From</label>
-              <input
-                id="activity-from"
-                type="date"
-                value={draft.from ?? ''}
-                onChange={(e) => set('from')(e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="activity-to">To</label>
-              <input
-                id="activity-to"
-                type="date"
-                value={draft.to ?? ''}
-                onChange={(e) => set('to')(e.target.value)}
-              />
-            </div>
+            <Field
+              id="activity-search"
+              label="Search"
+              type="search"
+              value={draft.search ?? ''}
+              placeholder="a path, an e-mail, a name"
+              maxLength={200}
+              onChange={(e) => set('search')(e.target.value)}
+              data-testid="activity-search"
+            />
+            <Field
+              id="activity-from"
+              label="From"
+              type="date"
+              value={draft.from ?? ''}
+              onChange={(e) => set('from')(e.target.value)}
+            />
+            <Field
+              id="activity-to"
+              label="To"
+              type="date"
+              value={draft.to ?? ''}
+              onChange={(e) => set('to')(e.target.value)}
+            />
             <button type="submit" className="button is-primary" data-testid="activity-apply">
               Filter
             </button>
@@ -199,29 +195,16 @@ export default function Activity() {
                     </tr>
                   ))}
                 </DataTable>
-                <div className="row-actions activity-pager">
-                  <button
-                    type="button"
-                    className="button is-small is-secondary"
-                    disabled={pageNo <= 1}
-                    onClick={() => setPageNo(pageNo - 1)}
-                  >
-                    Newer
-                  </button>
-                  <span>
-                    Page {page.page.current} · {page.page.itemTotal.toLocaleString('en-US')}{' '}
-                    {page.page.itemTotal === 1 ? 'entry' : 'entries'}
-                  </span>
-                  <button
-                    type="button"
-                    className="button is-small is-secondary"
-                    disabled={!page.page.hasNext}
-                    onClick={() => setPageNo(pageNo + 1)}
-                    data-testid="activity-older"
-                  >
-                    Older
-                  </button>
-                </div>
+                <NewerOlderPager
+                  className="row-actions activity-pager"
+                  pageNo={pageNo}
+                  hasNext={page.page.hasNext}
+                  onPage={setPageNo}
+                  olderTestId="activity-older"
+                >
+                  Page {page.page.current} · {page.page.itemTotal.toLocaleString('en-US')}{' '}
+                  {page.page.itemTotal === 1 ? 'entry' : 'entries'}
+                </NewerOlderPager>
               </>
             )}
           </ListState>

@@ -2,6 +2,7 @@
 // through the shared client, so the call is signed like every panel call (SPEC §7.1).
 import { type FormEvent, useState } from 'react'
 import { Link, useLocation, useRouteLoaderData } from 'react-router'
+import { Field } from '../../components/form-field.tsx'
 import { login, signup } from '../../lib/api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
 import { flowParams, postAuthTarget, readAuthFlow } from '../../lib/auth-redirect.ts'
@@ -71,32 +72,23 @@ export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {
       <form onSubmit={onSubmit} noValidate={false} data-testid={`${mode}-form`}>
         {mode === 'signup' ? (
           <div className="grid cols-2 auth-name-row">
-            <div className="field">
-              <label htmlFor="firstName">First name</label>
-              <input
-                id="firstName"
-                name="firstName"
-                autoComplete="given-name"
-                required
-                maxLength={100}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="lastName">Last name</label>
-              <input
-                id="lastName"
-                name="lastName"
-                autoComplete="family-name"
-                required
-                maxLength={100}
-              />
-            </div>
+            <Field
+              id="firstName"
+              label="First name"
+              autoComplete="given-name"
+              required
+              maxLength={100}
+            />
+            <Field
+              id="lastName"
+              label="Last name"
+              autoComplete="family-name"
+              required
+              maxLength={100}
+            />
           </div>
         ) : null}
-        <div className="field">
-          <label htmlFor="email">Email</label>
-          <input id="email" name="email" type="email" autoComplete="email" required />
-        </div>
+        <Field id="email" label="Email" type="email" autoComplete="email" required />
         <div className="field">
           <label htmlFor="password">Password</label>
           <input

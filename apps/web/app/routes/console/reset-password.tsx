@@ -2,6 +2,7 @@
 // password. It signs out every session of the account and signs this browser in.
 import { type FormEvent, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
+import { PasswordField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { accountApi } from '../../lib/account-api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
@@ -64,29 +65,13 @@ export default function ResetPassword() {
             </div>
           )}
           <form onSubmit={(event) => void submit(event)} data-testid="reset-form">
-            <div className="field">
-              <label htmlFor="password">New password</label>
-              <input
-                id="password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={10}
-              />
-              <small className="field-hint">At least 10 characters.</small>
-            </div>
-            <div className="field">
-              <label htmlFor="repeat">The same again</label>
-              <input
-                id="repeat"
-                name="repeat"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={10}
-              />
-            </div>
+            <PasswordField
+              id="password"
+              label="New password"
+              isNew
+              hint="At least 10 characters."
+            />
+            <PasswordField id="repeat" label="The same again" isNew />
             <button type="submit" className="button is-primary is-block" disabled={busy}>
               {busy ? 'Please wait…' : 'Set the new password'}
             </button>

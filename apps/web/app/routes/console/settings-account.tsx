@@ -10,6 +10,7 @@ import {
   useLoad,
 } from '../../components/console/console-context.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
+import { Field, PasswordField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { accountApi, type OwnSession } from '../../lib/account-api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
@@ -110,22 +111,8 @@ function Address() {
       >
         <h3>Change the address</h3>
         <div className="account-fields">
-          <div className="field">
-            <label htmlFor="new-email">New address</label>
-            <input id="new-email" name="new-email" type="email" autoComplete="email" required />
-          </div>
-          {hasPassword ? (
-            <div className="field">
-              <label htmlFor="email-password">Current password</label>
-              <input
-                id="email-password"
-                name="email-password"
-                type="password"
-                autoComplete="current-password"
-                required
-              />
-            </div>
-          ) : null}
+          <Field id="new-email" label="New address" type="email" autoComplete="email" required />
+          {hasPassword ? <PasswordField id="email-password" label="Current password" /> : null}
         </div>
         <button type="submit" className="button is-secondary" disabled={change.busy}>
           Mail a confirmation link
@@ -172,39 +159,10 @@ function Password() {
       }}
     >
       <h2>Password</h2>
-      <div className="field">
-        <label htmlFor="current-password">Current password</label>
-        <input
-          id="current-password"
-          name="current-password"
-          type="password"
-          autoComplete="current-password"
-          required
-        />
-      </div>
+      <PasswordField id="current-password" label="Current password" />
       <div className="account-fields">
-        <div className="field">
-          <label htmlFor="new-password">New password</label>
-          <input
-            id="new-password"
-            name="new-password"
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="repeat">The same again</label>
-          <input
-            id="repeat"
-            name="repeat"
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-          />
-        </div>
+        <PasswordField id="new-password" label="New password" isNew />
+        <PasswordField id="repeat" label="The same again" isNew />
       </div>
       <button type="submit" className="button is-primary" disabled={action.busy}>
         Change the password
@@ -307,21 +265,9 @@ function DeleteAccount() {
         the last owner of an organisation with other members, make one of them owner first.
       </p>
       <div className="account-fields">
-        <div className="field">
-          <label htmlFor="confirm-email">Type your address to confirm</label>
-          <input id="confirm-email" name="confirm-email" type="email" required />
-        </div>
+        <Field id="confirm-email" label="Type your address to confirm" type="email" required />
         {user.hasPassword !== false ? (
-          <div className="field">
-            <label htmlFor="delete-password">Current password</label>
-            <input
-              id="delete-password"
-              name="delete-password"
-              type="password"
-              autoComplete="current-password"
-              required
-            />
-          </div>
+          <PasswordField id="delete-password" label="Current password" />
         ) : null}
       </div>
       <button type="submit" className="button is-danger" disabled={action.busy}>

@@ -6,6 +6,7 @@ import {
   ErrorText,
   formatDate,
   ListState,
+  managesSettings,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
@@ -21,7 +22,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 export default function ApiTokens() {
   const { api, org } = useConsole()
-  const isOwner = org.role === undefined || org.role === 'owner' || org.role === 'admin'
+  const isOwner = managesSettings(org.role)
   const tokens = useLoad(
     () => (isOwner ? api.tokens() : Promise.resolve([] as ApiToken[])),
     `tokens:${org._id}`,

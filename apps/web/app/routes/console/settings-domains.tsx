@@ -7,6 +7,7 @@ import {
   ErrorText,
   formatDate,
   ListState,
+  managesSettings,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
@@ -144,7 +145,7 @@ export default function DomainSettings() {
   const { org } = useConsole()
   const team = useTeamApi()
   const domains = useLoad(() => team.domains(), `domains:${org._id}`)
-  const canChange = org.role === undefined || org.role === 'owner' || org.role === 'admin'
+  const canChange = managesSettings(org.role)
   const [host, setHost] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)

@@ -7,6 +7,8 @@ import {
   ErrorText,
   formatDate,
   ListState,
+  managesSettings,
+  ownsOrg,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
@@ -29,8 +31,8 @@ const ROLES: [string, string][] = [
 
 export default function Members() {
   const { api, org, user } = useConsole()
-  const isOwner = org.role === undefined || org.role === 'owner'
-  const canManage = isOwner || org.role === 'admin'
+  const isOwner = ownsOrg(org.role)
+  const canManage = managesSettings(org.role)
   /** The roles this caller may give: admins never make owners. */
   const givable = ROLES.filter(([r]) => isOwner || r !== 'owner')
   const members = useLoad(() => api.members(), `members:${org._id}`)

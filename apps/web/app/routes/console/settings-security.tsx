@@ -8,6 +8,7 @@ import {
   ErrorText,
   formatDate,
   ListState,
+  managesSettings,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
@@ -139,11 +140,6 @@ function Signer({ secret, accessKey }: { secret: string; accessKey: string }) {
       )}
     </form>
   )
-}
-
-/** Whether the caller's role manages the organisation's settings and keys (owners, admins). */
-export function managesSettings(role: string | undefined): boolean {
-  return role === undefined || role === 'owner' || role === 'admin'
 }
 
 export default function Security() {

@@ -7,6 +7,7 @@ import {
   ErrorText,
   formatDate,
   ListState,
+  ownsOrg,
   useConsole,
   useLoad,
 } from '../../components/console/console-context.tsx'
@@ -33,7 +34,7 @@ export default function Webhooks() {
     () => webhooksApi(session.client, config.apiUrl, org._id),
     [session, config, org],
   )
-  const isOwner = org.role === undefined || org.role === 'owner'
+  const isOwner = ownsOrg(org.role)
   const hooks = useLoad(() => api.list(), `webhooks:${org._id}`)
   const log = useLoad(() => api.deliveries(1, LOG_SIZE), `webhook-log:${org._id}`)
   const [url, setUrl] = useState('')

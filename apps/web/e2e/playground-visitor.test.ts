@@ -1,75 +1,34 @@
 // The playground in Chromium against a real server, at 1440 and 390 px (SPEC §2.8, §3, §4, §5,
 // §7.2, §8, §9): every chain transition, the cap messages, ?url= sharing, a real slow operation
 // answering 202, the png retry, uploads, and the member's playground with presets and files.
-import { signRequest } from '@tessera/url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// This file: the visitor's playground and the narrowest phone; the organisation's playground is
+// playground-org.test.ts.
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import {
-  chooseSample,
   dataLayerEvents,
-  firstOrganisation,
-  launchBrowser,
   openPage,
   overflows,
-  pollWithin,
   sampleFile,
-  signUp,
-  startWebServer,
   type ViewportName,
-  type WebServer,
   watchUnexpectedErrors,
 } from './harness.ts'
+import { addOperation, poll, runAi, snippetText, unexpected } from './playground-steps.ts'
+import { webSuite } from './suite.ts'
 
-const poll = pollWithin(15_000)
-
-let server: WebServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-/** Console errors that remain once the not-yet-built visitor calls (404) are set aside. */
-function unexpected(errors: string[]): string[] {
-  return errors.filter(
-    (text) =>
-      !/status of 404/.test(text) &&
-      !/^HTTP 404 GET \S+\/transformation\/v1\.0\/context/.test(text),
-  )
-}
+const web = webSuite()
 
 const sample = (pattern: string, file = 'astronaut.png') =>
-  `${server.url}/v2/demo/${pattern}/samples/${file}`
+  `${web.server.url}/v2/demo/${pattern}/samples/${file}`
 const withUrl = (url: string, path = '/playground') => `${path}?url=${encodeURIComponent(url)}`
 const chain = (page: Page) => page.getByRole('list', { name: 'Transformations' })
-const snippetText = (page: Page) => page.getByTestId('url-snippet').innerText()
 
 async function openPlayground(viewport: ViewportName, path = '/playground') {
-  const opened = await openPage(browser, viewport, server.url)
+  const opened = await openPage(web.browser, viewport, web.server.url)
   const errors = watchUnexpectedErrors(opened.page)
   await opened.page.goto(path)
   await opened.page.getByTestId('playground').waitFor()
   return { ...opened, errors }
-}
-
-async function addOperation(page: Page, search: string, name: string) {
-  const search_ = page.getByRole('searchbox', { name: 'Search operations' })
-  if (!(await search_.isVisible())) {
-    await page.getByRole('button', { name: 'Add transformation' }).click()
-  }
-  await search_.fill(search)
-  await page.getByRole('button', { name: `Add ${name}`, exact: true }).click()
-}
-
-/** Clicks the Run button of the AI step shown (it says what the run costs). */
-async function runAi(page: Page) {
-  await page.getByTestId('ai-run').getByRole('button', { name: /^Run/ }).click()
 }
 
 for (const viewport of ['desktop', 'mobile'] as const) {
@@ -210,7 +169,7 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       await again.context.close()
       // The cURL and @tessera/url forms of the same URL.
       await page.getByRole('button', { name: 'cURL' }).click()
-      await poll(() => snippetText(page)).toContain(`curl -o result '${server.url}/v2/demo/`)
+      await poll(() => snippetText(page)).toContain(`curl -o result '${web.server.url}/v2/demo/`)
       await page.getByRole('button', { name: '@tessera/url' }).click()
       await poll(() => snippetText(page)).toContain("import { objToUrl } from '@tessera/url'")
       // Clear: the chain goes, the image (coffee, from the shared URL) stays.
@@ -294,9 +253,9 @@ for (const viewport of ['desktop', 'mobile'] as const) {
 
 describe('the playground on the narrowest phone', () => {
   it('fits 320 px with a chain, the options and the editor open', async () => {
-    const context = await browser.newContext({
+    const context = await web.browser.newContext({
       viewport: { width: 320, height: 700 },
-      baseURL: server.url,
+      baseURL: web.server.url,
     })
     const page = await context.newPage()
     await page.goto(withUrl(sample('t.resize(w:200)~t.extend(t:8,l:8,b:8,r:8,bc:ff000080)')))
@@ -311,181 +270,3 @@ describe('the playground on the narrowest phone', () => {
     await context.close()
   })
 })
-
-/** A signed panel call with the page's session (changes need the x-ebg-* signature). */
-async function panelPost(page: Page, path: string, body: unknown) {
-  const key = await page.evaluate(
-    () =>
-      (window as unknown as { __TESSERA_CONFIG__: { panelSigningKey: string } }).__TESSERA_CONFIG__
-        .panelSigningKey,
-  )
-  const text = JSON.stringify(body)
-  const url = `${server.url}${path}`
-  const headers = await signRequest({ method: 'POST', url, body: text }, key)
-  const response = await page.context().request.post(url, {
-    data: text,
-    headers: { ...headers, 'content-type': 'application/json' },
-  })
-  if (!response.ok())
-    throw new Error(`${path} answered ${response.status()}: ${await response.text()}`)
-}
-
-for (const viewport of ['desktop', 'mobile'] as const) {
-  describe(`the organisation's playground at ${viewport}`, () => {
-    it('uses presets (counted per operation, archived hidden), tries and keeps or drops one, uploads', async () => {
-      const { page, context } = await openPage(browser, viewport, server.url)
-      const errors = watchUnexpectedErrors(page)
-      await signUp(page)
-      const org = await firstOrganisation(page)
-      const presets = `/service/panel/assets/v1.0/org/${org._id}/presets`
-      await panelPost(page, presets, {
-        presetName: 'three',
-        transformation: 't.flip()~t.flop()~t.grey()',
-      })
-      await panelPost(page, presets, {
-        presetName: 'card',
-        transformation: 't.resize(w:$w,h:$w)',
-        params: { w: { type: 'integer', default: 120 } },
-      })
-      await panelPost(page, presets, {
-        presetName: 'old',
-        transformation: 't.grey()',
-        archived: true,
-      })
-
-      // Another organisation's playground does not exist for this user.
-      const foreign = await page.goto('/console/organization/not-mine/playground')
-      expect(foreign?.status()).toBe(404)
-
-      // Upload an image into the organisation through the playground.
-      await page.goto(`/console/organization/${org._id}/playground`)
-      await page.getByTestId('playground').waitFor()
-      await chooseSample(page, 'astronaut.png')
-      await poll(() => snippetText(page), { timeout: 20_000 }).toBe(
-        `${server.url}/v2/${org.cloudName}/original/playground/astronaut.png`,
-      )
-      await poll(() => page.getByRole('button', { name: 'astronaut.png' }).count()).toBe(1)
-
-      // Presets: the archived one is not offered.
-      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
-      await expect(page.getByRole('button', { name: 'Add preset three' }).count()).resolves.toBe(1)
-      await expect(page.getByRole('button', { name: 'Add preset card' }).count()).resolves.toBe(1)
-      await expect(page.getByRole('button', { name: 'Add preset old' }).count()).resolves.toBe(0)
-      await page.getByRole('button', { name: 'Add preset three' }).click()
-      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
-        '3 of 15 operations',
-      )
-      // A preset with variables is selected and edited as one.
-      await page.getByRole('button', { name: 'Add preset card' }).click()
-      await expect(page.getByRole('heading', { name: 'Edit card' }).count()).resolves.toBe(1)
-      await page.getByRole('spinbutton', { name: /^\$w/ }).fill('90')
-      await poll(() => snippetText(page)).toContain('/p:three~p:card(w:90)/')
-      await poll(() => page.getByTestId('result-details').innerText(), {
-        timeout: 20_000,
-      }).toContain('90 × 90 px')
-
-      // Replacing the selected item with a preset clears the selection.
-      await page.getByRole('button', { name: 'Replace' }).click()
-      await page.getByRole('button', { name: 'Presets' }).click()
-      await page.getByRole('button', { name: 'Use preset three' }).click()
-      await expect(page.getByRole('heading', { name: /^Edit / }).count()).resolves.toBe(0)
-      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
-        '6 of 15 operations',
-      )
-
-      // Try a preset and go back (unstash with the preset), try one and keep it.
-      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
-      await page.getByRole('button', { name: 'Try preset card' }).click()
-      await expect(page.getByText('Trying a preset').count()).resolves.toBe(1)
-      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
-        '7 of 15 operations',
-      )
-      await page.getByRole('button', { name: 'Go back' }).click()
-      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
-        '6 of 15 operations',
-      )
-      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
-      await page.getByRole('button', { name: 'Try preset card' }).click()
-      // Unstash without a preset: the tried item is removed by hand first.
-      await page.getByRole('button', { name: 'Remove card' }).click()
-      await addOperation(page, 'negative', 'Produce the "negative" of an image.')
-      await page.getByRole('button', { name: 'Go back' }).click()
-      await poll(() => snippetText(page)).toContain('/p:three~p:three/')
-      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
-      await page.getByRole('button', { name: 'Try preset card' }).click()
-      await page.getByRole('button', { name: 'Keep' }).click()
-      await expect(page.getByText('Trying a preset').count()).resolves.toBe(0)
-      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
-        '7 of 15 operations',
-      )
-
-      // 7 + 3 + 3 = 13; one more preset of 3 is refused with the preset message.
-      await page.getByRole('button', { name: 'Add preset', exact: true }).click()
-      await page.getByRole('button', { name: 'Add preset three' }).click()
-      await page.getByRole('button', { name: 'Add preset three' }).click()
-      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
-        '13 of 15 operations',
-      )
-      await page.getByRole('button', { name: 'Add preset three' }).click()
-      await poll(() =>
-        page
-          .getByText('Cannot add preset, causing more than 15 transformations.', { exact: true })
-          .count(),
-      ).toBe(1)
-      await poll(() => page.getByTestId('operation-count').innerText()).toContain(
-        '13 of 15 operations',
-      )
-
-      // The context button shows what the server answered, honestly.
-      await page.getByRole('button', { name: 'Context' }).click()
-      await poll(() => page.getByTestId('context').innerText()).toMatch(/answered 404|"/)
-      expect(unexpected(errors)).toEqual([])
-      await context.close()
-    })
-
-    it('runs Erase BG once on Run, with its cost shown first; editing a later width costs nothing', async () => {
-      const { page, context } = await openPage(browser, viewport, server.url)
-      const errors = watchUnexpectedErrors(page)
-      await signUp(page)
-      const org = await firstOrganisation(page)
-      const balance = async () => {
-        const answer = await page
-          .context()
-          .request.get(`${server.url}/service/panel/billing/v1.0/org/${org._id}/credits`)
-        return ((await answer.json()) as { balance: number }).balance
-      }
-      await page.goto(`/console/organization/${org._id}/playground`)
-      await page.getByTestId('playground').waitFor()
-      await chooseSample(page, 'astronaut.png')
-      await poll(() => page.getByRole('button', { name: 'astronaut.png' }).count()).toBe(1)
-      const start = await balance()
-
-      await addOperation(page, 'erase', 'Erase BG')
-      // Adding the step charges nothing: the run waits for the button, which says the cost.
-      await poll(() => page.getByTestId('ai-run').innerText()).toContain('1 credit')
-      expect(await balance()).toBe(start)
-      await runAi(page)
-      await poll(() => page.getByTestId('result-details').innerText(), {
-        timeout: 90_000,
-      }).toContain('png')
-      expect(await balance()).toBe(start - 1)
-
-      // A resize after it, its width typed key by key and nudged: each edit renders at once
-      // from the kept result, no Run asked, no credit spent.
-      await addOperation(page, 'resize', 'Resize an image')
-      const width = page.getByRole('spinbutton', { name: /^Width/ })
-      await width.pressSequentially('321', { delay: 50 })
-      await poll(() => page.getByTestId('result-details').innerText(), {
-        timeout: 20_000,
-      }).toContain('321 ×')
-      await width.press('ArrowUp')
-      await poll(() => page.getByTestId('result-details').innerText(), {
-        timeout: 20_000,
-      }).toContain('322 ×')
-      await expect(page.getByTestId('ai-run').count()).resolves.toBe(0)
-      expect(await balance()).toBe(start - 1)
-      expect(unexpected(errors)).toEqual([])
-      await context.close()
-    }, 240_000)
-  })
-}

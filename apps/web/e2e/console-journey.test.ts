@@ -3,95 +3,29 @@
 // delete → a preset and its URL, one saved from the playground → buy a top-up and a subscription with the test provider (the
 // checkout comes back to billing with the outcome) → home's usage and recent uploads →
 // an API token that uploads → a second user invited and let in → signed URLs in delivery.
+// Shared steps and readers: console-steps.ts; buying from the pricing page: console-checkout.
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import {
-  launchBrowser,
+  fitsNarrowScreen,
+  imageWidth,
+  inviteAndJoin,
+  JOURNEY_TIMEOUT,
+  libraryNames,
+  openLibrary,
+  poll,
+  uploadFiveOneFailing,
+} from './console-steps.ts'
+import {
+  firstOrganisation,
   openPage,
+  openSignUp,
+  samplePath,
   settled,
-  startWebServer,
-  uniqueEmail,
   type ViewportName,
-  type WebServer,
 } from './harness.ts'
-
-// The demo samples shipped with the server (the same images the demo organisation serves).
-const SAMPLES = fileURLToPath(new URL('../../server/demo/samples/', import.meta.url))
-const PASSWORD = 'a long enough password'
-const JOURNEY_TIMEOUT = 600_000
-
-/** Polls until the value matches: the page answers on its own time on a busy machine. */
-function poll<T>(read: () => Promise<T> | T) {
-  return expect.poll(read, { timeout: 20_000, interval: 200 })
-}
-
-async function sample(name: string) {
-  return { name, mimeType: 'image/png', buffer: await readFile(`${SAMPLES}${name}`) }
-}
-
-async function signUp(page: Page, firstName: string, email: string, search = '') {
-  await page.goto(`/console/auth/signup${search}`)
-  await settled(page)
-  await page.fill('#firstName', firstName)
-  await page.fill('#lastName', 'Tester')
-  await page.fill('#email', email)
-  await page.fill('#password', PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
-}
-
-/** The names the library shows, in order. */
-async function libraryNames(page: Page): Promise<string[]> {
-  await page.getByTestId('library').waitFor()
-  return page
-    .getByTestId('library-item')
-    .evaluateAll((items) => items.map((item) => item.getAttribute('data-name') ?? ''))
-}
-
-async function openLibrary(page: Page, path = '') {
-  await page.goto(`/console/editor${path === '' ? '' : `?path=${encodeURIComponent(path)}`}`)
-  await settled(page)
-}
-
-/** The natural width of an image URL as the browser decodes it (0 when it does not load). */
-async function imageWidth(page: Page, url: string): Promise<number> {
-  return page.evaluate(
-    (src) =>
-      new Promise<number>((resolve) => {
-        const image = new Image()
-        image.onload = () => resolve(image.naturalWidth)
-        image.onerror = () => resolve(0)
-        image.src = src
-      }),
-    url,
-  )
-}
-
-/** Console pages fit a 320 px screen: nothing wider than the viewport (SPEC §9 widths). */
-async function fitsNarrowScreen(page: Page, paths: string[]): Promise<string[]> {
-  const before = page.viewportSize()
-  await page.setViewportSize({ width: 320, height: 700 })
-  const wide: string[] = []
-  for (const path of paths) {
-    await page.goto(path)
-    await settled(page)
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    )
-    if (overflow > 0) wide.push(`${path} (${overflow}px)`)
-  }
-  if (before !== null) await page.setViewportSize(before)
-  return wide
-}
-
-async function orgIdOf(page: Page): Promise<string> {
-  const list = await page.evaluate(async () => {
-    const response = await fetch('/service/panel/organization/v1.0/all')
-    return (await response.json()) as { _id: string; cloudName: string }[]
-  })
-  return list[0]?._id ?? ''
-}
+import { webSuite } from './suite.ts'
 
 const JOURNEYS: [ViewportName, 'pglite' | 'postgres'][] = [
   ['desktop', 'pglite'],
@@ -101,28 +35,16 @@ const JOURNEYS: [ViewportName, 'pglite' | 'postgres'][] = [
 ]
 
 describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) => {
-  let server: WebServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startWebServer({}, { database })
-    browser = await launchBrowser()
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const web = webSuite({}, { database })
 
   it(
     'takes a new user from sign-up to a shared, paid, signed library',
     async () => {
-      const { page, context, errors } = await openPage(browser, viewport, server.url)
-      const ownerEmail = uniqueEmail()
+      const { page, context, errors } = await openPage(web.browser, viewport, web.server.url)
       const mobile = viewport === 'mobile'
 
       // Sign up: a new organisation, its real plan and balance, and the way to a first upload.
-      await signUp(page, 'Ada', ownerEmail)
+      await openSignUp(page, { firstName: 'Ada', lastName: 'Tester' })
       await page.waitForURL(/\/console$/)
       await page.getByTestId('console-home').waitFor()
       expect(await page.getByTestId('plan').textContent()).toBe('Free')
@@ -132,55 +54,10 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       expect(await page.getByTestId('cache-entries').textContent()).toMatch(/^0 transformed/)
       await page.getByTestId('home-empty').getByRole('link', { name: 'Upload files' }).click()
       await page.waitForURL(/\/console\/editor\/upload$/)
-      const orgId = await orgIdOf(page)
+      const orgId = (await firstOrganisation(page))._id
       expect(await page.getByTestId('org-switcher').locator('option').count()).toBe(1)
 
-      // Upload 5 files, one of them text dressed as a PNG: it fails with its reason.
-      await settled(page)
-      const seen = new Set<string>()
-      await page.exposeFunction('reportStatus', (status: string) => seen.add(status))
-      await page.evaluate(() => {
-        const report = (window as unknown as { reportStatus: (s: string) => void }).reportStatus
-        new MutationObserver(() => {
-          for (const row of document.querySelectorAll('[data-testid="upload-row"]')) {
-            report(row.getAttribute('data-status') ?? '')
-          }
-        }).observe(document.body, { subtree: true, childList: true, attributes: true })
-      })
-      await page.getByTestId('file-input').setInputFiles([
-        await sample('astronaut.png'),
-        await sample('coffee.png'),
-        await sample('horse.png'),
-        await sample('camera.png'),
-        {
-          name: 'notes.png',
-          mimeType: 'image/png',
-          buffer: Buffer.from('not an image at all\n'),
-        },
-      ])
-      await page.getByTestId('count-success').filter({ hasText: '4 uploaded' }).waitFor()
-      await page.getByTestId('count-failed').filter({ hasText: '1 failed' }).waitFor()
-      expect(await page.getByTestId('count-total').textContent()).toBe('5 total')
-      expect(await page.getByTestId('count-cancelled').textContent()).toBe('0 cancelled')
-      expect(await page.getByTestId('overall-percent').textContent()).toBe('100%')
-      expect(seen.has('uploading')).toBe(true)
-      const failed = page.locator('[data-testid="upload-row"][data-status="failed"]')
-      expect(await failed.count()).toBe(1)
-      expect(await failed.getByTestId('upload-reason').textContent()).toMatch(/^Not an image/)
-      expect(await failed.textContent()).toContain('notes.png')
-      // Retrying fails again for the same reason, and the counts stay true.
-      await page.getByTestId('retry-failed').click()
-      await page.getByTestId('count-failed').filter({ hasText: '1 failed' }).waitFor()
-      expect(await page.getByTestId('count-success').textContent()).toBe('4 uploaded')
-      // The same name again: taken, then overwritten on request.
-      await page.getByTestId('file-input').setInputFiles([await sample('astronaut.png')])
-      const taken = page.locator('[data-testid="upload-row"]').filter({ hasText: 'Name taken' })
-      await taken.waitFor()
-      await taken.getByRole('button', { name: 'Overwrite' }).click()
-      await page.getByTestId('count-success').filter({ hasText: '5 uploaded' }).waitFor()
-      expect(await page.getByTestId('count-total').textContent()).toBe('6 total')
-      expect(await page.getByTestId('count-failed').textContent()).toBe('1 failed')
-
+      await uploadFiveOneFailing(page)
       // Browse: the four images by name, with thumbnails made by delivery.
       await openLibrary(page)
       expect(await libraryNames(page)).toEqual([
@@ -376,9 +253,9 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       expect(token).toMatch(/^tsk_/)
       await page.getByTestId('token-row').waitFor()
       const form = new FormData()
-      form.set('file', new Blob([await readFile(`${SAMPLES}rocket.jpg`)]), 'rocket.jpg')
+      form.set('file', new Blob([await readFile(samplePath('rocket.jpg'))]), 'rocket.jpg')
       form.set('path', 'album')
-      const uploaded = await fetch(`${server.url}/service/panel/assets/v1.0/upload/direct`, {
+      const uploaded = await fetch(`${web.server.url}/service/panel/assets/v1.0/upload/direct`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}` },
         body: form,
@@ -387,37 +264,7 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
       await openLibrary(page, 'album')
       expect(await libraryNames(page)).toEqual(['camera.png', 'rocket.jpg'])
 
-      // A second user, invited by email, accepts in another browser and sees the library.
-      const guestEmail = uniqueEmail()
-      await page.goto(`/console/organization/${orgId}/settings/members`)
-      await settled(page)
-      await page.getByTestId('invite-email').fill(guestEmail)
-      await page.getByTestId('invite-send').click()
-      const acceptUrl = (await page.getByTestId('invitation-url').textContent()) ?? ''
-      expect(acceptUrl).toContain('/console/invitations/accept?token=')
-      const guest = await openPage(browser, viewport, server.url)
-      await guest.page.goto(acceptUrl)
-      await guest.page.waitForURL(/\/console\/auth\/login/)
-      await settled(guest.page)
-      await guest.page.getByRole('link', { name: 'Create an account' }).click()
-      await guest.page.waitForURL(/\/console\/auth\/signup/)
-      await guest.page.fill('#firstName', 'Grace')
-      await guest.page.fill('#lastName', 'Tester')
-      await guest.page.fill('#email', guestEmail)
-      await guest.page.fill('#password', PASSWORD)
-      await guest.page.getByRole('button', { name: 'Create account' }).click()
-      await guest.page.waitForURL(/\/console\/invitations\/accept/)
-      await settled(guest.page)
-      await guest.page.getByTestId('invitation-join').click()
-      await guest.page.getByTestId('invitation-joined').waitFor()
-      await guest.page.getByRole('link', { name: 'Open its media library' }).click()
-      await guest.page.waitForURL(/\/console\/editor$/)
-      expect(await libraryNames(guest.page)).toEqual(['album', 'astronaut.png', 'coffee.png'])
-      await page.reload()
-      await settled(page)
-      await poll(() => page.getByTestId('member-row').count()).toBe(2)
-      expect(guest.errors).toEqual([])
-      await guest.context.close()
+      await inviteAndJoin(page, web.browser, viewport, web.server.url, orgId)
 
       // Delete a folder with everything in it, the count shown before.
       await openLibrary(page)
@@ -495,111 +342,3 @@ describe.each(JOURNEYS)('the console at %s width on %s', (viewport, database) =>
 // Billing's way back from the checkout, on PGlite: a visitor who picks a plan on the pricing page
 // keeps the choice through sign-up, steps back from the checkout and forward again, pays and is
 // back on billing with the plan changed (both widths); nine uploads page on the home page; on an
-// address the server does not know as the console, buying still works and billing follows the
-// payment when the buyer comes back.
-describe('buying and coming back from the checkout', () => {
-  let server: WebServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startWebServer()
-    browser = await launchBrowser()
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
-
-  it.each<ViewportName>(['desktop', 'mobile'])(
-    'signs up with the plan chosen, pays and is back on billing at %s width',
-    async (viewport) => {
-      const { page, context, errors } = await openPage(browser, viewport, server.url)
-      await page.goto('/pricing')
-      await settled(page)
-      await page.getByRole('link', { name: 'Choose Starter' }).first().click()
-      await page.waitForURL(/\/console\/auth\/signup\?/)
-      await settled(page)
-      await page.fill('#firstName', 'Vera')
-      await page.fill('#lastName', 'Visitor')
-      await page.fill('#email', uniqueEmail())
-      await page.fill('#password', PASSWORD)
-      await page.getByRole('button', { name: 'Create account' }).click()
-      // The plan is kept through the chooser, which goes straight on for a single organisation.
-      await page.waitForURL(/\/billing\/plans\/subscription\?planId=/)
-      const starter = page.locator('[data-testid="plan-card"][data-plan="Starter"].is-chosen')
-      await starter.waitFor()
-      await settled(page)
-      await starter.getByRole('button', { name: 'Choose Starter' }).click()
-      await page.waitForURL(/\/test-checkout\/tpc_/)
-      // Back from the checkout without paying: billing follows the payment, still pending.
-      await page.goBack()
-      await page.waitForURL(/\/billing\/plans\/subscription\?.*paymentId=/)
-      await page.locator('[data-testid="payment-result"][data-status="pending"]').waitFor()
-      await page.goForward()
-      await page.waitForURL(/\/test-checkout\/tpc_/)
-      await page.getByRole('button', { name: /^Pay / }).click()
-      await page.waitForURL(/\/billing\/plans\/subscription\?.*paymentId=.*&status=paid/)
-      const result = page.locator('[data-testid="payment-result"][data-status="paid"]')
-      await result.waitFor()
-      // The outcome has the focus, so a keyboard or screen-reader user starts from it.
-      await poll(() =>
-        page.evaluate(() => document.activeElement?.getAttribute('data-testid')),
-      ).toBe('payment-result')
-      await page.getByTestId('billing-plan').filter({ hasText: 'Starter' }).waitFor()
-      expect(errors).toEqual([])
-      await context.close()
-    },
-    JOURNEY_TIMEOUT,
-  )
-
-  it(
-    'pages recent uploads, and buys when opened at the other loopback name (sent to PUBLIC_URL first)',
-    async () => {
-      // PUBLIC_URL names 127.0.0.1; this browser opens localhost, and every page it opens there is
-      // sent to PUBLIC_URL first (issue 24 item 1), so the checkout comes back with its address.
-      const elsewhere = server.url.replace('127.0.0.1', 'localhost')
-      const { page, context, errors } = await openPage(browser, 'desktop', elsewhere)
-      await signUp(page, 'Lou', uniqueEmail())
-      await page.waitForURL(/\/console$/)
-      const orgId = await orgIdOf(page)
-
-      // Nine uploads: home lists the newest eight, and the ninth on "Show more".
-      await page.goto('/console/editor/upload')
-      await settled(page)
-      const horse = await readFile(`${SAMPLES}horse.png`)
-      await page.getByTestId('file-input').setInputFiles(
-        Array.from({ length: 9 }, (_, index) => ({
-          name: `horse-${index + 1}.png`,
-          mimeType: 'image/png',
-          buffer: horse,
-        })),
-      )
-      await page.getByTestId('count-success').filter({ hasText: '9 uploaded' }).waitFor()
-      await page.goto('/console')
-      await settled(page)
-      expect(await page.getByTestId('files-count').textContent()).toBe('9 files')
-      expect(await page.getByTestId('recent-file').count()).toBe(8)
-      await page.getByTestId('recent-more').click()
-      await poll(() => page.getByTestId('recent-file').count()).toBe(9)
-      expect(await page.getByTestId('recent-more').count()).toBe(0)
-      const names = await page
-        .getByTestId('recent-file')
-        .evaluateAll((rows) => rows.map((row) => row.querySelector('a')?.textContent ?? ''))
-      expect(new Set(names).size).toBe(9)
-
-      await page.goto(`/console/organization/${orgId}/billing/plans/topup`)
-      await settled(page)
-      expect(new URL(page.url()).hostname).toBe('127.0.0.1')
-      await page.getByTestId('addon-card').first().getByRole('button').click()
-      await page.waitForURL(/\/test-checkout\/tpc_[A-Za-z0-9_-]{43}\?return=/)
-      await page.getByRole('button', { name: /^Pay / }).click()
-      await page.waitForURL(/\/billing\/plans\/topup\?paymentId=/)
-      await page.locator('[data-testid="payment-result"][data-status="paid"]').waitFor()
-      await page.getByTestId('billing-balance').filter({ hasText: '150' }).waitFor()
-      expect(errors).toEqual([])
-      await context.close()
-    },
-    JOURNEY_TIMEOUT,
-  )
-})

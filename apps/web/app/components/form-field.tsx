@@ -1,0 +1,53 @@
+// A labelled input of the site's and the console's forms, named as its id (the forms read their
+// name), with an optional hint below it. Passwords take the same rules everywhere.
+import type { InputHTMLAttributes, ReactNode } from 'react'
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'>
+
+export function Field({
+  id,
+  label,
+  hint,
+  children,
+  ...input
+}: {
+  id: string
+  label: ReactNode
+  hint?: ReactNode
+  /** What follows the input (a field's own error). */
+  children?: ReactNode
+} & InputProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={id} {...input} />
+      {hint === undefined ? null : <small className="field-hint">{hint}</small>}
+      {children}
+    </div>
+  )
+}
+
+/** The account's password as it is now (to confirm a change), or a new one (10 characters). */
+export function PasswordField({
+  id,
+  label,
+  isNew = false,
+  hint,
+}: {
+  id: string
+  label: ReactNode
+  isNew?: boolean
+  hint?: ReactNode
+}) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      type="password"
+      autoComplete={isNew ? 'new-password' : 'current-password'}
+      {...(isNew ? { minLength: 10 } : {})}
+      required
+    />
+  )
+}
