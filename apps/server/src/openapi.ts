@@ -143,9 +143,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     PLATFORM_PREDICTION_OPENAPI,
     WEBHOOK_OPENAPI,
   ]
-  const open: readonly ApiPart[] = [
-    PLAN_OPENAPI,
-    content,
+  const rest: readonly ApiPart[] = [
     IDENTITY_OPENAPI,
     UPLOAD_OPENAPI,
     DELIVERY_OPENAPI,
@@ -153,18 +151,15 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     PLATFORM_OPENAPI,
     OPERATIONS,
   ]
+  const open: readonly ApiPart[] = [PLAN_OPENAPI, content, ...rest]
+  // This document's own call sits among the paths of the open parts; it adds no tag.
   const { paths, schemas } = generateOpenApi([
     COMMON,
     ...owned,
     PLAN_OPENAPI,
     content,
     DOCUMENT,
-    IDENTITY_OPENAPI,
-    UPLOAD_OPENAPI,
-    DELIVERY_OPENAPI,
-    PLAYGROUND_OPENAPI,
-    PLATFORM_OPENAPI,
-    OPERATIONS,
+    ...rest,
   ])
   return {
     openapi: '3.1.0',

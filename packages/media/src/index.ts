@@ -30,14 +30,7 @@ export {
 } from './pdf.ts'
 export { createTestPdf, type TestPage } from './pdf-make.ts'
 // Video (ffmpeg/ffprobe from npm packages, as child processes).
-export {
-  createVideo,
-  DEFAULT_VIDEO_SETTINGS,
-  type Video,
-  type VideoProbe,
-  type VideoResult,
-  type VideoSettings,
-} from './video.ts'
+export { createVideo, type Video } from './video.ts'
 export { videoBinaries } from './video-binaries.ts'
 export {
   answersStill,
@@ -58,6 +51,12 @@ export {
 } from './video-chain.ts'
 export { type ClipOptions, makeClip } from './video-clips.ts'
 export { isVideoError, VideoError, type VideoErrorCode } from './video-errors.ts'
+export {
+  DEFAULT_VIDEO_SETTINGS,
+  type VideoProbe,
+  type VideoResult,
+  type VideoSettings,
+} from './video-settings.ts'
 export {
   type ReadProperties,
   readProperties,

@@ -2,10 +2,12 @@
 // (limits and a decode check of its first frame and its last second, so a truncated file is
 // refused at once), taking a still, and transcoding a planned chain (video-chain.ts). Each call
 // works in a private temp directory (mode 0700) that is removed when it ends, however it ends.
+// The settings and answer types are in video-settings.ts, the shared arguments in video-args.ts.
 
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { availableParallelism, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { commonArgs, demuxer, INPUT_GUARD, readProbe } from './video-args.ts'
 import { videoBinaries } from './video-binaries.ts'
 import {
   type ChainOperation,
@@ -13,135 +15,16 @@ import {
   type PlanLimits,
   planVideo,
   VIDEO_CONTENT_TYPES,
-  type VideoOutputFormat,
   type VideoPlan,
 } from './video-chain.ts'
 import { VideoError } from './video-errors.ts'
 import { createProcessPool } from './video-process.ts'
-
-/** The limits and resources of video work. */
-export interface VideoSettings {
-  /** Longest video (seconds) probed as acceptable and transformed (`VIDEO_MAX_SECONDS`). */
-  maxSeconds: number
-  /** Most pixels of one frame, in and out (`VIDEO_MAX_PIXELS`). */
-  maxPixels: number
-  /** Largest result (`VIDEO_MAX_OUTPUT_BYTES`). */
-  maxOutputBytes: number
-  /** Time limit of one ffmpeg run, ms (`VIDEO_TIMEOUT_MS`); the process is killed past it. */
-  timeoutMs: number
-  /** ffmpeg processes at once (`VIDEO_CONCURRENCY`); the others wait. */
-  concurrency: number
-  /** Threads of one ffmpeg process (`VIDEO_THREADS`). */
-  threads: number
-  /** Where the private temp directories go (default: the OS's). */
-  tempDir?: string
-  /** Whether creation sweeps directories dead processes left (`sweep`); default true. */
-  sweepOnStart?: boolean
-}
-
-/** Defaults of `VideoSettings`. */
-export const DEFAULT_VIDEO_SETTINGS: Readonly<VideoSettings> = {
-  maxSeconds: 600,
-  maxPixels: 3840 * 2160,
-  maxOutputBytes: 64 * 1024 * 1024,
-  timeoutMs: 120_000,
-  concurrency: Math.max(1, Math.floor(availableParallelism() / 2)),
-  threads: 2,
-}
-
-/** What `probe` reads from a video (or an animation ffmpeg reads, such as a GIF). */
-export interface VideoProbe {
-  /** ffprobe's container name (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `gif`…). */
-  container: string
-  /** Width as displayed (a rotation in the metadata applied). */
-  width: number
-  height: number
-  /** Seconds. */
-  duration: number
-  /** The video stream's codec (`h264`, `vp9`, `mpeg1video`…). */
-  codec: string
-  /** Frames per second (average). */
-  frameRate: number
-  /** Frames of the video stream (counted by the container, else duration × frame rate). */
-  frames: number
-  /** The first audio stream's codec, if there is one. */
-  audioCodec?: string
-  /** Bits per second of the whole file, when known. */
-  bitRate?: number
-}
-
-/** A transcoded video. */
-export interface VideoResult {
-  data: Buffer
-  format: VideoOutputFormat
-  contentType: string
-  width: number
-  height: number
-  /** Seconds, as ffprobe reads the result. */
-  duration: number
-  /** What each operation did. */
-  steps: VideoPlan['steps']
-}
-
-/** The arguments every ffmpeg run starts with: quiet, no stdin, local files and pipes only. */
-function commonArgs(threads: number): string[] {
-  return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    // No single allocation over 512 MiB: a forged header cannot make ffmpeg reserve gigabytes.
-    '-max_alloc',
-    String(512 * 1024 * 1024),
-    '-threads',
-    String(threads),
-    '-filter_threads',
-    '1',
-  ]
-}
-
-/** Input options: only the file and pipe protocols (no network, no concat of other files). */
-const INPUT_GUARD = ['-protocol_whitelist', 'file,pipe', '-probesize', '5000000']
-
-// The demuxer of each stored format: the bytes were sniffed as this format, so ffmpeg reads them
-// as it and nothing else (no playlist or concat script can pass for a video).
-const DEMUXERS: Readonly<Record<string, string>> = {
-  mp4: 'mov',
-  mov: 'mov',
-  mkv: 'matroska',
-  webm: 'matroska',
-  avi: 'avi',
-  mpg: 'mpeg',
-  mpeg: 'mpeg',
-  gif: 'gif',
-}
-
-/** `-f <demuxer>` for a stored format, nothing for a format without one here. */
-function demuxer(format: string | undefined): string[] {
-  const name = format === undefined ? undefined : DEMUXERS[format]
-  return name === undefined ? [] : ['-f', name]
-}
-
-function ratio(text: unknown): number {
-  if (typeof text !== 'string') return 0
-  const [a, b] = text.split('/').map(Number)
-  if (a === undefined || !Number.isFinite(a)) return 0
-  if (b === undefined) return a
-  return b > 0 && Number.isFinite(b) ? a / b : 0
-}
-
-interface FfprobeStream {
-  codec_type?: string
-  codec_name?: string
-  width?: number
-  height?: number
-  avg_frame_rate?: string
-  r_frame_rate?: string
-  nb_frames?: string
-  duration?: string
-  tags?: Record<string, string>
-  side_data_list?: { rotation?: number }[]
-}
+import {
+  DEFAULT_VIDEO_SETTINGS,
+  type VideoProbe,
+  type VideoResult,
+  type VideoSettings,
+} from './video-settings.ts'
 
 /** Creates the video service over the settings (unset ones from `DEFAULT_VIDEO_SETTINGS`). */
 export function createVideo(given: Partial<VideoSettings> = {}) {
@@ -204,42 +87,7 @@ export function createVideo(given: Partial<VideoSettings> = {}) {
         { cause: error },
       )
     }
-    const parsed = JSON.parse(text) as {
-      streams?: FfprobeStream[]
-      format?: { format_name?: string; duration?: string; bit_rate?: string }
-    }
-    const video = parsed.streams?.find((stream) => stream.codec_type === 'video')
-    const audio = parsed.streams?.find((stream) => stream.codec_type === 'audio')
-    if (video === undefined || !video.width || !video.height) {
-      throw new VideoError('invalid_video', 'The file has no video stream')
-    }
-    const duration = Number(parsed.format?.duration ?? video.duration)
-    if (!Number.isFinite(duration) || duration <= 0) {
-      throw new VideoError(
-        'invalid_video',
-        'The video has no duration (it may be truncated or corrupt)',
-      )
-    }
-    const frameRate = ratio(video.avg_frame_rate) || ratio(video.r_frame_rate)
-    const counted = Number(video.nb_frames)
-    const frames =
-      Number.isInteger(counted) && counted > 0
-        ? counted
-        : Math.max(1, Math.round(duration * frameRate))
-    const rotation = Number(video.tags?.rotate ?? video.side_data_list?.[0]?.rotation ?? 0)
-    const sideways = Math.abs(rotation) % 180 === 90
-    const bitRate = Number(parsed.format?.bit_rate)
-    return {
-      container: parsed.format?.format_name ?? 'unknown',
-      width: sideways ? video.height : video.width,
-      height: sideways ? video.width : video.height,
-      duration,
-      codec: video.codec_name ?? 'unknown',
-      frameRate: Math.round(frameRate * 1000) / 1000,
-      frames,
-      ...(audio?.codec_name === undefined ? {} : { audioCodec: audio.codec_name }),
-      ...(Number.isFinite(bitRate) && bitRate > 0 ? { bitRate } : {}),
-    }
+    return readProbe(text)
   }
 
   function checkLimits(probe: VideoProbe): void {

@@ -2,7 +2,16 @@
 // organisations.
 import { z } from 'zod'
 import { MEMBERSHIP_ROLES } from '../db/index.ts'
-import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
+import {
+  type ApiPart,
+  dateTime,
+  failure,
+  formatted,
+  JSON_BODY_LIMITS,
+  ref,
+  route,
+  withCookie,
+} from '../http/openapi-kit.ts'
 
 import { ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './account-openapi.ts'
 import { LOGIN_LIMITS } from './identity.ts'
@@ -48,21 +57,10 @@ export const IDENTITY_OPENAPI: ApiPart = {
       tags: ['identity'],
       body: { schema: signupBody },
       responses: {
-        '201': {
-          description: 'Signed up and signed in',
-          schema: ref('UserAnswer'),
-          headers: {
-            'Set-Cookie': {
-              description:
-                'bg.session=<token>; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax[; Secure]',
-              schema: z.string(),
-            },
-          },
-        },
+        '201': withCookie({ description: 'Signed up and signed in', schema: ref('UserAnswer') }),
         '400': failure('invalid_json, invalid_body or weak_password'),
         '409': failure('email_taken'),
-        '413': failure('Body over 64 KB'),
-        '415': failure('Not application/json'),
+        ...JSON_BODY_LIMITS,
       },
     }),
     route({
@@ -73,21 +71,10 @@ export const IDENTITY_OPENAPI: ApiPart = {
       tags: ['identity'],
       body: { schema: loginBody },
       responses: {
-        '200': {
-          description: 'Signed in',
-          schema: ref('UserAnswer'),
-          headers: {
-            'Set-Cookie': {
-              description:
-                'bg.session=<token>; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax[; Secure]',
-              schema: z.string(),
-            },
-          },
-        },
+        '200': withCookie({ description: 'Signed in', schema: ref('UserAnswer') }),
         '400': failure('invalid_json or invalid_body'),
         '401': failure('invalid_credentials (same for an unknown email)'),
-        '413': failure('Body over 64 KB'),
-        '415': failure('Not application/json'),
+        ...JSON_BODY_LIMITS,
         '429': {
           description: `too_many_attempts: ${LOGIN_LIMITS.perAccountAndAddress} failures per account (${LOGIN_LIMITS.perAddress} per address) in ${LOGIN_LIMITS.windowMs / 60_000} min`,
           schema: ref('Error'),

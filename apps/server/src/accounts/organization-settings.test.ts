@@ -3,15 +3,10 @@
 // changes nothing; and end to end, a key signs delivery URLs, require-signed refuses unsigned
 // ones, and strict transformations refuse AI operations an unsigned URL writes itself.
 import { signUrl } from '@tessera/url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError, PNG_1PX } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { expectError, PNG_1PX } from '../test-client.ts'
+import { storeTestFile, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { type SignedUpAccount, useTestServer } from '../test-suite.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const ABSENT = '00000000-0000-4000-8000-000000000000'
@@ -29,20 +24,10 @@ interface Key {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
-  type Account = Awaited<ReturnType<typeof client.signup>>
-
-  beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-
-  const call: ReturnType<typeof createTestClient>['call'] = (...args) => client.call(...args)
-  const repo = () => server.services.context.repo
+  const suite = useTestServer(kind)
+  const { call } = suite
+  type Account = SignedUpAccount
+  const repo = () => suite.server.services.context.repo
   const settingsPath = (account: Account) => `${ORG}/${account.organisation._id}/settings`
   const keysPath = (account: Account) => `${ORG}/${account.organisation._id}/signing-keys`
 
@@ -64,12 +49,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
 
   /** Stores a 1×1 PNG as `dot.png` of the organisation. */
   async function addDot(account: Account): Promise<void> {
-    await storeTestFile(server, account.organisation._id, 'dot.png', PNG_1PX)
+    await storeTestFile(suite.server, account.organisation._id, 'dot.png', PNG_1PX)
   }
 
   describe('settings', () => {
     it('starts a new organisation strict, without required signatures or raw files', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       expect(await settingsOf(owner)).toEqual({
         requireSignedUrls: false,
         strictTransformations: true,
@@ -81,7 +66,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
     })
 
     it('lets an owner change each setting, alone or together, and keeps what is not sent', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       const off = await patch(owner, { strictTransformations: false })
       expect(off.status, JSON.stringify(off.body)).toBe(200)
       expect(off.body).toEqual({
@@ -98,7 +83,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
     })
 
     it('refuses requiring signed URLs before the organisation has a signing key', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       expectError(await patch(owner, { requireSignedUrls: true }), 409, 'no_signing_key')
       expect((await settingsOf(owner)).requireSignedUrls).toBe(false)
       await createKey(owner)
@@ -108,7 +93,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
     })
 
     it('refuses unknown settings and values that are not booleans', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       for (const body of [
         { requireSignedUrls: 'true' },
         { strictTransformations: 1 },
@@ -125,9 +110,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
     })
 
     it('lets members and API tokens read but only owners change, with a signed request', async () => {
-      const owner = await client.signup()
-      const member = (await client.join(owner)).member
-      const token = (await client.createToken(owner, 'settings tests')).token
+      const owner = await suite.client.signup()
+      const member = (await suite.client.join(owner)).member
+      const token = (await suite.client.createToken(owner, 'settings tests')).token
       const asMember = await call('GET', settingsPath(owner), { cookie: member.cookie })
       expect(asMember.status).toBe(200)
       expect((await call('GET', settingsPath(owner), { token })).status).toBe(200)
@@ -163,7 +148,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
 
   describe('signing keys', () => {
     it('shows the secret once, lists keys without it, and revokes them', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       const created = await createKey(owner)
       expect(created.accessKey).toMatch(/^[0-9a-f]{32}$/)
       expect(created.secret).toMatch(/^[0-9a-f]{64}$/)
@@ -198,7 +183,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
     })
 
     it('keeps the last key while signed URLs are required', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       const key = await createKey(owner)
       await patch(owner, { requireSignedUrls: true })
       expectError(
@@ -214,9 +199,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
     })
 
     it('lets only owners manage keys: members and API tokens get 403', async () => {
-      const owner = await client.signup()
-      const member = (await client.join(owner)).member
-      const token = (await client.createToken(owner, 'settings tests')).token
+      const owner = await suite.client.signup()
+      const member = (await suite.client.join(owner)).member
+      const token = (await suite.client.createToken(owner, 'settings tests')).token
       const key = await createKey(owner)
       for (const credentials of [{ cookie: member.cookie }, { token }]) {
         expectError(await call('GET', keysPath(owner), credentials), 403, 'forbidden')
@@ -234,10 +219,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
 
   describe('another organisation', () => {
     it('can neither read nor change settings nor keys: every call answers 404', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       const key = await createKey(owner)
-      const stranger = await client.signup()
-      const strangerToken = (await client.createToken(stranger)).token
+      const stranger = await suite.client.signup()
+      const strangerToken = (await suite.client.createToken(stranger)).token
       const calls: Array<[string, string, unknown]> = [
         ['GET', settingsPath(owner), undefined],
         ['PATCH', settingsPath(owner), { strictTransformations: false, allowRawFiles: true }],
@@ -270,9 +255,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
 
   describe('end to end', () => {
     it('signs URLs with a new key, requires them, and keeps AI operations to signed URLs and presets', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       await addDot(owner)
-      const base = `${server.url}/v2/${owner.organisation.cloudName}`
+      const base = `${suite.server.url}/v2/${owner.organisation.cloudName}`
       const key = await createKey(owner)
       const sign = (url: string) =>
         signUrl(url, { accessKey: key.accessKey, token: key.secret as string, expirySeconds: 60 })
@@ -331,10 +316,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings 
     })
 
     it('refuses an AI operation with a bad parameter with 400 before anything is charged', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       await addDot(owner)
       await patch(owner, { strictTransformations: false })
-      const base = `${server.url}/v2/${owner.organisation.cloudName}`
+      const base = `${suite.server.url}/v2/${owner.organisation.cloudName}`
       for (const pattern of ['ic.crop(w:-1)', 'ic.crop(p:101)', 'ic.crop(ar:wide)']) {
         const answer = await fetch(`${base}/${pattern}/dot.png`)
         expect(answer.status, pattern).toBe(400)

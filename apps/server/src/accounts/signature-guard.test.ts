@@ -2,30 +2,17 @@
 // made with a session cookie needs a signature unless the call carries a live API token; any
 // other Authorization header (garbage, a token-shaped string nobody issued, a revoked token)
 // lifts nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { expectError } from '../test-client.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const USERS = '/service/panel/users/v1.0'
 const UNISSUED = `tsk_${'A'.repeat(43)}`
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('signature guard on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
-
-  beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(kind)
 
   const unsigned = (cookie: string, authorization: string) => ({
     cookie,
@@ -34,14 +21,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signature guard on %s'
   })
 
   it('still demands a signature when the Authorization header holds no live token', async () => {
-    const owner = await client.signup()
-    const created = await client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
+    const owner = await suite.client.signup()
+    const created = await suite.client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
       cookie: owner.cookie,
       body: { name: 'soon revoked' },
     })
     expect(created.status).toBe(201)
     const revoked = created.body as { token: string; _id: string }
-    const gone = await client.call(
+    const gone = await suite.client.call(
       'DELETE',
       `${ORG}/${owner.organisation._id}/tokens/${revoked._id}`,
       { cookie: owner.cookie },
@@ -54,34 +41,34 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signature guard on %s'
       `Bearer ${UNISSUED}`,
       `Bearer ${revoked.token}`,
     ]) {
-      const meta = await client.call('PATCH', `${USERS}/profile/meta`, {
+      const meta = await suite.client.call('PATCH', `${USERS}/profile/meta`, {
         ...unsigned(owner.cookie, authorization),
         body: { theme: 'dark' },
       })
       expectError(meta, 400, 'signature_missing')
-      const accept = await client.call('POST', `${ORG}/invitations/accept`, {
+      const accept = await suite.client.call('POST', `${ORG}/invitations/accept`, {
         ...unsigned(owner.cookie, authorization),
         body: { token: 'x'.repeat(43) },
       })
       expectError(accept, 400, 'signature_missing')
-      const logout = await client.call('POST', `${USERS}/auth/logout`, {
+      const logout = await suite.client.call('POST', `${USERS}/auth/logout`, {
         ...unsigned(owner.cookie, authorization),
       })
       expectError(logout, 400, 'signature_missing')
     }
     // The session survived every attempt.
-    const session = await client.call('GET', `${USERS}/session`, { cookie: owner.cookie })
+    const session = await suite.client.call('GET', `${USERS}/session`, { cookie: owner.cookie })
     expect(session.status).toBe(200)
   })
 
   it('lets a live API token make the call unsigned', async () => {
-    const owner = await client.signup()
-    const created = await client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
+    const owner = await suite.client.signup()
+    const created = await suite.client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
       cookie: owner.cookie,
       body: { name: 'live' },
     })
     const { token } = created.body as { token: string }
-    const answer = await client.call('POST', `${USERS}/auth/logout`, {
+    const answer = await suite.client.call('POST', `${USERS}/auth/logout`, {
       ...unsigned(owner.cookie, `Bearer ${token}`),
     })
     expect(answer.status).toBe(204)

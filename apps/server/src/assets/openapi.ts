@@ -5,7 +5,9 @@ import {
   dateTime,
   failure,
   formatted,
+  JSON_BODY_LIMITS,
   orgRoute,
+  pagedList,
   ref,
   uuidParam,
 } from '../http/openapi-kit.ts'
@@ -23,6 +25,28 @@ import {
 } from './requests.ts'
 import { searchQuery } from './search.ts'
 import { dailyUsageQuery } from './usage-requests.ts'
+
+/** The kind of a stored file and, for a video, what ffprobe read (the file and upload answers). */
+export const MEDIA_FIELDS = {
+  assetType: z.enum(['image', 'video', 'raw']),
+  duration: z.number().optional().describe('A video: its length in seconds'),
+  codec: z.string().optional().describe('A video: its video codec (h264, vp9, …)'),
+  video: z
+    .object({
+      duration: z.number(),
+      codec: z.string(),
+      frameRate: z.number(),
+      frames: z.int(),
+      audioCodec: z.string().optional(),
+    })
+    .optional()
+    .describe('A video: what ffprobe read at upload (docs/delivery.md#video)'),
+}
+
+/** What a call on files or folders answers for a bad request. */
+const badRequest = failure(
+  'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
+)
 
 export const ASSET_API: ApiPart = {
   tags: [
@@ -48,19 +72,7 @@ export const ASSET_API: ApiPart = {
       fullPath: z.string().describe('Folder and name, as in delivery URLs'),
       format: z.string().describe('Format found from the bytes (png, jpeg, webp, …)'),
       contentType: z.string(),
-      assetType: z.enum(['image', 'video', 'raw']),
-      duration: z.number().optional().describe('A video: its length in seconds'),
-      codec: z.string().optional().describe('A video: its video codec (h264, vp9, …)'),
-      video: z
-        .object({
-          duration: z.number(),
-          codec: z.string(),
-          frameRate: z.number(),
-          frames: z.int(),
-          audioCodec: z.string().optional(),
-        })
-        .optional()
-        .describe('A video: what ffprobe read at upload (docs/delivery.md#video)'),
+      ...MEDIA_FIELDS,
       size: z.int().describe('Bytes'),
       width: z.int().nullable(),
       height: z.int().nullable(),
@@ -149,7 +161,7 @@ export const ASSET_API: ApiPart = {
       }),
       credits: z.object({ balance: z.int().describe('Credits left') }),
     }),
-    RecentFiles: z.object({ items: z.array(ref('AssetFile')), page: ref('Page') }),
+    RecentFiles: pagedList('AssetFile'),
   },
   routes: [
     orgRoute({
@@ -191,8 +203,7 @@ export const ASSET_API: ApiPart = {
       responses: {
         '200': { description: 'The files deleted', schema: z.array(ref('AssetFile')) },
         '400': failure('invalid_json, invalid_body, or a signature_* problem'),
-        '413': failure('too_large: the JSON body is over 64 KB'),
-        '415': failure('unsupported_media_type: send application/json'),
+        ...JSON_BODY_LIMITS,
       },
     }),
     orgRoute({
@@ -205,9 +216,7 @@ export const ASSET_API: ApiPart = {
       query: filesQuery,
       responses: {
         '200': { description: 'One page of folders and files', schema: ref('AssetListing') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': badRequest,
         '404': failure('organisation_not_found, or folder_not_found'),
       },
     }),
@@ -221,9 +230,7 @@ export const ASSET_API: ApiPart = {
       params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
       responses: {
         '200': { description: 'The file', schema: ref('AssetFile') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': badRequest,
         '404': failure('organisation_not_found, or file_not_found'),
       },
     }),
@@ -240,13 +247,10 @@ export const ASSET_API: ApiPart = {
       body: { schema: updateFileBody },
       responses: {
         '200': { description: 'The file at its new path', schema: ref('AssetFile') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': badRequest,
         '404': failure('organisation_not_found, or file_not_found'),
         '409': failure('already_exists: a file or folder is at the new path'),
-        '413': failure('too_large: the JSON body is over 64 KB'),
-        '415': failure('unsupported_media_type: send application/json'),
+        ...JSON_BODY_LIMITS,
       },
     }),
     orgRoute({
@@ -259,9 +263,7 @@ export const ASSET_API: ApiPart = {
       params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
       responses: {
         '200': { description: 'The file that was deleted', schema: ref('AssetFile') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': badRequest,
         '404': failure('organisation_not_found, or file_not_found'),
       },
     }),
@@ -275,12 +277,9 @@ export const ASSET_API: ApiPart = {
       body: { schema: createFolderBody },
       responses: {
         '201': { description: 'The new folder', schema: ref('AssetFolder') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': badRequest,
         '409': failure('already_exists: a folder or file is at this path'),
-        '413': failure('too_large: the JSON body is over 64 KB'),
-        '415': failure('unsupported_media_type: send application/json'),
+        ...JSON_BODY_LIMITS,
       },
     }),
     orgRoute({
@@ -294,13 +293,10 @@ export const ASSET_API: ApiPart = {
       body: { schema: moveBody },
       responses: {
         '200': { description: 'The folder at its new path', schema: ref('AssetFolder') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': badRequest,
         '404': failure('organisation_not_found, or folder_not_found'),
         '409': failure('already_exists: something is at the new path'),
-        '413': failure('too_large: the JSON body is over 64 KB'),
-        '415': failure('unsupported_media_type: send application/json'),
+        ...JSON_BODY_LIMITS,
       },
     }),
     orgRoute({
@@ -313,9 +309,7 @@ export const ASSET_API: ApiPart = {
       query: deleteFolderQuery,
       responses: {
         '200': { description: 'What was deleted', schema: ref('FolderDeleted') },
-        '400': failure(
-          'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-        ),
+        '400': badRequest,
         '404': failure('organisation_not_found, or folder_not_found'),
         '409': failure('folder_not_empty: send recursive=true to delete what is in it'),
       },

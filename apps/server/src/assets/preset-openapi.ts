@@ -1,7 +1,16 @@
 // The declared calls of an organisation's presets (`preset-routes.ts`), a part of the files API.
 import { MAX_TRANSFORMATIONS } from '@tessera/url'
 import { z } from 'zod'
-import { type ApiPart, dateTime, failure, formatted, orgRoute, ref } from '../http/openapi-kit.ts'
+import {
+  type ApiPart,
+  dateTime,
+  failure,
+  formatted,
+  JSON_BODY_LIMITS,
+  orgRoute,
+  pagedList,
+  ref,
+} from '../http/openapi-kit.ts'
 
 import { ASSET_API_BASE } from './paths.ts'
 import {
@@ -35,7 +44,7 @@ export const PRESET_API: ApiPart = {
       createdAt: dateTime,
       updatedAt: dateTime,
     }),
-    PresetList: z.object({ items: z.array(ref('Preset')), page: ref('Page') }),
+    PresetList: pagedList('Preset'),
   },
   routes: [
     orgRoute({
@@ -51,8 +60,7 @@ export const PRESET_API: ApiPart = {
         '201': { description: 'The new preset', schema: ref('Preset') },
         '400': failures,
         '409': failure('already_exists: the organisation has a preset of this name'),
-        '413': failure('too_large: the JSON body is over 64 KB'),
-        '415': failure('unsupported_media_type: send application/json'),
+        ...JSON_BODY_LIMITS,
       },
     }),
     orgRoute({
@@ -95,8 +103,7 @@ export const PRESET_API: ApiPart = {
         '200': { description: 'The changed preset', schema: ref('Preset') },
         '400': failures,
         '404': failure('organisation_not_found, or preset_not_found'),
-        '413': failure('too_large: the JSON body is over 64 KB'),
-        '415': failure('unsupported_media_type: send application/json'),
+        ...JSON_BODY_LIMITS,
       },
     }),
     orgRoute({

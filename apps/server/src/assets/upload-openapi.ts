@@ -9,6 +9,7 @@ import {
   ref,
   route,
 } from '../http/openapi-kit.ts'
+import { MEDIA_FIELDS } from './openapi.ts'
 
 import { ASSETS } from './paths.ts'
 
@@ -40,19 +41,7 @@ export const UPLOAD_OPENAPI: ApiPart = {
       tags: z.array(z.string()),
       metadata: z.record(z.string(), z.unknown()),
       isActive: z.literal(true),
-      assetType: z.enum(['image', 'video', 'raw']),
-      duration: z.number().optional().describe('A video: its length in seconds'),
-      codec: z.string().optional().describe('A video: its video codec (h264, vp9, …)'),
-      video: z
-        .object({
-          duration: z.number(),
-          codec: z.string(),
-          frameRate: z.number(),
-          frames: z.int(),
-          audioCodec: z.string().optional(),
-        })
-        .optional()
-        .describe('A video: what ffprobe read at upload (docs/delivery.md#video)'),
+      ...MEDIA_FIELDS,
       url: formatted('uri'),
       createdAt: dateTime,
       updatedAt: dateTime,

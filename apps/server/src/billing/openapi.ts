@@ -6,7 +6,9 @@ import {
   dateTime,
   failure,
   formatted,
+  JSON_BODY_LIMITS,
   orgRoute,
+  pagedList,
   ref,
   route,
   uuidParam,
@@ -119,7 +121,7 @@ export const BILLING_API: ApiPart = {
       reference: z.string().nullable().describe('A payment, job or cache key'),
       createdAt: dateTime,
     }),
-    CreditLedger: z.object({ items: z.array(ref('CreditEntry')), page: ref('Page') }),
+    CreditLedger: pagedList('CreditEntry'),
     Payment: z.object({
       _id: z.string(),
       paymentId: z.string(),
@@ -138,7 +140,7 @@ export const BILLING_API: ApiPart = {
         .nullable()
         .describe('R-000042: the receipt of a paid payment (null until paid)'),
     }),
-    PaymentList: z.object({ items: z.array(ref('Payment')), page: ref('Page') }),
+    PaymentList: pagedList('Payment'),
     CheckoutStarted: z.object({
       paymentId: z.string(),
       checkoutUrl: formatted('uri'),
@@ -190,8 +192,7 @@ export const BILLING_API: ApiPart = {
         '403': failure('forbidden: members and API tokens cannot buy'),
         '404': failure('organisation_not_found, plan_not_found or addon_not_found'),
         '409': failure('already_subscribed: the plan is the active subscription'),
-        '413': failure('too_large: body over 64 KB'),
-        '415': failure('unsupported_media_type: not application/json'),
+        ...JSON_BODY_LIMITS,
         '502': failure('payment_provider_error: Stripe refused or could not be reached'),
         '503': failure('payments_unavailable: PAYMENT_PROVIDER=off'),
       },

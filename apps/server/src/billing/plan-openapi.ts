@@ -1,9 +1,33 @@
 // The declared calls of the public plan and add-on lists.
 import { z } from 'zod'
-import { type ApiPart, dateTime, failure, ref, route } from '../http/openapi-kit.ts'
+import {
+  type ApiPart,
+  badQuery,
+  cached,
+  dateTime,
+  pagedList,
+  ref,
+  route,
+} from '../http/openapi-kit.ts'
 import { pageQuery } from '../http/paging.ts'
 
 import { BILLING, BILLING_PAGE_SIZE } from './paths.ts'
+
+/** The query of both public lists: custom or public ones, a tag, and the page. */
+const catalogueQuery = (kind: 'plans' | 'addons') =>
+  z.object({
+    custom: z
+      .enum(['true', 'false'])
+      .meta({ example: 'false' })
+      .describe(`true: only custom (negotiated) ${kind}; false: only public ones; absent: both`)
+      .optional(),
+    tag: z
+      .string()
+      .max(64)
+      .describe(`Only ${kind} with this tag (exact match), e.g. the product tag tessera`)
+      .optional(),
+    ...pageQuery(BILLING_PAGE_SIZE),
+  })
 
 export const PLAN_OPENAPI: ApiPart = {
   tags: [{ name: 'billing', description: 'Plans and addons (credit top-ups)' }],
@@ -44,8 +68,8 @@ export const PLAN_OPENAPI: ApiPart = {
       createdAt: dateTime,
       updatedAt: dateTime,
     }),
-    PlanList: z.object({ items: z.array(ref('Plan')), page: ref('Page') }),
-    AddonList: z.object({ items: z.array(ref('Addon')), page: ref('Page') }),
+    PlanList: pagedList('Plan'),
+    AddonList: pagedList('Addon'),
   },
   routes: [
     route({
@@ -56,26 +80,10 @@ export const PLAN_OPENAPI: ApiPart = {
       description:
         'Sorted by sort order, amount and id. Clients loop while page.hasNext and split the plans into free (_id -994), monthly and yearly (interval starting with yearly).',
       tags: ['billing'],
-      query: z.object({
-        custom: z
-          .enum(['true', 'false'])
-          .meta({ example: 'false' })
-          .describe('true: only custom (negotiated) plans; false: only public ones; absent: both')
-          .optional(),
-        tag: z
-          .string()
-          .max(64)
-          .describe('Only plans with this tag (exact match), e.g. the product tag tessera')
-          .optional(),
-        ...pageQuery(BILLING_PAGE_SIZE),
-      }),
+      query: catalogueQuery('plans'),
       responses: {
-        '200': {
-          description: 'One page of plans',
-          schema: ref('PlanList'),
-          headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-        },
-        '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+        '200': cached({ description: 'One page of plans', schema: ref('PlanList') }),
+        '400': badQuery,
       },
     }),
     route({
@@ -84,26 +92,10 @@ export const PLAN_OPENAPI: ApiPart = {
       operationId: 'listAddons',
       summary: 'List addons (credit top-ups), a page at a time',
       tags: ['billing'],
-      query: z.object({
-        custom: z
-          .enum(['true', 'false'])
-          .meta({ example: 'false' })
-          .describe('true: only custom (negotiated) addons; false: only public ones; absent: both')
-          .optional(),
-        tag: z
-          .string()
-          .max(64)
-          .describe('Only addons with this tag (exact match), e.g. the product tag tessera')
-          .optional(),
-        ...pageQuery(BILLING_PAGE_SIZE),
-      }),
+      query: catalogueQuery('addons'),
       responses: {
-        '200': {
-          description: 'One page of addons',
-          schema: ref('AddonList'),
-          headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-        },
-        '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+        '200': cached({ description: 'One page of addons', schema: ref('AddonList') }),
+        '400': badQuery,
       },
     }),
   ],

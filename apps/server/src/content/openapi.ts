@@ -1,12 +1,31 @@
 // The declared calls of the public content: dynamic apps, the predictions catalogue, the
 // Strapi-shaped CMS and announcements. Examples name real entries of the content.
 import { z } from 'zod'
-import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
+import {
+  type ApiPart,
+  badQuery,
+  cached,
+  dateTime,
+  failure,
+  formatted,
+  pagedList,
+  ref,
+  route,
+} from '../http/openapi-kit.ts'
 import { CMS_PAGE_SIZE } from './cms.ts'
 import { SOCIAL_MEDIA_IDENTIFIERS } from './content.ts'
 
 import { ANNOUNCEMENTS, APPS, CMS, TRANSFORMATION } from './paths.ts'
 import { appsQuery } from './requests.ts'
+
+/** Strapi's page parameters of the CMS lists; `size` adds to the page size's metadata. */
+const cmsPaging = (size?: { example: number }) => {
+  const pageSize = z.int().min(1).max(100).meta({ default: CMS_PAGE_SIZE })
+  return {
+    'pagination[page]': z.int().min(1).optional(),
+    'pagination[pageSize]': (size === undefined ? pageSize : pageSize.meta(size)).optional(),
+  }
+}
 
 /** The public content calls; examples name real entries of the content. */
 export function contentOpenApi(options: { appSlug: string; predictionId: string }): ApiPart {
@@ -36,7 +55,7 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
         createdAt: dateTime,
         updatedAt: dateTime,
       }),
-      DynamicAppList: z.object({ items: z.array(ref('DynamicApp')), page: ref('Page') }),
+      DynamicAppList: pagedList('DynamicApp'),
       Prediction: z.object({
         _id: z.string(),
         id: z.string().describe('e.g. erase_bg'),
@@ -188,12 +207,8 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
         tags: ['apps'],
         query: appsQuery,
         responses: {
-          '200': {
-            description: 'One page of apps',
-            schema: ref('DynamicAppList'),
-            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-          },
-          '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+          '200': cached({ description: 'One page of apps', schema: ref('DynamicAppList') }),
+          '400': badQuery,
         },
       }),
       route({
@@ -204,11 +219,7 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
         tags: ['apps'],
         params: z.object({ slug: z.string().meta({ example: options.appSlug }) }),
         responses: {
-          '200': {
-            description: 'The app',
-            schema: ref('DynamicApp'),
-            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-          },
+          '200': cached({ description: 'The app', schema: ref('DynamicApp') }),
           '404': failure('No app has this slug (code not_found)'),
         },
       }),
@@ -219,11 +230,7 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
         summary: 'List the runnable models',
         tags: ['predictions'],
         responses: {
-          '200': {
-            description: 'Every prediction',
-            schema: ref('PredictionList'),
-            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-          },
+          '200': cached({ description: 'Every prediction', schema: ref('PredictionList') }),
         },
       }),
       route({
@@ -234,11 +241,10 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
         tags: ['predictions'],
         params: z.object({ id: z.string().meta({ example: options.predictionId }) }),
         responses: {
-          '200': {
+          '200': cached({
             description: 'The prediction and its schema',
             schema: ref('PredictionSchema'),
-            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-          },
+          }),
           '404': {
             description: 'No prediction has this id; the body is an empty object (SPEC §7.2)',
             schema: z.record(z.string(), z.unknown()).meta({ maxProperties: 0 }),
@@ -260,21 +266,11 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
             .describe('* or a comma list of header, cards (also populate[0]=…)')
             .optional(),
           'filters[sectionId]': z.string().optional(),
-          'pagination[page]': z.int().min(1).optional(),
-          'pagination[pageSize]': z
-            .int()
-            .min(1)
-            .max(100)
-            .meta({ default: CMS_PAGE_SIZE })
-            .optional(),
+          ...cmsPaging(),
         }),
         responses: {
-          '200': {
-            description: 'The sections',
-            schema: ref('ProductSectionList'),
-            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-          },
-          '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+          '200': cached({ description: 'The sections', schema: ref('ProductSectionList') }),
+          '400': badQuery,
         },
       }),
       route({
@@ -294,21 +290,14 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
             .meta({ example: 'socialMediaLinks' })
             .describe('Repeatable: socialMediaLinks, footerBadgeList, or *')
             .optional(),
-          'pagination[page]': z.int().min(1).optional(),
-          'pagination[pageSize]': z
-            .int()
-            .min(1)
-            .max(100)
-            .meta({ default: CMS_PAGE_SIZE })
-            .optional(),
+          ...cmsPaging(),
         }),
         responses: {
-          '200': {
+          '200': cached({
             description: 'The matching site configurations',
             schema: ref('WebsiteList'),
-            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-          },
-          '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+          }),
+          '400': badQuery,
         },
       }),
       route({
@@ -333,22 +322,11 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
             .describe('* or a comma list of cover, author (also populate[0]=…)')
             .optional(),
           'filters[slug]': z.string().optional(),
-          'pagination[page]': z.int().min(1).optional(),
-          'pagination[pageSize]': z
-            .int()
-            .min(1)
-            .max(100)
-            .meta({ default: CMS_PAGE_SIZE })
-            .meta({ example: 3 })
-            .optional(),
+          ...cmsPaging({ example: 3 }),
         }),
         responses: {
-          '200': {
-            description: 'The posts',
-            schema: ref('BlogList'),
-            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-          },
-          '400': failure('A query parameter is invalid, repeated, too long or out of range'),
+          '200': cached({ description: 'The posts', schema: ref('BlogList') }),
+          '400': badQuery,
         },
       }),
       route({
@@ -358,11 +336,10 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
         summary: 'Current announcements, newest first',
         tags: ['website'],
         responses: {
-          '200': {
+          '200': cached({
             description: 'Announcements shown now',
             schema: ref('AnnouncementList'),
-            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
-          },
+          }),
         },
       }),
     ],

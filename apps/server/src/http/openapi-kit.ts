@@ -157,12 +157,21 @@ export const ORG_ERRORS: Record<string, Answer> = {
   '404': failure('organisation_not_found: not an organisation of yours (or not an id at all)'),
 }
 
-/** The failures of reading a JSON body. */
-export const JSON_BODY_ERRORS: Record<string, Answer> = {
-  '400': failure('invalid_json, invalid_body (naming the field), or a signature_* problem'),
+/** The failures of a JSON body too large or of another type (`readJsonBody`'s limits). */
+export const JSON_BODY_LIMITS: Record<string, Answer> = {
   '413': failure('too_large: body over 64 KB'),
   '415': failure('unsupported_media_type: not application/json'),
 }
+
+/** The failures of reading a JSON body. */
+export const JSON_BODY_ERRORS: Record<string, Answer> = {
+  '400': failure('invalid_json, invalid_body (naming the field), or a signature_* problem'),
+  ...JSON_BODY_LIMITS,
+}
+
+/** A page of the shared schema `item`: `{ items, page }` (`paging.ts`). */
+export const pagedList = (item: string) =>
+  z.object({ items: z.array(ref(item)), page: ref('Page') })
 
 /**
  * A call on an organisation: `{orgId}` among its path parameters, `ORG_ERRORS` among answers, and

@@ -1,9 +1,25 @@
 // The declared calls of the playground: signing demo URLs, visitor uploads, member signing.
 import { z } from 'zod'
-import { type ApiPart, failure, formatted, orgIdParam, ref, route } from '../http/openapi-kit.ts'
+import {
+  type ApiPart,
+  failure,
+  formatted,
+  JSON_BODY_LIMITS,
+  orgIdParam,
+  ref,
+  route,
+} from '../http/openapi-kit.ts'
 
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './paths.ts'
 import { signBody } from './requests.ts'
+
+/** The captcha token a visitor's call carries when a captcha is configured. */
+const captchaHeader = z.object({
+  'x-captcha-token': z
+    .string()
+    .describe('The captcha widget token (only when a captcha is configured)')
+    .optional(),
+})
 
 export const PLAYGROUND_OPENAPI: ApiPart = {
   tags: [
@@ -52,12 +68,7 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
       description:
         "The demo organisation has strict transformations on. A delivery URL of the demo organisation (absolute on this server, or a path) whose chain writes an operation that costs credits comes back signed with a demo key for one hour; any other demo URL comes back as sent. Signing counts nothing: delivery counts each new AI render of the demo (a cache miss, not a cached image nor a poll of a queued one) against ANON_AI_RUNS_PER_DAY of the client address and answers 429 daily_limit_exceeded past it. With a captcha configured (WEB_CAPTCHA_SITE_KEY) a chain with AI operations needs the widget's token in x-captcha-token. No session.",
       tags: ['playground'],
-      headers: z.object({
-        'x-captcha-token': z
-          .string()
-          .describe('The captcha widget token (only when a captcha is configured)')
-          .optional(),
-      }),
+      headers: captchaHeader,
       body: {
         schema: signBody,
         example: { url: '/v2/demo/ic.crop(w:300,h:300)/samples/astronaut.png' },
@@ -69,8 +80,7 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
         ),
         '403': failure('captcha_failed: the captcha token was refused'),
         '404': failure('not_available: this server has no demo organisation'),
-        '413': failure('too_large: body over 64 KB'),
-        '415': failure('unsupported_media_type: not application/json'),
+        ...JSON_BODY_LIMITS,
         '503': failure('captcha_unavailable: the captcha could not be checked'),
       },
     }),
@@ -82,12 +92,7 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
       description:
         "Multipart with a `file` part. The image goes to a folder of its own in the demo organisation (visitor-uploads/{random}/), passes every check of uploadDirect (UPLOAD_MAX_BYTES, MAX_INPUT_PIXELS, SVG safety; images only) and is deleted with its derived images by housekeeping 24 hours later. At most ANON_UPLOADS_PER_DAY per client address per day, and ANON_UPLOADS_MAX_BYTES for all visitors' uploads of the last 24 h, both taken before the body is read (refusals do not count). With a captcha configured (WEB_CAPTCHA_SITE_KEY) the widget's token goes in x-captcha-token. No session.",
       tags: ['playground'],
-      headers: z.object({
-        'x-captcha-token': z
-          .string()
-          .describe('The captcha widget token (only when a captcha is configured)')
-          .optional(),
-      }),
+      headers: captchaHeader,
       body: {
         content: { 'multipart/form-data': { schema: z.object({ file: formatted('binary') }) } },
       },
@@ -142,8 +147,7 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
         ),
         '401': failure('unauthenticated: no session or token'),
         '404': failure('organisation_not_found: not a member of this organisation'),
-        '413': failure('too_large: body over 64 KB'),
-        '415': failure('unsupported_media_type: not application/json'),
+        ...JSON_BODY_LIMITS,
       },
     }),
   ],

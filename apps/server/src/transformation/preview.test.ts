@@ -1,42 +1,28 @@
 // The console's previews by session (issue 24 item 5): an organisation that requires signed URLs
 // refuses an unsigned delivery URL, while its members see the same image through the preview
 // path; nobody else does, nothing there spends credits, and the answers are private.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, PNG_1PX } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { PNG_1PX } from '../test-client.ts'
+import { storeTestFile, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { TRANSFORMATION_PREVIEW } from './paths.ts'
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('console previews on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
-
-  beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(kind)
 
   const preview = (url: string, cookie?: string) =>
-    fetch(`${server.url}${TRANSFORMATION_PREVIEW}?url=${encodeURIComponent(url)}`, {
+    fetch(`${suite.server.url}${TRANSFORMATION_PREVIEW}?url=${encodeURIComponent(url)}`, {
       headers: cookie === undefined ? {} : { cookie: `bg.session=${cookie}` },
     })
 
   it('shows a signed-URL organisation its own thumbnails, and nobody else', async () => {
-    const owner = await client.signup()
-    const { repo, lookups, engine } = server.services.context
+    const owner = await suite.client.signup()
+    const { repo, lookups, engine } = suite.server.services.context
     const organisationId = owner.organisation._id
-    await storeTestFile(server, organisationId, 'pics/dot.png', PNG_1PX)
+    await storeTestFile(suite.server, organisationId, 'pics/dot.png', PNG_1PX)
     await repo.updateOrganisationSettings(organisationId, { requireSignedUrls: true })
     lookups.forgetOrganisation({ id: organisationId, cloudName: owner.organisation.cloudName })
-    const thumb = `${server.url}/v2/${owner.organisation.cloudName}/t.resize(w:32,h:32)/pics/dot.png`
+    const thumb = `${suite.server.url}/v2/${owner.organisation.cloudName}/t.resize(w:32,h:32)/pics/dot.png`
 
     // Delivery itself refuses the unsigned URL.
     const unsigned = await fetch(thumb)
@@ -61,17 +47,17 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('console previews on %s
     const anonymous = await preview(thumb)
     expect(anonymous.status).toBe(401)
     await anonymous.arrayBuffer()
-    const stranger = await client.signup()
+    const stranger = await suite.client.signup()
     const foreign = await preview(thumb, stranger.cookie)
     expect(foreign.status).toBe(404)
     expect(await foreign.json()).toMatchObject({ code: 'not_found' })
   })
 
   it('never runs an AI chain, and refuses bad URLs with a 4xx', async () => {
-    const owner = await client.signup()
-    const { repo } = server.services.context
+    const owner = await suite.client.signup()
+    const { repo } = suite.server.services.context
     const organisationId = owner.organisation._id
-    await storeTestFile(server, organisationId, 'dot.png', PNG_1PX)
+    await storeTestFile(suite.server, organisationId, 'dot.png', PNG_1PX)
     const before = (await repo.creditSummary(organisationId))?.organisation.credits
     const ai = await preview(
       `/v2/${owner.organisation.cloudName}/ic.crop(w:1,h:1)/dot.png`,
@@ -92,6 +78,6 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('console previews on %s
       expect(answer.status).toBe(400)
       expect(await answer.json()).toMatchObject({ code: expect.any(String) })
     }
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${suite.server.url}/healthz`)).status).toBe(200)
   })
 })
