@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createDatabase, createRepository } from '../db/index.ts'
 import { openTestDatabase } from '../db/test-database.ts'
 import { startTestServer, testDatabases } from '../test-server.ts'
-import { createJobRunner } from './jobs.ts'
+import { createJobRunner, REFUND_SWEEP_INTERVAL_MS } from './jobs.ts'
 import { createLogger } from './logger.ts'
 import { createMetrics } from './metrics.ts'
 
@@ -125,6 +125,42 @@ describe('stopping the job runner (a process shutting down)', () => {
       await database.close()
     }
   })
+})
+
+describe('the poll’s sweep for failed jobs left unrefunded', () => {
+  it('runs at the first empty round and then at most every interval; a drain always sweeps', async () => {
+    const { database, close } = await openTestDatabase('pglite')
+    try {
+      const repo = createRepository(database.db)
+      const calls = { claims: 0, sweeps: 0 }
+      const counted: typeof repo = {
+        ...repo,
+        claimJob: (...args) => {
+          calls.claims++
+          return repo.claimJob(...args)
+        },
+        listUnrefundedFailedJobs: (...args) => {
+          calls.sweeps++
+          return repo.listUnrefundedFailedJobs(...args)
+        },
+      }
+      const runner = createJobRunner(
+        { repo: counted, logger: createLogger({ logLevel: 'silent' }), metrics: createMetrics() },
+        { idle: { run: async () => ({}), isPermanent: () => false } },
+        { pollMs: 10, refundSweepMs: 3_600_000 },
+      )
+      runner.start()
+      // Many empty rounds, all within the (here one hour) interval.
+      await expect.poll(() => calls.claims, { timeout: 30_000 }).toBeGreaterThanOrEqual(6)
+      expect(REFUND_SWEEP_INTERVAL_MS).toBeGreaterThan(1_000)
+      expect(calls.sweeps).toBe(1)
+      expect(await runner.drain()).toBe(0)
+      expect(calls.sweeps).toBe(2)
+      await runner.stop()
+    } finally {
+      await close()
+    }
+  }, 60_000)
 })
 
 describe.each(testDatabases('database'))(

@@ -49,6 +49,14 @@ const MAX_BACKOFF_MS = 5000
 /** Failed jobs checked for a missing refund per round (see `refundFailed`). */
 const REFUND_SWEEP = 20
 
+/**
+ * How often the poll also looks for failed jobs left unrefunded (a `drain` called directly always
+ * does). The look joins jobs to the credit ledger, and on the embedded database every query runs
+ * on the main thread: four times a second it took a share of every cache miss's time (issue 25).
+ * Such jobs are rare (a worker that died on a job's last attempt), and their refund may wait.
+ */
+export const REFUND_SWEEP_INTERVAL_MS = 30_000
+
 export function createJobRunner(
   app: Pick<AppContext, 'repo' | 'logger' | 'metrics'>,
   handlers: Record<string, JobHandler>,
@@ -67,6 +75,8 @@ export function createJobRunner(
      * finding 4). Within a lane, oldest first. Default: one lane, oldest first.
      */
     lanes?: readonly (readonly string[])[]
+    /** How often the poll sweeps for unrefunded failed jobs (default `REFUND_SWEEP_INTERVAL_MS`). */
+    refundSweepMs?: number
   },
 ): JobRunner {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_JOB_HEARTBEAT_MS
@@ -187,13 +197,23 @@ export function createJobRunner(
     for (const job of await app.repo.listUnrefundedFailedJobs(REFUND_SWEEP)) await refund(job)
   }
 
+  // When the poll last swept (a round that found the queue empty at least this long after).
+  let sweptAt = Number.NEGATIVE_INFINITY
+
   async function drain(): Promise<number> {
+    return drainJobs(true)
+  }
+
+  async function drainJobs(sweep: boolean): Promise<number> {
     let count = 0
     for (;;) {
       if (halted) return count
       const job = await claimNext()
       if (job === undefined) {
-        await refundFailed()
+        if (sweep) {
+          sweptAt = Date.now()
+          await refundFailed()
+        }
         return count
       }
       current = job
@@ -211,7 +231,8 @@ export function createJobRunner(
   let failures = 0
   function tick(): void {
     if (stopped || running !== undefined) return
-    running = drain()
+    const sweepMs = options.refundSweepMs ?? REFUND_SWEEP_INTERVAL_MS
+    running = drainJobs(Date.now() - sweptAt >= sweepMs)
       .then(
         (count) => {
           if (failures > 0) app.logger.info('job runner claims jobs again')
