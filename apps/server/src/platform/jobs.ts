@@ -46,6 +46,14 @@ export interface JobRunner {
 /** The longest wait between rounds after failed ones. */
 const MAX_BACKOFF_MS = 5000
 
+/** An idle queue is polled at most this many times less often than `pollMs` (see `tick`). */
+export const IDLE_POLL_FACTOR = 4
+
+/** The wait before the next round after `idleRounds` empty rounds in a row. */
+export function idlePollMs(pollMs: number, idleRounds: number): number {
+  return pollMs * Math.min(2 ** Math.max(0, idleRounds - 1), IDLE_POLL_FACTOR)
+}
+
 /** Failed jobs checked for a missing refund per round (see `refundFailed`). */
 const REFUND_SWEEP = 20
 
@@ -229,6 +237,14 @@ export function createJobRunner(
   // After a failed round (the database out of reach) the next waits longer, up to a limit, so an
   // outage is not met with four queries and four log lines a second.
   let failures = 0
+  // Empty rounds in a row: an idle queue is looked at less often, down to every
+  // `IDLE_POLL_FACTOR` × pollMs. Each look is a claim transaction per lane, which on the
+  // embedded database runs on the main thread beside every cache miss (issue 25). Jobs queued
+  // in this process wake the runner at once (`wake`), so what waits longer is only a retry that
+  // came due, a job queued by another process, or a lock gone stale.
+  let idleRounds = 0
+  // A wake that came while a round was running: another round follows it at once.
+  let wokenWhileRunning = false
   function tick(): void {
     if (stopped || running !== undefined) return
     const sweepMs = options.refundSweepMs ?? REFUND_SWEEP_INTERVAL_MS
@@ -237,6 +253,7 @@ export function createJobRunner(
         (count) => {
           if (failures > 0) app.logger.info('job runner claims jobs again')
           failures = 0
+          idleRounds = count === 0 ? idleRounds + 1 : 0
           return count
         },
         (error: unknown) => {
@@ -247,8 +264,13 @@ export function createJobRunner(
       )
       .finally(() => {
         running = undefined
-        const delay =
-          failures === 0 ? options.pollMs : Math.min(options.pollMs * 2 ** failures, MAX_BACKOFF_MS)
+        const idleMs = idlePollMs(options.pollMs, idleRounds)
+        const delay = wokenWhileRunning
+          ? 0
+          : failures === 0
+            ? idleMs
+            : Math.min(options.pollMs * 2 ** failures, MAX_BACKOFF_MS)
+        wokenWhileRunning = false
         if (!stopped) timer = setTimeout(tick, delay)
       })
   }
@@ -260,7 +282,12 @@ export function createJobRunner(
     },
     drain,
     wake() {
-      if (stopped || running !== undefined) return
+      if (stopped) return
+      idleRounds = 0
+      if (running !== undefined) {
+        wokenWhileRunning = true
+        return
+      }
       clearTimeout(timer)
       tick()
     },
