@@ -18,6 +18,8 @@ const { loadConfig, startServer } = (await import(
   process.env.PROFILE_SERVER || '@tessera/server'
 )) as typeof import('@tessera/server')
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10)
+// PROFILE_WORKLOAD=widths: cold-widths.bench.ts's work instead (new widths of a 1000 px JPEG).
+const WIDTHS = process.env.PROFILE_WORKLOAD === 'widths'
 const FILE_PATH = 'bench/big.jpg'
 const SAMPLE = new URL('../apps/server/demo/samples/hubble_deep_field.jpg', import.meta.url)
 const requireFromEngine = createRequire(import.meta.resolve('@tessera/engine'))
@@ -41,7 +43,7 @@ const server = await startServer(
 )
 try {
   const source = await sharp(await readFile(SAMPLE))
-    .resize({ width: 2725, height: 2225, fit: 'cover' })
+    .resize(WIDTHS ? { width: 1000 } : { width: 2725, height: 2225, fit: 'cover' })
     .jpeg({ quality: 90 })
     .toBuffer()
   const { repo, storage, engine } = server.services.context
@@ -73,7 +75,9 @@ try {
   }, 10)
   const job: ClientJob = {
     origin: server.url,
-    path: `/v2/demo/t.resize(w:720,h:588,b:{id})/${FILE_PATH}`,
+    path: WIDTHS
+      ? `/v2/demo/t.resize(w:{w},b:{id})~t.toFormat(f:jpeg,q:80)/${FILE_PATH}`
+      : `/v2/demo/t.resize(w:720,h:588,b:{id})/${FILE_PATH}`,
     connections: 4,
     warmupSeconds: 2,
     seconds: SECONDS,
@@ -83,15 +87,22 @@ try {
   inspector.connect()
   await inspector.post('Profiler.enable')
   let profiling = false
-  const cpu = process.threadCpuUsage()
+  // CPU from the end of the warm-up (as the profile): of the main thread, and of the whole
+  // process (libvips' and libuv's threads, and the client's worker, included).
+  let cpu = process.threadCpuUsage()
+  let processCpu = process.cpuUsage()
   let startProfile: NodeJS.Timeout | undefined
   // The client warms up first; the profile covers the measured seconds.
   const result = await runClient(job, () => {
     startProfile = setTimeout(() => {
       profiling = true
+      cpu = process.threadCpuUsage()
+      processCpu = process.cpuUsage()
       void inspector.post('Profiler.start')
     }, job.warmupSeconds * 1000)
   })
+  const usedByProcess = process.cpuUsage(processCpu)
+  const used = process.threadCpuUsage(cpu)
   clearTimeout(startProfile)
   clearInterval(sampler)
   if (profiling) {
@@ -101,7 +112,6 @@ try {
     console.log(`profile of the main thread: ${out}`)
   }
   inspector.disconnect()
-  const used = process.threadCpuUsage(cpu)
   const answers = result.ok
   console.log(
     `server ${process.env.PROFILE_SERVER || 'this worktree'}; ${availableParallelism()} CPUs, load ${loadavg()
@@ -111,8 +121,9 @@ try {
   )
   console.log(
     `${answers} misses in ${result.seconds.toFixed(1)} s (${(answers / result.seconds).toFixed(1)}/s), ` +
-      `${result.failed} failed; main thread ${((used.user + used.system) / 1000 / answers).toFixed(2)} ms CPU per answer ` +
-      '(warm-up included in CPU)',
+      `${result.failed} failed; CPU per answer: main thread ${((used.user + used.system) / 1000 / answers).toFixed(2)} ms, ` +
+      `whole process ${((usedByProcess.user + usedByProcess.system) / 1000 / answers).toFixed(2)} ms ` +
+      '(from the end of the warm-up, so a few answers of it may count)',
   )
   console.log(
     `libvips tasks running on the pool: ${(running / samples).toFixed(2)} on average; ` +

@@ -30,7 +30,7 @@ import { createLimiter } from './limiter.ts'
 import type { Operation } from './operations.ts'
 import { type EngineOptions, resolveOptions } from './options.ts'
 import { type Clock, runSharp } from './pipeline.ts'
-import { checkBytes, FAIL_ON, frameTiming, inspect } from './source.ts'
+import { checkBytes, FAIL_ON, frameTiming, inspect, type SourceInfo } from './source.ts'
 import type { OutputSettings } from './step.ts'
 
 export type { StepReport } from './chain.ts'
@@ -169,6 +169,18 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   // hits across requests, while each cached SVG load keeps its document (issue 19 finding 2).
   sharp.cache({ memory: resolved.cacheMemoryMb, items: resolved.cacheItems, files: 0 })
   const limiter = createLimiter(resolved.concurrency)
+  // The header of each input this engine has read and accepted, by the very Buffer: a burst of
+  // sizes of one original (delivery keeps it in memory) reads it once, not once per render
+  // (issue 25). Inputs are never written to (neither here nor by their callers, who pass stored
+  // bytes); a Buffer no longer referenced leaves with its entry.
+  const headers = new WeakMap<Buffer, Readonly<SourceInfo>>()
+  async function inspectOnce(input: Buffer): Promise<SourceInfo> {
+    const known = headers.get(input)
+    if (known !== undefined) return known
+    const info = await inspect(input, resolved)
+    headers.set(input, info)
+    return info
+  }
   let created: Ai | undefined
   const ai = (): Ai => {
     if (given !== undefined) return given
@@ -256,7 +268,7 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     // slot that other images' renders need while it waits for its worker.
     const decoded = await decodeOutside(input, operations)
     return await run(async (clock) => {
-      const source = decoded?.info ?? (await inspect(input, resolved))
+      const source = decoded?.info ?? (await inspectOnce(input))
       checkAiInput(operations, source.width, source.height, dpr)
       const format = chooseOutputFormat({
         sourceFormat: source.format,

@@ -19,6 +19,10 @@ export type DerivedBudget = ReturnType<typeof createDerivedBudget>
 
 export function createDerivedBudget(
   app: Pick<AppContext, 'repo' | 'lookups' | 'storage' | 'metrics' | 'config' | 'logger'>,
+  events: {
+    /** Called with the storage key of each derived image whose row eviction deleted. */
+    evicted?: (storageKey: string) => void
+  } = {},
 ) {
   const { repo, lookups, storage, metrics, config, logger } = app
   // Derived images whose last use this process wrote in the last minute: one write per entry per
@@ -83,6 +87,7 @@ export function createDerivedBudget(
         new Date(newest + 1),
       )
       for (const entry of gone) {
+        events.evicted?.(entry.storageKey)
         lookups.bytes.delete(entry.storageKey)
         await storage.delete(entry.storageKey)
       }

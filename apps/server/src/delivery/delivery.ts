@@ -4,7 +4,7 @@
 // 304), derive (the engine, then storage), budget (the cache's bounds), job (the slow path).
 import type { StepReport } from '@tessera/engine'
 import type { AppContext } from '../context.ts'
-import type { DerivedImage } from '../db/index.ts'
+import { type DerivedImage, schema } from '../db/index.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
 import { createAiJobs, isSlow, type Target } from './ai-jobs.ts'
@@ -12,6 +12,7 @@ import { createDerivedBudget } from './budget.ts'
 import { aiDpr, derivedCacheKey, readDpr, varyOf } from './cache-key.ts'
 import { addCors, corsHeaders, countDelivery, withCors } from './cors.ts'
 import { createDeriver, type Intermediate } from './derive.ts'
+import { createDerivedKeys } from './derived-keys.ts'
 import type { NewAiRenderListener } from './events.ts'
 import { createFastLane, variantOf } from './fast-lane.ts'
 import { createDeriveJobHandler } from './job.ts'
@@ -55,8 +56,20 @@ export function createDelivery(
   const { repo, lookups, engine, metrics, config } = app
   const strict = createStrictTransformations(app)
   const resolver = createResolver(app)
-  const budget = createDerivedBudget(app)
-  const deriver = createDeriver(app, { budget, findMergeFile: resolver.findMergeFile })
+  // The index's keys in memory, on the embedded database only (one process: derived-keys.ts).
+  const keys = createDerivedKeys({
+    enabled: app.database.kind === 'pglite',
+    load: async (limit) => {
+      const rows = await app.database.db
+        .select({ cacheKey: schema.derivedImages.cacheKey })
+        .from(schema.derivedImages)
+        .limit(limit)
+      return rows.map((row) => row.cacheKey)
+    },
+    onError: (error) => app.logger.warn({ err: error }, 'could not read the derived keys'),
+  })
+  const budget = createDerivedBudget(app, { evicted: keys.removed })
+  const deriver = createDeriver(app, { budget, findMergeFile: resolver.findMergeFile, keys })
   const { countRender } = createRenderLimit(app)
   const onNewAiRender: NewAiRenderListener = events.onNewAiRender ?? (async () => undefined)
   const { queue, aiPrefixOf, intermediateOf } = createAiJobs(app, {
@@ -201,7 +214,13 @@ export function createDelivery(
       return notModified(headers)
     }
     const notModifiedHeaders = { ...headers }
-    const cached = await fromCache(request, target.cacheKey, headers)
+    // A plain render the index certainly lacks skips its lookup; a chain that queues a job (an AI
+    // model, a video) always asks, as a wrong "absent" there would queue it again.
+    const plain = target.video === undefined && !operations.some(isSlow)
+    const cached =
+      plain && keys.absent(target.cacheKey)
+        ? undefined
+        : await fromCache(request, target.cacheKey, headers)
     if (cached !== undefined) {
       const { raw } = request
       // Videos are left to this path, which answers their ranges.
@@ -339,6 +358,7 @@ export function createDelivery(
    * budget (for a clean shutdown, and for tests).
    */
   async function settle(): Promise<void> {
+    await keys.settle()
     await deriver.settle()
     await budget.settle()
   }

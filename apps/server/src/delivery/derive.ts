@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts'
 import { HttpError } from '../http/errors.ts'
 import type { DerivedBudget } from './budget.ts'
 import { createDerivedIndexWriter } from './derived-index.ts'
+import type { DerivedKeys } from './derived-keys.ts'
 import type { FileRow, Resolved } from './resolve.ts'
 import { createStoreQueue, type StoreQueue } from './store-queue.ts'
 import { deriveVideo, videoTargetOf } from './video.ts'
@@ -47,6 +48,8 @@ export function createDeriver(
     findMergeFile: (organisationId: string, reference: string) => Promise<FileRow | undefined>
     /** Where the writes of derived images wait their turn (default: `createStoreQueue()`). */
     stores?: StoreQueue
+    /** Told of each row once it is in (delivery's set of the index's keys, derived-keys.ts). */
+    keys?: Pick<DerivedKeys, 'recorded'>
   },
 ) {
   const { repo, lookups, storage, engine, metrics, config, logger } = app
@@ -152,6 +155,8 @@ export function createDeriver(
         height: result.height,
         context: steps.map((step) => ({ ...step })),
       })
+      // Before the in-flight entry goes (deriveOnce): no moment where neither answers for it.
+      parts.keys?.recorded(cacheKey)
       budget.stored(result.data.length)
     })
     // Never read back: the bytes just made answer the next requests for this key from memory.

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createDatabase, createRepository } from '../db/index.ts'
 import { openTestDatabase } from '../db/test-database.ts'
 import { startTestServer, testDatabases } from '../test-server.ts'
-import { createJobRunner } from './jobs.ts'
+import { createJobRunner, IDLE_POLL_FACTOR, idlePollMs, REFUND_SWEEP_INTERVAL_MS } from './jobs.ts'
 import { createLogger } from './logger.ts'
 import { createMetrics } from './metrics.ts'
 
@@ -125,6 +125,100 @@ describe('stopping the job runner (a process shutting down)', () => {
       await database.close()
     }
   })
+})
+
+describe('the poll’s sweep for failed jobs left unrefunded', () => {
+  it('runs at the first empty round and then at most every interval; a drain always sweeps', async () => {
+    const { database, close } = await openTestDatabase('pglite')
+    try {
+      const repo = createRepository(database.db)
+      const calls = { claims: 0, sweeps: 0 }
+      const counted: typeof repo = {
+        ...repo,
+        claimJob: (...args) => {
+          calls.claims++
+          return repo.claimJob(...args)
+        },
+        listUnrefundedFailedJobs: (...args) => {
+          calls.sweeps++
+          return repo.listUnrefundedFailedJobs(...args)
+        },
+      }
+      const runner = createJobRunner(
+        { repo: counted, logger: createLogger({ logLevel: 'silent' }), metrics: createMetrics() },
+        { idle: { run: async () => ({}), isPermanent: () => false } },
+        { pollMs: 10, refundSweepMs: 3_600_000 },
+      )
+      runner.start()
+      // Many empty rounds, all within the (here one hour) interval.
+      await expect.poll(() => calls.claims, { timeout: 30_000 }).toBeGreaterThanOrEqual(6)
+      expect(REFUND_SWEEP_INTERVAL_MS).toBeGreaterThan(1_000)
+      expect(calls.sweeps).toBe(1)
+      expect(await runner.drain()).toBe(0)
+      expect(calls.sweeps).toBe(2)
+      await runner.stop()
+    } finally {
+      await close()
+    }
+  }, 60_000)
+})
+
+describe('the poll of an idle queue', () => {
+  it('slows down to IDLE_POLL_FACTOR × pollMs after empty rounds, and is back at pollMs after a job', () => {
+    expect([0, 1, 2, 3, 4, 10].map((rounds) => idlePollMs(250, rounds))).toEqual([
+      250,
+      250,
+      500,
+      1000,
+      250 * IDLE_POLL_FACTOR,
+      250 * IDLE_POLL_FACTOR,
+    ])
+  })
+
+  it('runs a job woken during a running round right after it, not at the next poll', async () => {
+    const { database, close } = await openTestDatabase('pglite')
+    try {
+      const repo = createRepository(database.db)
+      let holdFirst: (() => void) | undefined
+      const firstHeld = new Promise<void>((resolve) => {
+        holdFirst = resolve
+      })
+      let claims = 0
+      let inFirst: () => void = () => undefined
+      const firstStarted = new Promise<void>((resolve) => {
+        inFirst = resolve
+      })
+      const held: typeof repo = {
+        ...repo,
+        // The first round finds the queue empty, then waits until the job is queued and woken.
+        claimJob: async (...args) => {
+          claims++
+          const claimed = await repo.claimJob(...args)
+          if (claims === 1) {
+            inFirst()
+            await firstHeld
+          }
+          return claimed
+        },
+      }
+      const ran: string[] = []
+      const runner = createJobRunner(
+        { repo: held, logger: createLogger({ logLevel: 'silent' }), metrics: createMetrics() },
+        { work: { run: async (_payload, job) => ran.push(job.id), isPermanent: () => false } },
+        // No second poll within the test: only the wake can run the job.
+        { pollMs: 3_600_000 },
+      )
+      runner.start()
+      await firstStarted
+      const job = await repo.enqueueJob({ kind: 'work', payload: {} })
+      runner.wake()
+      holdFirst?.()
+      await expect.poll(() => ran, { timeout: 30_000 }).toEqual([job.id])
+      await runner.stop()
+    } finally {
+      await close()
+    }
+  }, 60_000)
 })
 
 describe.each(testDatabases('database'))(

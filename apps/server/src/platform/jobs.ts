@@ -46,8 +46,24 @@ export interface JobRunner {
 /** The longest wait between rounds after failed ones. */
 const MAX_BACKOFF_MS = 5000
 
+/** An idle queue is polled at most this many times less often than `pollMs` (see `tick`). */
+export const IDLE_POLL_FACTOR = 4
+
+/** The wait before the next round after `idleRounds` empty rounds in a row. */
+export function idlePollMs(pollMs: number, idleRounds: number): number {
+  return pollMs * Math.min(2 ** Math.max(0, idleRounds - 1), IDLE_POLL_FACTOR)
+}
+
 /** Failed jobs checked for a missing refund per round (see `refundFailed`). */
 const REFUND_SWEEP = 20
+
+/**
+ * How often the poll also looks for failed jobs left unrefunded (a `drain` called directly always
+ * does). The look joins jobs to the credit ledger, and on the embedded database every query runs
+ * on the main thread: four times a second it took a share of every cache miss's time (issue 25).
+ * Such jobs are rare (a worker that died on a job's last attempt), and their refund may wait.
+ */
+export const REFUND_SWEEP_INTERVAL_MS = 30_000
 
 export function createJobRunner(
   app: Pick<AppContext, 'repo' | 'logger' | 'metrics'>,
@@ -67,6 +83,8 @@ export function createJobRunner(
      * finding 4). Within a lane, oldest first. Default: one lane, oldest first.
      */
     lanes?: readonly (readonly string[])[]
+    /** How often the poll sweeps for unrefunded failed jobs (default `REFUND_SWEEP_INTERVAL_MS`). */
+    refundSweepMs?: number
   },
 ): JobRunner {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_JOB_HEARTBEAT_MS
@@ -187,13 +205,23 @@ export function createJobRunner(
     for (const job of await app.repo.listUnrefundedFailedJobs(REFUND_SWEEP)) await refund(job)
   }
 
+  // When the poll last swept (a round that found the queue empty at least this long after).
+  let sweptAt = Number.NEGATIVE_INFINITY
+
   async function drain(): Promise<number> {
+    return drainJobs(true)
+  }
+
+  async function drainJobs(sweep: boolean): Promise<number> {
     let count = 0
     for (;;) {
       if (halted) return count
       const job = await claimNext()
       if (job === undefined) {
-        await refundFailed()
+        if (sweep) {
+          sweptAt = Date.now()
+          await refundFailed()
+        }
         return count
       }
       current = job
@@ -209,13 +237,23 @@ export function createJobRunner(
   // After a failed round (the database out of reach) the next waits longer, up to a limit, so an
   // outage is not met with four queries and four log lines a second.
   let failures = 0
+  // Empty rounds in a row: an idle queue is looked at less often, down to every
+  // `IDLE_POLL_FACTOR` × pollMs. Each look is a claim transaction per lane, which on the
+  // embedded database runs on the main thread beside every cache miss (issue 25). Jobs queued
+  // in this process wake the runner at once (`wake`), so what waits longer is only a retry that
+  // came due, a job queued by another process, or a lock gone stale.
+  let idleRounds = 0
+  // A wake that came while a round was running: another round follows it at once.
+  let wokenWhileRunning = false
   function tick(): void {
     if (stopped || running !== undefined) return
-    running = drain()
+    const sweepMs = options.refundSweepMs ?? REFUND_SWEEP_INTERVAL_MS
+    running = drainJobs(Date.now() - sweptAt >= sweepMs)
       .then(
         (count) => {
           if (failures > 0) app.logger.info('job runner claims jobs again')
           failures = 0
+          idleRounds = count === 0 ? idleRounds + 1 : 0
           return count
         },
         (error: unknown) => {
@@ -226,8 +264,13 @@ export function createJobRunner(
       )
       .finally(() => {
         running = undefined
-        const delay =
-          failures === 0 ? options.pollMs : Math.min(options.pollMs * 2 ** failures, MAX_BACKOFF_MS)
+        const idleMs = idlePollMs(options.pollMs, idleRounds)
+        const delay = wokenWhileRunning
+          ? 0
+          : failures === 0
+            ? idleMs
+            : Math.min(options.pollMs * 2 ** failures, MAX_BACKOFF_MS)
+        wokenWhileRunning = false
         if (!stopped) timer = setTimeout(tick, delay)
       })
   }
@@ -239,7 +282,12 @@ export function createJobRunner(
     },
     drain,
     wake() {
-      if (stopped || running !== undefined) return
+      if (stopped) return
+      idleRounds = 0
+      if (running !== undefined) {
+        wokenWhileRunning = true
+        return
+      }
       clearTimeout(timer)
       tick()
     },
