@@ -27,7 +27,8 @@ const FEATURE_NAMES = readdirSync(join(process.cwd(), 'apps/server/src'), { with
   .map((entry) => entry.name)
   .sort()
 const FEATURES = `(${FEATURE_NAMES.join('|')})`
-const TESTS = '(\\.test\\.ts$|-suite\\.ts$|^apps/server/src/test-(server|client|suite)\\.ts$|/test-database\\.ts$)'
+const TESTS =
+  '(\\.test\\.ts$|-suite\\.ts$|^apps/server/src/test-(server|client|suite)\\.ts$|/test-database\\.ts$)'
 const ROUTES = `${SRC}${FEATURES}/[a-z-]*routes\\.ts$`
 const OPENAPI_PART = `${SRC}${FEATURES}/[a-z-]*openapi\\.ts$`
 
