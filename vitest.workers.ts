@@ -40,3 +40,12 @@ export class LongestFirst extends BaseSequencer {
       .map(({ spec }) => spec)
   }
 }
+
+/**
+ * Whether each test file gets a fresh module graph. Off for the projects whose files share no
+ * module state (the server, the engine, the URL language, media, the web app's unit tests): with
+ * isolation every file re-evaluates the whole server graph, which measured 2.2× the CPU of the
+ * same files run without it (decision 012). The AI suites (model workers) and the browser suites
+ * stay isolated. TEST_ISOLATE=1 turns isolation back on everywhere, to hunt a leak between files.
+ */
+export const TEST_ISOLATE = process.env.TEST_ISOLATE === '1'

@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config'
-import { TEST_WORKERS } from '../../vitest.workers.ts'
+import { TEST_ISOLATE, TEST_WORKERS } from '../../vitest.workers.ts'
 
 export default defineConfig({
   test: {
     name: 'server',
     maxWorkers: TEST_WORKERS,
+    isolate: TEST_ISOLATE,
     include: ['src/**/*.test.ts'],
     // Each suite starts a real server (database migrations, demo seed, sharp): on a busy 2-core
     // machine that takes seconds, so the time limits guard against hangs, not slowness.
