@@ -2,7 +2,7 @@
 // 1440 and 390 px (SPEC §2.8, §8; issue 12): upload with progress, run an AI tool on the upload
 // end to end, the daily limits of uploads and AI renders with their message, the captcha on and
 // off (Turnstile stood in for on loopback: its widget script and its siteverify API, as
-// integrations.test.ts stands in for Google and the tag manager), and a member without credits
+// integrations-one-tap.test.ts stands in for Google and the tag manager), and a member without credits
 // told about the 402 with a link to top up.
 
 import { createServer, type Server } from 'node:http'

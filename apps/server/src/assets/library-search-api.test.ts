@@ -1,5 +1,5 @@
 // The library search and the file fields of issue 22 through the panel API (the console's calls;
-// the platform API's are in pixelbin/pixelbin-sdk.test.ts): uploads keep tags, metadata and
+// the platform API's are in pixelbin/pixelbin-sdk-files.test.ts): uploads keep tags, metadata and
 // access; …/listFiles filters by every field and pages; …/tags counts; a file update changes the
 // fields or refuses a bad one naming it; …/files/delete deletes several; another organisation's
 // member gets 404 and nothing else.

@@ -2,7 +2,7 @@
 // API tokens of the URL's organisation read what each step did and found; anyone else gets 404
 // (or 401 without credentials); malformed URLs get 400. An AI chain is queued like delivery
 // (202, Retry-After), charged once, and its context is then read from the derived image's row
-// without running the model again. (Every AI operation's context: delivery/ai-operations.test.ts.)
+// without running the model again. (Every AI operation's context: delivery/ai-operations-detections.test.ts.)
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
