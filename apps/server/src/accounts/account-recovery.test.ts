@@ -319,18 +319,27 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the development outbox
 
   it('keeps mail in the database without SMTP, the newest few, for operators to read', async () => {
     const op = await client.signup({ email: operator })
-    const people = [await client.signup(), await client.signup(), await client.signup()]
     let outbox: { mode: string; items: { to: string; subject: string; text: string }[] } = {
       mode: '',
       items: [],
     }
-    // Sign-up mail is sent after the answer: wait until the last one is kept.
-    for (let i = 0; i < 50; i++) {
-      const answer = await client.call('GET', `${USERS}/mail/outbox`, { cookie: op.cookie })
-      expect(answer.status).toBe(200)
-      outbox = answer.body as typeof outbox
-      if (outbox.items.some((m) => m.to === people[2]?.email)) break
-      await new Promise((resolve) => setTimeout(resolve, 100))
+    // Sign-up mail is sent after the answer: wait until each one is kept before the next sign-up,
+    // so the outbox's order is the order of the sign-ups whatever the machine's load.
+    const waitKept = async (email: string) => {
+      for (let i = 0; i < 50; i++) {
+        const answer = await client.call('GET', `${USERS}/mail/outbox`, { cookie: op.cookie })
+        expect(answer.status).toBe(200)
+        outbox = answer.body as typeof outbox
+        if (outbox.items.some((m) => m.to === email)) return
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
+    await waitKept(operator)
+    const people = []
+    for (let i = 0; i < 3; i++) {
+      const person = await client.signup()
+      people.push(person)
+      await waitKept(person.email)
     }
     expect(outbox.mode).toBe('outbox')
     expect(outbox.items.map((m) => m.to)).toEqual(people.map((p) => p.email).reverse())

@@ -17,7 +17,10 @@ import {
   s3Options,
   uniqueOrg,
   useAdapterSuite,
+  useS3rver,
 } from './storage-suite.ts'
+
+useS3rver()
 
 describe.each(ADAPTERS)('$kind storage', ({ kind, create }) => {
   const t = useAdapterSuite({ kind, create })

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ADAPTERS, bytes, listAll, uniqueOrg, useAdapterSuite } from './storage-suite.ts'
+import { ADAPTERS, bytes, listAll, uniqueOrg, useAdapterSuite, useS3rver } from './storage-suite.ts'
+
+useS3rver()
 
 describe.each(ADAPTERS)('$kind storage', ({ kind, create }) => {
   const t = useAdapterSuite({ kind, create })

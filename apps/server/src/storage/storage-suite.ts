@@ -21,23 +21,30 @@ let workDir: string
 let s3rver: S3rver
 export let endpoint: string
 
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), 'tessera-storage-'))
-  s3rver = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    directory: join(workDir, 's3rver'),
-    silent: true,
-    configureBuckets: [{ name: BUCKET }],
+/**
+ * The S3 stand-in (s3rver) for a test file: started before its tests, stopped after. Called by
+ * each file, not at this module's top level: test files share modules within a worker
+ * (vitest.workers.ts TEST_ISOLATE), so hooks here would run for the first file only.
+ */
+export function useS3rver(): void {
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'tessera-storage-'))
+    s3rver = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      directory: join(workDir, 's3rver'),
+      silent: true,
+      configureBuckets: [{ name: BUCKET }],
+    })
+    const { port } = await s3rver.run()
+    endpoint = `http://127.0.0.1:${port}`
   })
-  const { port } = await s3rver.run()
-  endpoint = `http://127.0.0.1:${port}`
-})
 
-afterAll(async () => {
-  await s3rver?.close()
-  await rm(workDir, { recursive: true, force: true })
-})
+  afterAll(async () => {
+    await s3rver?.close()
+    await rm(workDir, { recursive: true, force: true })
+  })
+}
 
 export function s3Options(overrides: Partial<S3StorageOptions> = {}): S3StorageOptions {
   return {
