@@ -12,6 +12,7 @@ import { signRequest } from '@tessera/url'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { webBuilt } from './build-status.ts'
+import { networkQuiet, watchTraffic } from './traffic.ts'
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 export const CHROME_ARGS = [
@@ -185,6 +186,7 @@ export async function openPage(
     ...(viewport === 'mobile' ? { hasTouch: true, isMobile: true } : {}),
   })
   const page = await context.newPage()
+  watchTraffic(page)
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   const consoleErrors = watchConsoleErrors(page)
@@ -210,7 +212,7 @@ export function watchConsoleErrors(page: Page): string[] {
  */
 export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
-  await page.waitForLoadState('networkidle')
+  await networkQuiet(page)
 }
 
 let counter = 0

@@ -3,6 +3,7 @@ import { STATIC_PAGES } from '../app/lib/site-routes.ts'
 import { BREAKPOINTS } from '../app/lib/tokens.ts'
 import { settled, watchConsoleErrors } from './harness.ts'
 import { webSuite } from './suite.ts'
+import { watchTraffic } from './traffic.ts'
 
 const web = webSuite()
 
@@ -32,6 +33,7 @@ describe('responsive layout at the SPEC breakpoints', () => {
       baseURL: web.server.url,
     })
     const page = await context.newPage()
+    watchTraffic(page)
     // An anonymous visitor's pages log no errors (no failing session call, no broken image).
     const consoleErrors = watchConsoleErrors(page)
     try {

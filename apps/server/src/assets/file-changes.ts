@@ -4,7 +4,13 @@
 // and delivery forgets what it knew of the file so a file made private stops being served.
 import type { AppContext } from '../context.ts'
 import type { RemovedFiles } from '../db/asset-change-queries.ts'
-import { type FileAccess, isUniqueViolation, isUuid, type StoredFile } from '../db/index.ts'
+import {
+  type FileAccess,
+  type Folder,
+  isUniqueViolation,
+  isUuid,
+  type StoredFile,
+} from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { shown } from '../http/query.ts'
 import { readAccess, readBoolean, readMetadata, readTags } from './file-fields.ts'
@@ -169,7 +175,22 @@ export function createFileChanges(app: AppContext) {
     return deleted
   }
 
-  return { changeFile, deleteFiles, removeObjects, deleteObjects }
+  /** Creates the folder at `path` (checked here); 409 when a file or folder is there. */
+  async function createFolder(organisationId: string, path: string): Promise<Folder> {
+    assertValidFilePath(path)
+    const taken = await repo.pathKind(organisationId, path)
+    const created = taken === undefined ? await repo.createFolder(organisationId, path) : undefined
+    if (created === undefined) {
+      throw new HttpError(
+        409,
+        'already_exists',
+        `A ${taken ?? 'folder'} already exists at ${shown(path)}`,
+      )
+    }
+    return created
+  }
+
+  return { changeFile, createFolder, deleteFiles, removeObjects, deleteObjects }
 }
 
 export const fileNotFound = (id: string) =>

@@ -191,16 +191,7 @@ export function assetRoutes(app: AppContext, { auth }: { auth: Auth }): Hono<App
     const organisationId = caller.organisation.id
     const body = await readBody(c, createFolderBody)
     const path = join(folderPath(body.path), entryName(body.name.trim(), 'folder'))
-    assertValidFilePath(path)
-    const taken = await repo.pathKind(organisationId, path)
-    const created = taken === undefined ? await repo.createFolder(organisationId, path) : undefined
-    if (created === undefined) {
-      throw new HttpError(
-        409,
-        'already_exists',
-        `A ${taken ?? 'folder'} already exists at ${shown(path)}`,
-      )
-    }
+    const created = await changes.createFolder(organisationId, path)
     await log(caller, { kind: 'folder.create', target: path })
     return c.json(folderJson(organisationId, path, created), 201)
   })

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts'
 import type { Organisation, StoredFile, VideoProperties } from '../db/index.ts'
 import { engineErrorToHttp } from '../http/engine-errors.ts'
 import { HttpError } from '../http/errors.ts'
+import { fileJson } from './file-json.ts'
 import {
   assertExtensionMatches,
   assertValidFilePath,
@@ -23,7 +24,7 @@ import {
 import { receiveMultipart } from './multipart.ts'
 import { fetchRemote, RemoteError } from './remote.ts'
 import { directUploadFields, type UploadFields, urlUploadFields } from './upload-fields.ts'
-import { probeUploadedVideo, videoFields } from './video-upload.ts'
+import { probeUploadedVideo } from './video-upload.ts'
 
 function incoming(c: Context): IncomingMessage | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
@@ -46,40 +47,10 @@ function stem(fileName: string): string | undefined {
   return cleaned === '' ? undefined : cleaned
 }
 
-/** The delivery URL of a stored file. */
-export function deliveryUrl(app: AppContext, cloudName: string, path: string): string {
-  const encoded = path.split('/').map(encodeURIComponent).join('/')
-  return `${app.config.publicUrl}/v2/${cloudName}/original/${encoded}`
-}
-
 function fileRecord(app: AppContext, cloudName: string, file: StoredFile, isImage: boolean) {
-  const slash = file.path.lastIndexOf('/')
-  return {
-    _id: file.id,
-    fileId: file.id,
-    orgId: file.organisationId,
-    type: 'file',
-    name: file.name,
-    path: slash === -1 ? '' : file.path.slice(0, slash),
-    fullPath: file.path,
-    format: file.format,
-    contentType: file.contentType,
-    size: file.size,
-    width: file.width,
-    height: file.height,
-    pages: file.pages,
-    hash: file.hash,
-    version: file.version,
-    access: file.access,
-    tags: file.tags,
-    metadata: file.metadata,
-    isActive: true,
-    assetType: isImage ? 'image' : file.video !== null ? 'video' : 'raw',
-    ...videoFields(file),
-    url: deliveryUrl(app, cloudName, file.path),
-    createdAt: file.createdAt,
-    updatedAt: file.updatedAt,
-  }
+  const json = fileJson(app, cloudName, file)
+  // The upload knows from the bytes whether the engine reads the file as an image (a PDF is).
+  return { ...json, hash: file.hash, assetType: isImage ? 'image' : json.assetType }
 }
 
 export type Assets = ReturnType<typeof createAssets>

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
+import { createTtlCache } from '../platform/cache.ts'
 
 /** How long a CDN may serve a cached page after it went stale while it fetches a new one (s). */
 export const STALE_WHILE_REVALIDATE_SECONDS = 300
@@ -68,7 +69,6 @@ interface Entry {
   nonce: string
   headers: [string, string][]
   bytes: number
-  until: number
 }
 
 const NONCE = /'nonce-([A-Za-z0-9+/=]{16,})'/
@@ -128,43 +128,16 @@ function isKeepable(response: Response): boolean {
 
 /** Creates the page cache; with `maxBytes` 0 every page renders (and still gets its headers). */
 export function createPageCache(options: PageCacheOptions): PageCache {
-  const entries = new Map<string, Entry>()
-  const rendering = new Map<string, Promise<Entry | undefined>>()
-  let total = 0
-  let generation = 0
   const enabled = options.maxBytes > 0 && options.maxEntries > 0 && options.maxAgeSeconds > 0
+  const entries = createTtlCache<string, Entry>({
+    ttlMs: enabled ? options.maxAgeSeconds * 1000 : 0,
+    maxEntries: options.maxEntries,
+    weigh: (entry) => entry.bytes,
+    maxWeight: options.maxBytes,
+  })
+  const rendering = new Map<string, Promise<Entry | undefined>>()
+  let generation = 0
   const publicCacheControl = `public, max-age=0, s-maxage=${options.maxAgeSeconds}, stale-while-revalidate=${STALE_WHILE_REVALIDATE_SECONDS}`
-
-  const remove = (key: string) => {
-    const entry = entries.get(key)
-    if (entry === undefined) return
-    entries.delete(key)
-    total -= entry.bytes
-  }
-
-  const keep = (key: string, entry: Entry) => {
-    if (entry.bytes > options.maxBytes) return
-    remove(key)
-    entries.set(key, entry)
-    total += entry.bytes
-    while (total > options.maxBytes || entries.size > options.maxEntries) {
-      const oldest = entries.keys().next()
-      if (oldest.done === true) break
-      remove(oldest.value)
-    }
-  }
-
-  const lookup = (key: string): Entry | undefined => {
-    const entry = entries.get(key)
-    if (entry === undefined) return undefined
-    if (entry.until <= Date.now()) {
-      remove(key)
-      return undefined
-    }
-    entries.delete(key)
-    entries.set(key, entry)
-    return entry
-  }
 
   /**
    * The body (as pieces: the kept page's cuts with the new nonce between them) and headers of an
@@ -226,9 +199,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       nonce,
       headers: kept,
       bytes: body.length,
-      until: Date.now() + options.maxAgeSeconds * 1000,
     }
-    if (generation === started) keep(key, entry)
+    if (generation === started) entries.set(key, entry)
     return { entry }
   }
 
@@ -254,7 +226,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         return bypass(await render(request), signedIn)
       }
       const key = `${options.configKey}\n${request.url}`
-      const found = lookup(key)
+      const found = entries.get(key)
       if (found !== undefined) return answer(request, found, 'hit')
       // Visitors who ask while the page renders wait for that render instead of starting theirs.
       const pending = rendering.get(key)
@@ -290,7 +262,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       ) {
         return false
       }
-      const entry = lookup(`${options.configKey}\nhttp://${host}${target}`)
+      const entry = entries.get(`${options.configKey}\nhttp://${host}${target}`)
       if (entry === undefined) return false
       const { pieces, length, headers } = made(entry, 'hit')
       Object.assign(headers, hooks.headers(incoming))
@@ -337,13 +309,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       generation++
       entries.clear()
       rendering.clear()
-      total = 0
     },
     get entries() {
-      return entries.size
+      return entries.count
     },
     get bytes() {
-      return total
+      return entries.weight
     },
   }
 }

@@ -138,17 +138,8 @@ export function platformFileRoutes(
     }
     const parent = (typeof body.path === 'string' ? body.path : '').replace(/^\/+|\/+$/g, '')
     const path = parent === '' ? body.name.trim() : `${parent}/${body.name.trim()}`
-    assertValidFilePath(path)
     const organisationId = caller.organisation.id
-    const taken = await repo.pathKind(organisationId, path)
-    const created = taken === undefined ? await repo.createFolder(organisationId, path) : undefined
-    if (created === undefined) {
-      throw new HttpError(
-        409,
-        'already_exists',
-        `A ${taken ?? 'folder'} already exists at ${shown(path)}`,
-      )
-    }
+    const created = await changes.createFolder(organisationId, path)
     return c.json(folderJson(organisationId, path, created))
   })
 

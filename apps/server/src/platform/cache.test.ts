@@ -51,6 +51,28 @@ describe('createTtlCache', () => {
     cache.clear()
     expect(removed).toEqual(['a=1', 'a=2', 'b=3', 'c=4', 'd=5', 'e=6'])
   })
+
+  it('bounds the sum of its weights, refusing an entry heavier than the bound', () => {
+    const cache = createTtlCache<string, string>({
+      ttlMs: 60_000,
+      maxEntries: 10,
+      weigh: (value) => value.length,
+      maxWeight: 10,
+    })
+    cache.set('a', 'aaaa')
+    cache.set('b', 'bbbb')
+    expect([cache.count, cache.weight]).toEqual([2, 8])
+    cache.get('a') // b is now the least recently used
+    cache.set('c', 'cccc')
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['aaaa', undefined, 'cccc'])
+    expect(cache.weight).toBe(8)
+    expect(cache.set('d', 'd'.repeat(11))).toBe(false)
+    expect(cache.count).toBe(2)
+    cache.set('a', 'a') // replaced: its old weight leaves with it
+    expect(cache.weight).toBe(5)
+    cache.clear()
+    expect([cache.count, cache.weight]).toEqual([0, 0])
+  })
 })
 
 describe('createByteCache', () => {

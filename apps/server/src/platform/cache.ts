@@ -9,6 +9,10 @@ export interface TtlCache<K, V> {
   set(key: K, value: V): boolean
   delete(key: K): void
   clear(): void
+  /** How many entries are kept. */
+  readonly count: number
+  /** The sum of the kept entries' weights (0 without `weigh`). */
+  readonly weight: number
 }
 
 export function createTtlCache<K, V>(options: {
@@ -19,13 +23,19 @@ export function createTtlCache<K, V>(options: {
    * a caller keep an index of the entries that is never larger than the cache.
    */
   onRemove?: (key: K, value: V) => void
+  /** What an entry weighs (e.g. its bytes), with `maxWeight` the bound of their sum. */
+  weigh?: (value: V) => number
+  maxWeight?: number
 }): TtlCache<K, V> {
-  const entries = new Map<K, { value: V; until: number }>()
-  const { onRemove } = options
+  const entries = new Map<K, { value: V; until: number; weight: number }>()
+  const { onRemove, weigh } = options
+  const maxWeight = options.maxWeight ?? Number.POSITIVE_INFINITY
+  let weight = 0
   function remove(key: K): void {
     const entry = entries.get(key)
     if (entry === undefined) return
     entries.delete(key)
+    weight -= entry.weight
     onRemove?.(key, entry.value)
   }
   return {
@@ -42,9 +52,12 @@ export function createTtlCache<K, V>(options: {
     },
     set(key, value) {
       if (options.ttlMs <= 0 || options.maxEntries <= 0) return false
+      const entryWeight = weigh?.(value) ?? 0
+      if (entryWeight > maxWeight) return false
       remove(key)
-      entries.set(key, { value, until: Date.now() + options.ttlMs })
-      while (entries.size > options.maxEntries) {
+      entries.set(key, { value, until: Date.now() + options.ttlMs, weight: entryWeight })
+      weight += entryWeight
+      while (entries.size > options.maxEntries || weight > maxWeight) {
         const oldest = entries.keys().next()
         if (oldest.done === true) break
         remove(oldest.value)
@@ -55,8 +68,16 @@ export function createTtlCache<K, V>(options: {
       remove(key)
     },
     clear() {
-      if (onRemove === undefined) entries.clear()
-      else for (const key of [...entries.keys()]) remove(key)
+      if (onRemove === undefined) {
+        entries.clear()
+        weight = 0
+      } else for (const key of [...entries.keys()]) remove(key)
+    },
+    get count() {
+      return entries.size
+    },
+    get weight() {
+      return weight
     },
   }
 }

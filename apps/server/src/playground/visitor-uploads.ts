@@ -82,7 +82,7 @@ export function createVisitorUploads(
         format: record.format,
         size: record.size,
       },
-      expiresAt: new Date(record.createdAt.getTime() + VISITOR_UPLOAD_TTL_MS).toISOString(),
+      expiresAt: new Date(Date.parse(record.createdAt) + VISITOR_UPLOAD_TTL_MS).toISOString(),
       remaining: {
         uploads: await allowance.remaining('uploads', address),
         aiRuns: await allowance.remaining('ai', address),

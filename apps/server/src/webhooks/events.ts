@@ -3,6 +3,7 @@
 // File and folder events come from the repository's writes themselves (`withWebhookEvents`), so
 // every way a file is made or removed — panel, platform API, predictions — tells its webhooks.
 
+import { fileFields } from '../assets/file-json.ts'
 import type { Repository, StoredFile } from '../db/index.ts'
 import type { Logger } from '../platform/logger.ts'
 
@@ -86,18 +87,8 @@ export function createWebhookEvents(app: {
 
 /** A file as its webhook events describe it. */
 export function fileEventData(file: StoredFile) {
-  const slash = file.path.lastIndexOf('/')
   return {
-    fileId: file.id,
-    orgId: file.organisationId,
-    name: file.name,
-    path: slash === -1 ? '' : file.path.slice(0, slash),
-    fullPath: file.path,
-    format: file.format,
-    contentType: file.contentType,
-    size: file.size,
-    width: file.width,
-    height: file.height,
+    ...fileFields(file),
     createdAt: file.createdAt.toISOString(),
     updatedAt: file.updatedAt.toISOString(),
   }
