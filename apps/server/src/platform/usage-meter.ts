@@ -5,6 +5,7 @@
 // processes add up and no row is written per request. Counts that could not be written are kept
 // for the next flush, within a bound; a clean shutdown flushes what is left.
 import type { Repository } from '../db/index.ts'
+import type { UsageIncrement } from '../db/usage-queries.ts'
 import type { Logger } from './logger.ts'
 
 /** What one organisation used, to add to a day. */
@@ -42,14 +43,7 @@ function isForeignKeyViolation(error: unknown): boolean {
   return false
 }
 
-interface Row {
-  organisationId: string
-  day: string
-  requests: number
-  bytes: number
-  renders: number
-  aiRuns: number
-}
+type Row = UsageIncrement
 
 export function createUsageMeter(
   repo: Pick<Repository, 'addUsage'>,
