@@ -13,7 +13,9 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) return entry.name.startsWith('+') ? [] : sourceFiles(path)
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$|-suite\.tsx?$|^test-/.test(entry.name) ? [path] : []
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$|-suite\.tsx?$|^test-/.test(entry.name)
+      ? [path]
+      : []
   })
 }
 
