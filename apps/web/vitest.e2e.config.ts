@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { TEST_WORKERS } from '../../vitest.workers.ts'
+import { TEST_ISOLATE, TEST_WORKERS } from '../../vitest.workers.ts'
 
 // The web app's browser suites (e2e/) and the test of what the production build renders: they
 // run against the build, made while the other projects' tests run (e2e/build.setup.ts).
@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     name: 'web-e2e',
     maxWorkers: TEST_WORKERS,
+    // A worker runs file after file with the server's modules, Playwright and the harness loaded
+    // once (each file still starts its own server and Chromium, and stops them).
+    isolate: TEST_ISOLATE,
     include: ['e2e/**/*.test.ts', 'src/production-react.test.ts'],
     globalSetup: ['./e2e/build.setup.ts'],
     // Each browser suite starts a real server and Chromium on a busy 2-core machine: the limits
