@@ -19,6 +19,8 @@ import { DEFAULT_RUNTIME_CONFIG } from './lib/runtime-config.ts'
 import { resolveSession } from './lib/session.server.ts'
 import { siteConfiguration } from './lib/website-config.server.ts'
 import './styles/global.css'
+import './styles/controls.css'
+import './styles/page-pieces.css'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: faviconUrl, type: 'image/svg+xml' },

@@ -7,6 +7,7 @@ import { sampleImage } from '../lib/images.ts'
 import { PLAYGROUND_DEFAULT_SAMPLE, PLAYGROUND_DEFAULT_SAMPLE_SIZE } from '../lib/playground-api.ts'
 import '../styles/sample-thumbs.css'
 import './playground/playground.css'
+import './playground/playground-panels.css'
 
 /**
  * What the server renders for the visitor playground while its client-only part loads: the same

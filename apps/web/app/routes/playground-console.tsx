@@ -14,6 +14,7 @@ import { requireConsoleUser } from './console/console.server.ts'
 // playground's code (which imports the same stylesheet) has arrived.
 import '../styles/sample-thumbs.css'
 import '../components/playground/playground.css'
+import '../components/playground/playground-panels.css'
 
 /**
  * The playground's code is a chunk of its own, loaded the way /playground loads it: a static

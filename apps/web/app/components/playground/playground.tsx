@@ -37,6 +37,7 @@ import {
 import { type PlaygroundOrg, SourcePicker, sampleSource } from './source-picker.tsx'
 import { UrlBox } from './url-box.tsx'
 import './playground.css'
+import './playground-panels.css'
 
 export type { PlaygroundOrg }
 

@@ -5,6 +5,8 @@ import { ORG_COOKIE, pickOrganization, readCookie } from '../../lib/console-org.
 import type { Route } from './+types/app-layout.ts'
 import { requireConsoleUser } from './console.server.ts'
 import './console-app.css'
+import './console-library.css'
+import './console-pages.css'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, organizations } = await requireConsoleUser(request, context)
