@@ -76,14 +76,18 @@ export function needsSignIn(status: number, url: string, data: unknown): boolean
   return !(typeof code === 'string' && SIGNED_IN_REFUSALS.has(code))
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text()
+/** An answer's body: JSON when it parses, else the text itself; `null` when empty. */
+export function parseBody(text: string): unknown {
   if (text === '') return null
   try {
     return JSON.parse(text) as unknown
   } catch {
     return text
   }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  return parseBody(await response.text())
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {

@@ -5,7 +5,7 @@
 // deletes the parts of a failed or abandoned upload.
 import { ORG_SEGMENT } from '@tessera/url'
 import { ASSETS, type FileItem, nonce } from './console-api.ts'
-import { type HttpClient, HttpError } from './http-client.ts'
+import { type HttpClient, HttpError, parseBody } from './http-client.ts'
 import { joinUrl } from './runtime-config.ts'
 
 /** Files larger than this go in parts through a signed URL; smaller ones in one request. */
@@ -32,15 +32,6 @@ export interface SignedUploadOptions {
   onProgress: (loaded: number, total: number) => void
 }
 
-function parse(text: string): unknown {
-  if (text === '') return null
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
-  }
-}
-
 /** PUTs one part with XMLHttpRequest (for its progress); resolves when it is stored. */
 function putPart(
   url: string,
@@ -62,7 +53,7 @@ function putPart(
     xhr.addEventListener('load', () => {
       signal.removeEventListener('abort', onAbort)
       if (xhr.status >= 200 && xhr.status < 300) resolve()
-      else reject(new HttpError(xhr.status, 'PUT', url, parse(xhr.responseText)))
+      else reject(new HttpError(xhr.status, 'PUT', url, parseBody(xhr.responseText)))
     })
     xhr.addEventListener('error', () => {
       signal.removeEventListener('abort', onAbort)
@@ -142,7 +133,7 @@ export async function signedUpload(options: SignedUploadOptions): Promise<FileIt
     body: JSON.stringify({ parts: Array.from({ length: count }, (_, i) => i + 1), ...fields }),
     signal,
   })
-  const data = parse(await response.text())
+  const data = parseBody(await response.text())
   if (!response.ok) throw new HttpError(response.status, 'POST', url, data)
   return data as FileItem
 }

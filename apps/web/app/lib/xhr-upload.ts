@@ -2,7 +2,7 @@
 // XMLHttpRequest, signed and treated exactly as the shared HTTP client treats a panel call
 // (SPEC §7.1: x-ebg-* headers; §7.2: 401/403 go to the login page).
 import { signRequest } from '@tessera/url'
-import { HttpError, needsSignIn } from './http-client.ts'
+import { HttpError, needsSignIn, parseBody } from './http-client.ts'
 
 export interface XhrUploadOptions {
   url: string
@@ -11,15 +11,6 @@ export interface XhrUploadOptions {
   onProgress: (loaded: number, total: number) => void
   signal: AbortSignal
   onUnauthorized: () => void
-}
-
-function parse(text: string): unknown {
-  if (text === '') return null
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
-  }
 }
 
 export async function xhrUpload<T>(options: XhrUploadOptions): Promise<T> {
@@ -46,7 +37,7 @@ export async function xhrUpload<T>(options: XhrUploadOptions): Promise<T> {
     options.signal.addEventListener('abort', onAbort, { once: true })
     xhr.addEventListener('load', () => {
       options.signal.removeEventListener('abort', onAbort)
-      const data = parse(xhr.responseText)
+      const data = parseBody(xhr.responseText)
       if (xhr.status >= 200 && xhr.status < 300) {
         resolve(data as T)
         return
