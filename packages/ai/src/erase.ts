@@ -4,6 +4,7 @@ import type { Matte } from './matte.ts'
 import type { IsnetSize } from './models/isnet.ts'
 import { alphaOf, maskBounds, open, resizeMask, rgb, toImage, withAlpha } from './pixels.ts'
 import type { ModelPools } from './pool.ts'
+import { runRemembered } from './remembered.ts'
 
 // ISNet sees 1024² whatever the input: a larger copy only costs time to send and resize.
 const MODEL_SIDE = 2048
@@ -23,7 +24,7 @@ export async function subjectMask(
   label: string,
 ): Promise<Buffer> {
   const small = await rgb(image, MODEL_SIDE)
-  const mask = await pools.run<Uint8Array>({ kind: 'isnet', image: small, size }, label)
+  const mask = await runRemembered<Uint8Array>(pools, { kind: 'isnet', image: small, size }, label)
   return await resizeMask(mask, small, image)
 }
 
@@ -99,7 +100,7 @@ export async function subjectCutout(
   const inputAlpha = hasAlpha(image) ? await alphaOf(image) : undefined
   const seen = inputAlpha === undefined ? image : await flattenForModel(image, inputAlpha)
   const small = await rgb(seen, MATTE_SIDE)
-  const matte = await pools.run<Matte>({ kind: 'cutout', image: small, size }, label)
+  const matte = await runRemembered<Matte>(pools, { kind: 'cutout', image: small, size }, label)
   const full = await rgb(image)
   const same = small.width === full.width && small.height === full.height
   const alpha = same ? Buffer.from(matte.alpha) : await resizeMask(matte.alpha, small, full)

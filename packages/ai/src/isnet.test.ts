@@ -2,9 +2,14 @@
 // it (about 1.5 GB) however many files run in parallel.
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
+import { subjectCutout } from './erase.ts'
 import type { AiImage } from './image.ts'
 import { createAi } from './index.ts'
+import { ModelPools } from './pool.ts'
+import { REMEMBERED_MAX_BYTES, rememberedSize } from './remembered.ts'
+import { resolveAiSettings } from './settings.ts'
 import { channel, decode, iou, paramsOf, SAMPLES } from './test-support.ts'
+import type { Task } from './worker.ts'
 
 const ai = createAi({ timeoutMs: 600_000 })
 afterAll(() => ai.close())
@@ -331,6 +336,47 @@ describe('cut-outs a user keeps', () => {
       expect(shadow).toBeGreaterThan(30)
       expect(shadow).toBeLessThan(255)
       expect(image.data[(197 * 400 + 200) * 4]).toBeLessThan(40)
+    },
+    SLOW,
+  )
+})
+
+describe('remembered masks', () => {
+  class CountingPools extends ModelPools {
+    runs = 0
+    override run<T>(task: Task, label: string): Promise<T> {
+      this.runs += 1
+      return super.run<T>(task, label)
+    }
+  }
+
+  it(
+    'runs ISNet once for the same pixels asked twice at once and again later, and answers the same',
+    async () => {
+      const pools = new CountingPools(resolveAiSettings({ timeoutMs: 600_000 }))
+      try {
+        const [first, twin] = await Promise.all([
+          subjectCutout(pools, HORSE, 'small', 'erase.bg'),
+          subjectCutout(pools, HORSE, 'small', 'erase.bg'),
+        ])
+        const later = await subjectCutout(pools, HORSE, 'small', 'erase.bg')
+        expect(pools.runs).toBe(1)
+        expect(Buffer.compare(first.alpha, later.alpha)).toBe(0)
+        expect(Buffer.compare(twin.colour.data, later.colour.data)).toBe(0)
+        // A caller's changes to its answer are its own.
+        first.alpha.fill(0)
+        const again = await subjectCutout(pools, HORSE, 'small', 'erase.bg')
+        expect(Buffer.compare(again.alpha, later.alpha)).toBe(0)
+        // Other pixels are another question.
+        const flipped = { ...HORSE, data: Buffer.from(HORSE.data).reverse() }
+        await subjectCutout(pools, flipped, 'small', 'erase.bg')
+        expect(pools.runs).toBe(2)
+        expect(rememberedSize(pools).entries).toBe(2)
+        expect(rememberedSize(pools).bytes).toBeGreaterThan(0)
+        expect(rememberedSize(pools).bytes).toBeLessThanOrEqual(REMEMBERED_MAX_BYTES)
+      } finally {
+        await pools.close()
+      }
     },
     SLOW,
   )
