@@ -4,14 +4,14 @@ import type { Matte } from './matte.ts'
 import type { IsnetSize } from './models/isnet.ts'
 import { alphaOf, maskBounds, open, resizeMask, rgb, toImage, withAlpha } from './pixels.ts'
 import type { ModelPools } from './pool.ts'
-import { runRemembered } from './remembered.ts'
+import { rememberedMask, rememberedMatte } from './remembered.ts'
 
-// ISNet sees 1024² whatever the input: a larger copy only costs time to send and resize.
-const MODEL_SIDE = 2048
-// The cut-out's matte (edge refinement, colours) is made at most this large, then enlarged: the
-// model's mask has no finer detail, and its cost grows with the pixels (about 0.7 s of CPU per
-// megapixel, docs/benchmarks.md).
-const MATTE_SIDE = 1024
+// ISNet sees 1024² whatever the input, so its mask has no finer detail than that: the model gets
+// the image at most this large (a larger copy only costs time to send and resize), and so does
+// the cut-out's matte (edge refinement, colours; about 0.7 s of CPU per megapixel,
+// docs/benchmarks.md), which is then enlarged. One size for both lets a cut-out and a detection
+// of the same image share the model's run (remembered.ts).
+const MODEL_SIDE = 1024
 
 /**
  * The subject mask of an image at its own size (one byte per pixel, 255 = subject): the image
@@ -24,7 +24,7 @@ export async function subjectMask(
   label: string,
 ): Promise<Buffer> {
   const small = await rgb(image, MODEL_SIDE)
-  const mask = await runRemembered<Uint8Array>(pools, { kind: 'isnet', image: small, size }, label)
+  const mask = await rememberedMask(pools, { kind: 'isnet', image: small, size }, label)
   return await resizeMask(mask, small, image)
 }
 
@@ -99,8 +99,8 @@ export async function subjectCutout(
 ): Promise<Cutout> {
   const inputAlpha = hasAlpha(image) ? await alphaOf(image) : undefined
   const seen = inputAlpha === undefined ? image : await flattenForModel(image, inputAlpha)
-  const small = await rgb(seen, MATTE_SIDE)
-  const matte = await runRemembered<Matte>(pools, { kind: 'cutout', image: small, size }, label)
+  const small = await rgb(seen, MODEL_SIDE)
+  const matte = await rememberedMatte(pools, { kind: 'isnet', image: small, size }, label)
   const full = await rgb(image)
   const same = small.width === full.width && small.height === full.height
   const alpha = same ? Buffer.from(matte.alpha) : await resizeMask(matte.alpha, small, full)

@@ -2,9 +2,10 @@
 // it (about 1.5 GB) however many files run in parallel.
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
-import { subjectCutout } from './erase.ts'
+import { subjectCutout, subjectMask } from './erase.ts'
 import type { AiImage } from './image.ts'
 import { createAi } from './index.ts'
+import { rgb } from './pixels.ts'
 import { ModelPools } from './pool.ts'
 import { REMEMBERED_MAX_BYTES, rememberedSize } from './remembered.ts'
 import { resolveAiSettings } from './settings.ts'
@@ -343,35 +344,42 @@ describe('cut-outs a user keeps', () => {
 
 describe('remembered masks', () => {
   class CountingPools extends ModelPools {
-    runs = 0
+    modelRuns = 0
     override run<T>(task: Task, label: string): Promise<T> {
-      this.runs += 1
+      if (task.kind === 'isnet') this.modelRuns += 1
       return super.run<T>(task, label)
     }
   }
 
   it(
-    'runs ISNet once for the same pixels asked twice at once and again later, and answers the same',
+    'runs ISNet once for the same pixels, asked twice at once, again later and by a detection',
     async () => {
       const pools = new CountingPools(resolveAiSettings({ timeoutMs: 600_000 }))
+      const photo = await rgb(HORSE)
       try {
         const [first, twin] = await Promise.all([
-          subjectCutout(pools, HORSE, 'small', 'erase.bg'),
-          subjectCutout(pools, HORSE, 'small', 'erase.bg'),
+          subjectCutout(pools, photo, 'small', 'erase.bg'),
+          subjectCutout(pools, photo, 'small', 'erase.bg'),
         ])
-        const later = await subjectCutout(pools, HORSE, 'small', 'erase.bg')
-        expect(pools.runs).toBe(1)
+        const later = await subjectCutout(pools, photo, 'small', 'erase.bg')
+        // ic.crop(g:foreground) and the detections read the same mask.
+        const mask = await subjectMask(pools, photo, 'small', 'ic.crop')
+        expect(pools.modelRuns).toBe(1)
         expect(Buffer.compare(first.alpha, later.alpha)).toBe(0)
         expect(Buffer.compare(twin.colour.data, later.colour.data)).toBe(0)
+        expect(iou(mask, TRUTH)).toBeGreaterThan(0.9)
         // A caller's changes to its answer are its own.
         first.alpha.fill(0)
-        const again = await subjectCutout(pools, HORSE, 'small', 'erase.bg')
+        mask.fill(0)
+        const again = await subjectCutout(pools, photo, 'small', 'erase.bg')
         expect(Buffer.compare(again.alpha, later.alpha)).toBe(0)
+        expect(iou(await subjectMask(pools, photo, 'small', 'ic.crop'), TRUTH)).toBeGreaterThan(0.9)
         // Other pixels are another question.
-        const flipped = { ...HORSE, data: Buffer.from(HORSE.data).reverse() }
+        const flipped = { ...photo, data: Buffer.from(photo.data).reverse() }
         await subjectCutout(pools, flipped, 'small', 'erase.bg')
-        expect(pools.runs).toBe(2)
-        expect(rememberedSize(pools).entries).toBe(2)
+        expect(pools.modelRuns).toBe(2)
+        // A mask and a matte for each image.
+        expect(rememberedSize(pools).entries).toBe(4)
         expect(rememberedSize(pools).bytes).toBeGreaterThan(0)
         expect(rememberedSize(pools).bytes).toBeLessThanOrEqual(REMEMBERED_MAX_BYTES)
       } finally {

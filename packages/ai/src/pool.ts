@@ -8,7 +8,8 @@ type Family = 'isnet' | 'esrgan' | 'faces' | 'objects' | 'nsfw' | 'ocr' | 'cv'
 
 const FAMILIES: Readonly<Record<Task['kind'], Family>> = {
   isnet: 'isnet',
-  cutout: 'isnet',
+  // The cut-out's matte: no model, JavaScript only, beside the inpainting in the `cv` threads.
+  matte: 'cv',
   esrgan: 'esrgan',
   faces: 'faces',
   objects: 'objects',

@@ -6,7 +6,10 @@
 // tries one image many ways. The model gives the same answer for the same pixels, so the answer
 // is kept: at most REMEMBERED_MAX_BYTES in all, for REMEMBERED_TTL_MS, least recently used first.
 // Two identical calls at once share one run. Callers copy what they change (erase.ts does).
+// The mask and the matte made from it are remembered apart, so a cut-out and a detection of the
+// same pixels (erase.bg, then ic.crop(g:foreground)) share the model's run.
 import { createHash } from 'node:crypto'
+import type { Matte } from './matte.ts'
 import type { ModelPools } from './pool.ts'
 import type { Task } from './worker.ts'
 
@@ -15,7 +18,7 @@ export const REMEMBERED_MAX_BYTES = 64 * 2 ** 20
 /** How long a result is remembered after it was last used. */
 export const REMEMBERED_TTL_MS = 10 * 60_000
 
-type RememberedTask = Extract<Task, { kind: 'isnet' | 'cutout' }>
+type RememberedTask = Extract<Task, { kind: 'isnet' }>
 
 interface Entry {
   readonly result: Promise<unknown>
@@ -89,34 +92,57 @@ function bytesOf(value: unknown): number {
 
 const byPools = new WeakMap<ModelPools, Remembered>()
 
-function keyOf(task: RememberedTask): string {
+function keyOf(what: string, task: RememberedTask): string {
   const { image } = task
   return createHash('sha256')
-    .update(`${task.kind}\n${task.size}\n${image.width}×${image.height}×${image.channels}\n`)
+    .update(`${what}\n${task.size}\n${image.width}×${image.height}×${image.channels}\n`)
     .update(image.data)
     .digest('base64url')
 }
 
-/**
- * Runs an ISNet task on `pools`, or answers what the same task on the same pixels answered
- * before (shared while it runs). The answer is shared: do not change it.
- */
-export function runRemembered<T>(
-  pools: ModelPools,
-  task: RememberedTask,
-  label: string,
-): Promise<T> {
+function rememberedOf(pools: ModelPools): Remembered {
   let remembered = byPools.get(pools)
   if (remembered === undefined) {
     remembered = new Remembered()
     byPools.set(pools, remembered)
   }
-  const key = keyOf(task)
+  return remembered
+}
+
+function remember<T>(pools: ModelPools, key: string, make: () => Promise<T>): Promise<T> {
+  const remembered = rememberedOf(pools)
   const found = remembered.get(key)
   if (found !== undefined) return found.result as Promise<T>
-  const result = pools.run<T>(task, label)
+  const result = make()
   remembered.add(key, result)
   return result
+}
+
+/**
+ * ISNet's mask of `task.image` (one byte per pixel, at its size), or what the same pixels gave
+ * before (shared while it runs). The answer is shared: do not change it.
+ */
+export function rememberedMask(
+  pools: ModelPools,
+  task: RememberedTask,
+  label: string,
+): Promise<Uint8Array> {
+  return remember(pools, keyOf('mask', task), () => pools.run<Uint8Array>(task, label))
+}
+
+/**
+ * The cut-out matte of `task.image` made from its remembered mask, or what the same pixels gave
+ * before. The answer is shared: do not change it.
+ */
+export function rememberedMatte(
+  pools: ModelPools,
+  task: RememberedTask,
+  label: string,
+): Promise<Matte> {
+  return remember(pools, keyOf('matte', task), async () => {
+    const mask = await rememberedMask(pools, task, label)
+    return await pools.run<Matte>({ kind: 'matte', image: task.image, mask }, label)
+  })
 }
 
 /** How much `pools`' remembered results hold (tests, metrics). */

@@ -15,7 +15,7 @@ import { generateQr, type QrOptions, scanQr } from './models/qr.ts'
 /** One call into a worker. */
 export type Task =
   | { kind: 'isnet'; image: AiImage; size: IsnetSize }
-  | { kind: 'cutout'; image: AiImage; size: IsnetSize }
+  | { kind: 'matte'; image: AiImage; mask: Uint8Array }
   | { kind: 'esrgan'; image: AiImage; variant: EsrganVariant; scale: EsrganScale }
   | { kind: 'faces'; image: AiImage }
   | { kind: 'objects'; image: AiImage }
@@ -43,8 +43,8 @@ export default async function run(task: Task): Promise<unknown> {
   switch (task.kind) {
     case 'isnet':
       return await isnetMask(task.image, task.size, threads)
-    case 'cutout':
-      return cutoutMatte(task.image, await isnetMask(task.image, task.size, threads))
+    case 'matte':
+      return cutoutMatte(task.image, task.mask)
     case 'esrgan':
       return await esrganUpscale(task.image, task.variant, task.scale, threads)
     case 'faces':
