@@ -4,7 +4,8 @@
 // `erase.bg()~t.resize(w:400)` are two derived images of one cut-out, `shadow.gen`,
 // `ic.crop(g:foreground)` and `cos.detect` all read the subject mask, and a playground session
 // tries one image many ways. The model gives the same answer for the same pixels, so the answer
-// is kept: at most REMEMBERED_MAX_BYTES in all, for REMEMBERED_TTL_MS, least recently used first.
+// is kept: at most REMEMBERED_MAX_BYTES and REMEMBERED_MAX_ENTRIES, for REMEMBERED_TTL_MS, least
+// recently used first.
 // Two identical calls at once share one run. Callers copy what they change (erase.ts does).
 // The mask and the matte made from it are remembered apart, so a cut-out and a detection of the
 // same pixels (erase.bg, then ic.crop(g:foreground)) share the model's run.
@@ -17,6 +18,8 @@ import type { Task } from './worker.ts'
 export const REMEMBERED_MAX_BYTES = 64 * 2 ** 20
 /** How long a result is remembered after it was last used. */
 export const REMEMBERED_TTL_MS = 10 * 60_000
+/** The bound of how many results (and runs under way) are remembered, whatever their size. */
+export const REMEMBERED_MAX_ENTRIES = 256
 
 type RememberedTask = Extract<Task, { kind: 'isnet' }>
 
@@ -47,6 +50,7 @@ class Remembered {
   add(key: string, result: Promise<unknown>): void {
     const entry: Entry = { result, bytes: 0, until: Date.now() + REMEMBERED_TTL_MS }
     this.entries.set(key, entry)
+    this.trim()
     result.then(
       (value) => {
         if (this.entries.get(key) !== entry) return
@@ -70,7 +74,8 @@ class Remembered {
 
   private trim(): void {
     for (const key of this.entries.keys()) {
-      if (this.total <= REMEMBERED_MAX_BYTES) return
+      if (this.total <= REMEMBERED_MAX_BYTES && this.entries.size <= REMEMBERED_MAX_ENTRIES) return
+      // A run under way that is forgotten still answers its callers; it is just not kept.
       this.forget(key)
     }
   }
