@@ -150,7 +150,7 @@ export function rememberedMatte(
   })
 }
 
-/** How much `pools`' remembered results hold (tests, metrics). */
+/** How much `pools`' remembered results hold (read by the tests). */
 export function rememberedSize(pools: ModelPools): { entries: number; bytes: number } {
   return byPools.get(pools)?.size ?? { entries: 0, bytes: 0 }
 }
