@@ -4,6 +4,7 @@
 // the photo: a smeared photo is worse than a marked one.
 import { AI_MESSAGES, AiError } from './errors.ts'
 import type { AiImage, Box } from './image.ts'
+import { markRows, rowPieces } from './mark-rows.ts'
 import { open, toImage } from './pixels.ts'
 
 /** Without a box, `wm.remove` repaints at most this share of the image... */
@@ -65,11 +66,15 @@ export async function removeMarks(
   const boxes = request.boxes.filter((box) => box.width > 0 && box.height > 0)
   const whole = boxes.length === 0 || boxes.some((box) => box.width * box.height >= WHOLE * area)
   const holes = new Uint8Array(area)
-  // Each region is judged on its own (a caption is opaque, a tiled mark beside it is not).
-  const regions: Int32Array[] = []
+  // Each region is judged on its own (a caption is opaque, a tiled mark beside it is not), but
+  // the regions of a tiled mark's rows together: one mark, one colour and one opacity.
+  const regions: { pixels: Int32Array; tiled: boolean }[] = []
   const lines = request.lines ?? []
   const heights = lines.map(lineHeight)
-  for (const box of whole ? [{ left: 0, top: 0, width, height }] : boxes) {
+  const rows = request.lines === undefined ? undefined : markRows(lines)
+  const read = lines.filter((_, index) => rows?.members.includes(index))
+  const areas = whole ? [{ left: 0, top: 0, width, height }] : boxes
+  for (const box of areas) {
     if (request.lines === undefined && !request.logo) {
       fill(holes, width, box)
       continue
@@ -77,11 +82,13 @@ export async function removeMarks(
     // Without a box, a logo is looked for beside the text only (a © next to its words), or, with
     // no text, anywhere; in a box, it is whatever differs from the box filled from its
     // surroundings (logoHoles).
-    if (request.logo && whole && request.lines === undefined) regions.push(boxPixels(box, width))
+    if (request.logo && whole && request.lines === undefined) {
+      regions.push({ pixels: boxPixels(box, width), tiled: false })
+    }
     lines.forEach((line, index) => {
       const quad = lineRegion(line, heights[index] as number)
       const pixels = quadPixels(width, height, quad, box)
-      if (pixels.length > 0) regions.push(pixels)
+      if (pixels.length > 0) regions.push({ pixels, tiled: read.includes(line) })
     })
   }
   const grey = (await toImage(open(image).greyscale().toColourspace('b-w'))).data
@@ -89,7 +96,30 @@ export async function removeMarks(
   const window = Math.min(51, Math.max(MEDIAN, Math.round((tallest * 2) / 3)) | 1)
   const background = (await toImage(open(image).greyscale().median(window).toColourspace('b-w')))
     .data
-  const found = regions.map((pixels) => strokes(grey, background, pixels))
+  // The rows the OCR did not read are followed from those it did (mark-rows.ts), where they hold
+  // strokes of the mark's colour: white or black, as most of the rows read hold.
+  const sign = markSign(grey, background, regions)
+  if (rows !== undefined) {
+    const stroke = new Uint8Array(area)
+    for (let i = 0; i < area; i++) {
+      if (sign * ((grey[i] as number) - (background[i] as number)) >= CONTRAST) stroke[i] = 1
+    }
+    for (const piece of rowPieces(rows, stroke, width, height, read)) {
+      for (const box of areas) {
+        const pixels = quadPixels(width, height, lineRegion(piece, rows.height), box)
+        if (pixels.length > 0) regions.push({ pixels, tiled: true })
+      }
+    }
+  }
+  const found = regions.map(({ pixels, tiled }) =>
+    strokes(grey, background, pixels, tiled ? sign : undefined),
+  )
+  const markOpacity = estimateOpacity(
+    grey,
+    background,
+    found.flatMap((region, index) => (regions[index]?.tiled ? region.pixels : [])),
+    sign,
+  )
   const all = new Uint8Array(area)
   for (const { pixels } of found) for (const i of pixels) all[i] = 255
   const core = await shrink(all, width, height)
@@ -101,10 +131,12 @@ export async function removeMarks(
   const opaque = new Uint8Array(area)
   let reversed = 0
   let opacity = 0
-  for (const region of found) {
+  for (const [index, region] of found.entries()) {
     const own = logoOnly
       ? Number(region.pixels.length > 0)
-      : estimateOpacity(grey, background, region.pixels, region.sign)
+      : regions[index]?.tiled
+        ? markOpacity
+        : estimateOpacity(grey, background, region.pixels, region.sign)
     opacity = Math.max(opacity, own)
     if (own >= OPAQUE) for (const i of region.pixels) opaque[i] = 255
     else if (own > 0) {
@@ -203,20 +235,36 @@ function boxPixels(box: Box, width: number): Int32Array {
   return pixels
 }
 
-/**
- * The pixels of a region that stand out from the median background: lighter (a white mark) or
- * darker, whichever the region holds more of, so the photo's own detail of the other sign
- * stays.
- */
-function strokes(grey: Uint8Array, background: Uint8Array, region: Int32Array) {
+/** How many more of a region's pixels stand out lighter than darker from the background. */
+function lightness(grey: Uint8Array, background: Uint8Array, region: Int32Array): number {
   let lighter = 0
-  let darker = 0
   for (const i of region) {
     const difference = (grey[i] as number) - (background[i] as number)
     if (difference >= CONTRAST) lighter++
-    else if (difference <= -CONTRAST) darker++
+    else if (difference <= -CONTRAST) lighter--
   }
-  const sign = lighter >= darker ? 1 : -1
+  return lighter
+}
+
+/** A tiled mark's colour, white (1) or black (−1): what most of its rows read stand out as (one
+ * row over a dark part of the photo may hold more of the photo's dark detail than of the mark). */
+function markSign(
+  grey: Uint8Array,
+  background: Uint8Array,
+  regions: readonly { pixels: Int32Array; tiled: boolean }[],
+): number {
+  let lighter = 0
+  for (const { pixels, tiled } of regions) if (tiled) lighter += lightness(grey, background, pixels)
+  return lighter >= 0 ? 1 : -1
+}
+
+/**
+ * The pixels of a region that stand out from the median background: lighter (a white mark) or
+ * darker, whichever the region holds more of (or as `sign` says), so the photo's own detail of
+ * the other sign stays.
+ */
+function strokes(grey: Uint8Array, background: Uint8Array, region: Int32Array, sign?: number) {
+  sign ??= lightness(grey, background, region) >= 0 ? 1 : -1
   const pixels: number[] = []
   for (const i of region) {
     if (sign * ((grey[i] as number) - (background[i] as number)) >= CONTRAST) pixels.push(i)
