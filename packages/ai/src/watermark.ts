@@ -97,7 +97,8 @@ export async function removeMarks(
   const background = (await toImage(open(image).greyscale().median(window).toColourspace('b-w')))
     .data
   // The rows the OCR did not read are followed from those it did (mark-rows.ts), where they hold
-  // strokes of the mark's colour: white or black, as most of the rows read hold.
+  // strokes of the mark's colour: white or black, as most of the rows read hold. A piece is as
+  // tall as the rows read, with no margin: the OCR's own boxes already have one.
   const sign = markSign(grey, background, regions)
   if (rows !== undefined) {
     const stroke = new Uint8Array(area)
@@ -106,7 +107,7 @@ export async function removeMarks(
     }
     for (const piece of rowPieces(rows, stroke, width, height, read)) {
       for (const box of areas) {
-        const pixels = quadPixels(width, height, lineRegion(piece, rows.height), box)
+        const pixels = quadPixels(width, height, piece, box)
         if (pixels.length > 0) regions.push({ pixels, tiled: true })
       }
     }
