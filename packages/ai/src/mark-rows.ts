@@ -23,8 +23,9 @@ interface Row {
   height: number
   /** The lines (indices) on the rows. */
   members: number[]
-  /** Offsets across of the rows' middles. */
-  offsets: number[]
+  /** Offset across of a row's middle, and the spacing of the rows (undefined: one row). */
+  origin: number
+  spacing: number | undefined
 }
 
 function centre(quad: Quad): Point {
@@ -82,7 +83,7 @@ export function markRows(lines: readonly Quad[]): Row | undefined {
     across,
     height,
     members: best.map((line) => line.index),
-    offsets: rowOffsets(middles, spacing, height),
+    ...rowOffsets(middles, spacing, height),
   }
 }
 
@@ -119,10 +120,10 @@ function rowSpacing(middles: readonly number[], height: number): number | undefi
   return best?.spacing
 }
 
-/** The rows' middles: the lines' own, and every spacing from them (a least-squares fit of the
- * first row and the spacing). Far beyond the image's rows are dropped by the caller. */
+/** The rows' middles: the lines' own, and every spacing from them (a least-squares fit of a
+ * row's middle and the spacing). */
 function rowOffsets(middles: readonly number[], spacing: number | undefined, height: number) {
-  if (spacing === undefined) return [median(middles)]
+  if (spacing === undefined) return { origin: median(middles), spacing }
   const first = Math.min(...middles)
   const steps = middles.map((middle) => Math.round((middle - first) / spacing))
   const n = middles.length
@@ -137,10 +138,101 @@ function rowOffsets(middles: readonly number[], spacing: number | undefined, hei
   const fitted = variance > 0 ? covariance / variance : spacing
   // A fit pulled far from the spacing by one odd line is not trusted.
   const step = Math.abs(fitted - spacing) <= height / 4 ? fitted : spacing
-  const origin = meanMiddle - step * meanStep
-  const offsets: number[] = []
-  for (let k = -64; k <= 64; k++) offsets.push(origin + k * step)
-  return offsets
+  return { origin: meanMiddle - step * meanStep, spacing: step }
+}
+
+interface Tally {
+  /** Per row and piece, pixels and strokes: in the row's band, and beside it. */
+  inside: Float64Array
+  beside: Float64Array
+}
+
+/** Counts, per row and piece, the pixels and strokes in the rows' bands and beside them (from
+ * `near` to `far` across from a row's middle). One pass over the image. */
+function tally(
+  row: Row,
+  rows: readonly number[],
+  stroke: Uint8Array,
+  size: { width: number; height: number },
+  cut: { start: number; piece: number; pieces: number },
+  [near, far]: readonly [number, number],
+): Tally {
+  const { along, across } = row
+  const { start, piece, pieces } = cut
+  const spacing = rows.length > 1 ? (rows[1] as number) - (rows[0] as number) : 4 * row.height
+  const first = rows[0] as number
+  const inside = new Float64Array(rows.length * pieces * 2)
+  const beside = new Float64Array(rows.length * pieces * 2)
+  for (let y = 0; y < size.height; y++) {
+    for (let x = 0; x < size.width; x++) {
+      const t = (x + 0.5) * across[0] + (y + 0.5) * across[1]
+      const k = Math.round((t - first) / spacing)
+      if (k < 0 || k >= rows.length) continue
+      const off = Math.abs(t - (rows[k] as number))
+      const s = (x + 0.5) * along[0] + (y + 0.5) * along[1]
+      const m = Math.max(0, Math.min(pieces - 1, Math.floor((s - start) / piece)))
+      const cell = 2 * (k * pieces + m)
+      const on = stroke[y * size.width + x] === 0 ? 0 : 1
+      const counts = off <= row.height / 2 ? inside : off >= near && off <= far ? beside : undefined
+      if (counts === undefined) continue
+      counts[cell] = (counts[cell] as number) + 1
+      counts[cell + 1] = (counts[cell + 1] as number) + on
+    }
+  }
+  return { inside, beside }
+}
+
+function share(counts: Float64Array, cell: number): number {
+  return (counts[2 * cell + 1] as number) / Math.max(1, counts[2 * cell] as number)
+}
+
+/** The middles of the rows `spacing` apart that cross the image (across from `low` to `high`). */
+function rowsAcross(origin: number, spacing: number, band: number, [low, high]: number[]) {
+  // [low, high]: the image's extent across the rows.
+  const rows: number[] = []
+  const from = Math.ceil(((low as number) - band - origin) / spacing)
+  for (let k = from; origin + k * spacing - band <= (high as number); k++) {
+    rows.push(origin + k * spacing)
+  }
+  return rows
+}
+
+/**
+ * The spacing of the rows: the lines read may be two or three rows apart, so a finer spacing
+ * (an integer part, still one and a half line heights or more) is taken when the rows it adds
+ * hold more strokes than the photo midway between the rows.
+ */
+function finest(
+  row: Row,
+  spacing: number,
+  stroke: Uint8Array,
+  size: { width: number; height: number },
+  acrosses: number[],
+  floor: number,
+): number {
+  const band = row.height
+  for (const parts of [4, 3, 2]) {
+    const finer = spacing / parts
+    if (finer < 1.5 * band) continue
+    const rows = rowsAcross(row.origin, finer, band, acrosses)
+    if (rows.length > 256) continue
+    const cut = { start: 0, piece: Number.POSITIVE_INFINITY, pieces: 1 }
+    const counts = tally(row, rows, stroke, size, cut, [finer / 2 - band / 4, finer / 2])
+    let added = [0, 0, 0, 0]
+    rows.forEach((middle, k) => {
+      if (Math.abs(Math.round((middle - row.origin) / finer)) % parts === 0) return
+      added = [
+        (added[0] as number) + (counts.inside[2 * k] as number),
+        (added[1] as number) + (counts.inside[2 * k + 1] as number),
+        (added[2] as number) + (counts.beside[2 * k] as number),
+        (added[3] as number) + (counts.beside[2 * k + 1] as number),
+      ]
+    })
+    const inside = share(Float64Array.from(added.slice(0, 2)), 0)
+    const beside = share(Float64Array.from(added.slice(2)), 0)
+    if (inside >= floor && inside - beside >= OVER_BESIDE) return finer
+  }
+  return spacing
 }
 
 /**
@@ -155,9 +247,10 @@ export function rowPieces(
   height: number,
   read: readonly Quad[],
 ): Quad[] {
-  const { along, across, offsets } = row
+  const { along, across } = row
   const band = row.height
   const piece = PIECE * band
+  const size = { width, height }
   const corners: Point[] = [
     [0, 0],
     [width, 0],
@@ -165,42 +258,45 @@ export function rowPieces(
     [width, height],
   ]
   const alongs = corners.map(([x, y]) => x * along[0] + y * along[1])
-  const acrosses = corners.map(([x, y]) => x * across[0] + y * across[1])
+  const reach = corners.map(([x, y]) => x * across[0] + y * across[1])
+  const acrosses = [Math.min(...reach), Math.max(...reach)]
   const start = Math.min(...alongs)
   const pieces = Math.ceil((Math.max(...alongs) - start) / piece)
-  const rows = offsets.filter(
-    (offset) => offset + band >= Math.min(...acrosses) && offset - band <= Math.max(...acrosses),
-  )
-  if (rows.length === 0 || rows.length > 256 || pieces > 256) return []
-  const spacing = rows.length > 1 ? (rows[1] as number) - (rows[0] as number) : 4 * band
-  const first = rows[0] as number
-  // Per row and piece: pixels and strokes in the row's band, and beside it.
-  const cells = rows.length * pieces
-  const inside = new Float64Array(cells * 2)
-  const beside = new Float64Array(cells * 2)
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const s = (x + 0.5) * along[0] + (y + 0.5) * along[1]
-      const t = (x + 0.5) * across[0] + (y + 0.5) * across[1]
-      const k = Math.round((t - first) / spacing)
-      if (k < 0 || k >= rows.length) continue
-      const off = Math.abs(t - (rows[k] as number))
-      const m = Math.min(pieces - 1, Math.floor((s - start) / piece))
-      const cell = 2 * (k * pieces + m)
-      const on = stroke[y * width + x] === 0 ? 0 : 1
-      if (off <= band / 2) {
-        inside[cell] = (inside[cell] as number) + 1
-        inside[cell + 1] = (inside[cell + 1] as number) + on
-      } else if (off >= 0.75 * band && off <= 1.25 * band) {
-        beside[cell] = (beside[cell] as number) + 1
-        beside[cell + 1] = (beside[cell + 1] as number) + on
+  const cut = { start, piece, pieces }
+  const besides: [number, number] = [0.75 * band, 1.25 * band]
+  // The rows read give the share of strokes the mark has here.
+  const readShares = (rows: readonly number[]) => {
+    const counts = tally(row, rows, stroke, size, cut, besides)
+    const shares: number[] = []
+    for (const quad of read) {
+      const [x, y] = centre(quad)
+      const t = x * across[0] + y * across[1]
+      const k =
+        rows.length > 1
+          ? Math.round((t - (rows[0] as number)) / ((rows[1] as number) - (rows[0] as number)))
+          : 0
+      const m = Math.floor((x * along[0] + y * along[1] - start) / piece)
+      if (k < 0 || k >= rows.length || m < 0 || m >= pieces) continue
+      if ((counts.inside[2 * (k * pieces + m)] as number) > 0) {
+        shares.push(share(counts.inside, k * pieces + m))
       }
     }
+    return { counts, shares }
   }
-  const share = (counts: Float64Array, cell: number) =>
-    (counts[2 * cell + 1] as number) / Math.max(1, counts[2 * cell] as number)
-  // The rows the OCR read give the share of strokes the mark has here.
-  const readShares: number[] = []
+  const first = rowsAcross(row.origin, row.spacing ?? 4 * band, band, acrosses)
+  if (pieces > 256 || first.length > 256) return []
+  let { counts, shares } = readShares(first)
+  if (shares.length === 0) return []
+  const floor = OF_READ * median(shares)
+  let rows = row.spacing === undefined ? [row.origin] : first
+  if (row.spacing !== undefined) {
+    const spacing = finest(row, row.spacing, stroke, size, acrosses, floor)
+    if (spacing !== row.spacing) {
+      rows = rowsAcross(row.origin, spacing, band, acrosses)
+      counts = tally(row, rows, stroke, size, cut, besides)
+    }
+  } else counts = tally(row, rows, stroke, size, cut, besides)
+  const { inside, beside } = counts
   const quadOf = (k: number, from: number, to: number): Quad => {
     const middle = rows[k] as number
     const at = (s: number, t: number): Point => [
@@ -216,18 +312,6 @@ export function rowPieces(
       at(a, middle + band / 2),
     ]
   }
-  const readMiddles = read.map((quad) => {
-    const [x, y] = centre(quad)
-    return { t: x * across[0] + y * across[1], s: x * along[0] + y * along[1] }
-  })
-  for (const { t, s } of readMiddles) {
-    const k = Math.round((t - first) / spacing)
-    const m = Math.floor((s - start) / piece)
-    if (k < 0 || k >= rows.length || m < 0 || m >= pieces) continue
-    if ((inside[2 * (k * pieces + m)] as number) > 0) readShares.push(share(inside, k * pieces + m))
-  }
-  if (readShares.length === 0) return []
-  const floor = OF_READ * median(readShares)
   const out: Quad[] = []
   for (let k = 0; k < rows.length; k++) {
     let run = -1
