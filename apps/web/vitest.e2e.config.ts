@@ -7,8 +7,8 @@ export default defineConfig({
   test: {
     name: 'web-e2e',
     maxWorkers: TEST_WORKERS,
-    // A worker runs file after file with the server's modules, Playwright and the harness loaded
-    // once (each file still starts its own server and Chromium, and stops them).
+    // A worker runs file after file with the server's modules, Playwright, the harness and one
+    // Chromium loaded once (`workerBrowser`); each file still starts its own server.
     isolate: TEST_ISOLATE,
     include: ['e2e/**/*.test.ts', 'src/production-react.test.ts'],
     globalSetup: ['./e2e/build.setup.ts'],

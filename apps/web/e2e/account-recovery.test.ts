@@ -8,7 +8,6 @@ import type { Browser, Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   firstOrganisation,
-  launchBrowser,
   openPage,
   overflows,
   settled,
@@ -17,6 +16,7 @@ import {
   type ViewportName,
   type WebServer,
   watchUnexpectedErrors,
+  workerBrowser,
 } from './harness.ts'
 
 const PASSWORD = 'a long enough password'
@@ -74,10 +74,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])('accounts at %s width', (view
   beforeAll(async () => {
     smtp = await startSmtp()
     server = await startWebServer({ SMTP_URL: smtp.url })
-    browser = await launchBrowser()
+    browser = await workerBrowser()
   })
   afterAll(async () => {
-    await browser?.close()
     await server?.stop()
     await smtp?.stop()
   })
@@ -317,10 +316,9 @@ describe('the development outbox without SMTP', () => {
 
   beforeAll(async () => {
     server = await startWebServer({ OPERATOR_EMAILS: operator })
-    browser = await launchBrowser()
+    browser = await workerBrowser()
   })
   afterAll(async () => {
-    await browser?.close()
     await server?.stop()
   })
 

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   chooseSample,
   dataLayerEvents,
-  launchBrowser,
   openPage,
   overflows,
   pollWithin,
@@ -21,6 +20,7 @@ import {
   type ViewportName,
   type WebServer,
   watchUnexpectedErrors,
+  workerBrowser,
 } from './harness.ts'
 
 const poll = pollWithin(15_000)
@@ -55,11 +55,10 @@ beforeAll(async () => {
   }
   await writeFile(join(contentDir, 'dynamic-apps.json'), JSON.stringify(apps))
   server = await startWebServer({}, { contentDir })
-  browser = await launchBrowser()
+  browser = await workerBrowser()
 })
 
 afterAll(async () => {
-  await browser?.close()
   await server?.stop()
   if (contentDir !== undefined) await rm(contentDir, { recursive: true, force: true })
 })

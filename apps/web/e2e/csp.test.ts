@@ -4,7 +4,7 @@
 // is allowed only when its integration is configured.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, settled, startWebServer, type WebServer } from './harness.ts'
+import { openPage, settled, startWebServer, type WebServer, workerBrowser } from './harness.ts'
 
 const VENDOR = 'http://127.0.0.1:9'
 
@@ -20,12 +20,11 @@ beforeAll(async () => {
       WEB_GOOGLE_SCRIPT_URL: `${VENDOR}/gsi/client`,
       WEB_ERROR_REPORTING_DSN: 'https://key@errors.example.com/7',
     }),
-    launchBrowser(),
+    workerBrowser(),
   ])
 })
 
 afterAll(async () => {
-  await browser?.close()
   await plain?.stop()
   await withKeys?.stop()
 })

@@ -24,6 +24,9 @@ export const CHROME_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Site isolation starts a second renderer process for many new pages (about:blank, then the
+  // site): 25 renderers for 10 pages with it, 18 without. Each costs CPU; the tests need none.
+  '--disable-site-isolation-trials',
 ]
 
 export const VIEWPORTS = {
@@ -172,6 +175,29 @@ export async function launchBrowser(): Promise<Browser> {
     )
   }
   return chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS })
+}
+
+// Kept on the global object, so that a worker shares it even where each file loads the harness
+// anew (TEST_ISOLATE=1).
+const WORKER_BROWSER = Symbol.for('tessera.e2e.workerBrowser')
+type WorkerGlobal = { [WORKER_BROWSER]?: Promise<Browser> }
+
+/**
+ * The Chromium of this test worker, launched at the first call and shared by every suite the
+ * worker runs: a launch costs about 0.8 s of CPU on this machine, and the suites isolate their
+ * tests by browser context (`openPage`), not by browser. Suites do not close it; Playwright
+ * closes it when the worker exits. One that has crashed or been closed is launched again.
+ */
+export function workerBrowser(): Promise<Browser> {
+  const global = globalThis as WorkerGlobal
+  const kept = global[WORKER_BROWSER] ?? Promise.reject(new Error('not launched yet'))
+  // Chained on the last call, so that calls at once share one launch.
+  const next = kept.then(
+    (browser) => (browser.isConnected() ? browser : launchBrowser()),
+    () => launchBrowser(),
+  )
+  global[WORKER_BROWSER] = next
+  return next
 }
 
 /** A fresh browser context (own cookies and storage) at one of the two test widths. */

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, settled, startWebServer, type WebServer } from './harness.ts'
+import { openPage, settled, startWebServer, type WebServer, workerBrowser } from './harness.ts'
 
 const BLOG_URL = 'https://blog.tessera.test'
 
@@ -12,11 +12,10 @@ let browser: Browser
 
 beforeAll(async () => {
   server = await startWebServer({ WEB_BLOG_URL: BLOG_URL })
-  browser = await launchBrowser()
+  browser = await workerBrowser()
 })
 
 afterAll(async () => {
-  await browser?.close()
   await server?.stop()
 })
 

@@ -3,12 +3,12 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  launchBrowser,
   openPage,
   settled,
   startWebServer,
   uniqueEmail,
   type WebServer,
+  workerBrowser,
 } from './harness.ts'
 
 let server: WebServer
@@ -17,11 +17,10 @@ let browser: Browser
 beforeAll(async () => {
   // This file signs up more users from one address than the default hourly limit allows.
   server = await startWebServer({ SIGNUP_LIMIT_PER_HOUR: '100' })
-  browser = await launchBrowser()
+  browser = await workerBrowser()
 })
 
 afterAll(async () => {
-  await browser?.close()
   await server?.stop()
 })
 

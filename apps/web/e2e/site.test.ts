@@ -2,7 +2,7 @@
 // needs no browser (documents, headers, sitemap, assets) is in site-http.test.ts.
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPage, settled, startWebServer, type WebServer } from './harness.ts'
+import { openPage, settled, startWebServer, type WebServer, workerBrowser } from './harness.ts'
 
 let server: WebServer
 let browser: Browser
@@ -12,11 +12,10 @@ beforeAll(async () => {
     WEB_IOS_APP_URL: 'https://apps.apple.com/app/tessera/id1',
     WEB_ANDROID_APP_URL: 'https://play.google.com/store/apps/details?id=tessera',
   })
-  browser = await launchBrowser()
+  browser = await workerBrowser()
 })
 
 afterAll(async () => {
-  await browser?.close()
   await server?.stop()
 })
 

@@ -1,9 +1,9 @@
-// The set-up every browser suite shares: a server and Chromium started before a file's (or a
-// describe's) tests and stopped after them, so that a suite states only what is its own (the
-// server's settings, a second server). Each test opens its own browser context (`openPage`).
+// The set-up every browser suite shares: a server started before a file's (or a describe's) tests
+// and stopped after them, and the worker's Chromium, so that a suite states only what is its own
+// (the server's settings, a second server). Each test opens its own browser context (`openPage`).
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
-import { launchBrowser, startWebServer, type WebServer } from './harness.ts'
+import { startWebServer, type WebServer, workerBrowser } from './harness.ts'
 
 /** The server and the browser the tests of a file (or a `describe`) share. */
 export interface WebSuite {
@@ -21,8 +21,8 @@ function started<T>(value: T | undefined, name: string): T {
 
 /**
  * The set-up every browser suite shares, in one place: a server (`startWebServer`'s arguments)
- * and Chromium started before the suite's tests and stopped after them. Read `server` and
- * `browser` inside tests and hooks.
+ * started before the suite's tests and stopped after them, and the worker's Chromium
+ * (`workerBrowser`). Read `server` and `browser` inside tests and hooks.
  */
 export function webSuite(
   env: SuiteEnv = {},
@@ -31,10 +31,7 @@ export function webSuite(
   const own = suiteServer(env, options)
   let browser: Browser | undefined
   beforeAll(async () => {
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
+    browser = await workerBrowser()
   })
   return {
     get server() {

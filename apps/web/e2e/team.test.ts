@@ -11,7 +11,6 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   firstOrganisation,
-  launchBrowser,
   openPage,
   overflows,
   sampleFile,
@@ -22,6 +21,7 @@ import {
   type ViewportName,
   type WebServer,
   watchUnexpectedErrors,
+  workerBrowser,
 } from './harness.ts'
 
 interface DnsResponder {
@@ -109,10 +109,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])('running a team at %s width',
       DOMAIN_DNS_SERVERS: dns.address,
       DOMAIN_CHECK_TIMEOUT_MS: '2000',
     })
-    browser = await launchBrowser()
+    browser = await workerBrowser()
   })
   afterAll(async () => {
-    await browser?.close()
     await server?.stop()
     await dns?.close()
     await new Promise((resolve) => site?.close(resolve))
@@ -291,10 +290,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])(
 
     beforeAll(async () => {
       server = await startWebServer({}, { publicHost: 'localhost' })
-      browser = await launchBrowser()
+      browser = await workerBrowser()
     })
     afterAll(async () => {
-      await browser?.close()
       await server?.stop()
     })
 

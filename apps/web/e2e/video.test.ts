@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeClip } from '../../../packages/media/src/index.ts'
 import {
   firstOrganisation,
-  launchBrowser,
   openPage,
   overflows,
   pollWithin,
@@ -16,6 +15,7 @@ import {
   startWebServer,
   type ViewportName,
   type WebServer,
+  workerBrowser,
 } from './harness.ts'
 
 const poll = pollWithin(60_000)
@@ -27,11 +27,10 @@ let clip: Buffer
 
 beforeAll(async () => {
   server = await startWebServer()
-  browser = await launchBrowser()
+  browser = await workerBrowser()
   clip = await makeClip({ width: 64, height: 48, seconds: 2, fps: 25 })
 })
 afterAll(async () => {
-  await browser?.close()
   await server?.stop()
 })
 

@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   chooseSample,
   dataLayerEvents,
-  launchBrowser,
   openPage,
   overflows,
   pollWithin,
@@ -22,6 +21,7 @@ import {
   type ViewportName,
   type WebServer,
   watchUnexpectedErrors,
+  workerBrowser,
 } from './harness.ts'
 
 const poll = pollWithin(20_000)
@@ -119,11 +119,10 @@ beforeAll(async () => {
       WEB_CAPTCHA_SCRIPT_URL: `${stand.url}/turnstile/v0/api.js`,
     }),
   ])
-  browser = await launchBrowser()
+  browser = await workerBrowser()
 }, 180_000)
 
 afterAll(async () => {
-  await browser?.close()
   await Promise.all([open?.stop(), strict?.stop(), guarded?.stop()])
   await stand?.close()
 })

@@ -9,13 +9,13 @@ import { crc32, deflateSync } from 'node:zlib'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  launchBrowser,
   openPage,
   settled,
   signUp,
   startWebServer,
   type ViewportName,
   type WebServer,
+  workerBrowser,
 } from './harness.ts'
 
 interface Received {
@@ -81,10 +81,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])(
       receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`
       // The receiver is on this machine: allow-listed, as an operator would for an internal host.
       server = await startWebServer({ REMOTE_ALLOW_HOSTS: '127.0.0.1' })
-      browser = await launchBrowser()
+      browser = await workerBrowser()
     })
     afterAll(async () => {
-      await browser?.close()
       await server?.stop()
       await new Promise<void>((resolve) => receiver?.close(() => resolve()))
     })
