@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { TEST_ISOLATE, TEST_WORKERS } from '../../vitest.workers.ts'
+import { TEST_ENV, TEST_ISOLATE, TEST_WORKERS } from '../../vitest.workers.ts'
 
 export default defineConfig({
   test: {
@@ -8,5 +8,6 @@ export default defineConfig({
     // Model workers stay loaded from file to file of a worker (each model loads once per worker).
     isolate: TEST_ISOLATE,
     include: ['src/**/*.test.ts'],
+    env: TEST_ENV,
   },
 })

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { TEST_ISOLATE, TEST_WORKERS } from '../../vitest.workers.ts'
+import { TEST_ENV, TEST_ISOLATE, TEST_WORKERS } from '../../vitest.workers.ts'
 
 export default defineConfig({
   test: {
@@ -10,5 +10,6 @@ export default defineConfig({
     // several times its quiet duration. The limit guards against hangs.
     testTimeout: 30_000,
     include: ['src/**/*.test.ts'],
+    env: TEST_ENV,
   },
 })

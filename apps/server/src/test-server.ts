@@ -86,6 +86,8 @@ export async function startTestServer(
       JOB_POLL_MS: '50',
       // Test files sign up many users from one address; the limit itself has its own test.
       SIGNUP_LIMIT_PER_HOUR: '1000000',
+      // The test run's inference threads (vitest.workers.ts, TEST_ENV).
+      ...(process.env.AI_THREADS === undefined ? {} : { AI_THREADS: process.env.AI_THREADS }),
       ...(database === undefined ? {} : { DATABASE_URL: database.url }),
       ...env,
     }),

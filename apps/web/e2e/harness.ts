@@ -137,6 +137,8 @@ export async function startWebServer(
     LOG_LEVEL: 'silent',
     PORT: String(port),
     PUBLIC_URL: url,
+    // The test run's inference threads (vitest.workers.ts, TEST_ENV).
+    ...(process.env.AI_THREADS === undefined ? {} : { AI_THREADS: process.env.AI_THREADS }),
     ...(database === undefined ? {} : { DATABASE_URL: database.url }),
     ...env,
   })
