@@ -9,11 +9,16 @@ import { join, relative, sep } from 'node:path'
 import type { CreateEngineOptions } from '@tessera/engine'
 import { API_TOKEN_PREFIX, randomToken, sha256 } from './accounts/auth.ts'
 import { loadConfig, type ServerConfig } from './config.ts'
-import { createThrowawayDatabase, migratedPgliteSnapshot } from './db/test-database.ts'
+import {
+  createThrowawayDatabase,
+  defaultTestDatabase,
+  migratedPgliteSnapshot,
+  type TestDatabaseKind,
+} from './db/test-database.ts'
 import { createLogger } from './platform/logger.ts'
 import { type RunningServer, startServer } from './server.ts'
 
-export type TestDatabaseKind = 'pglite' | 'postgres'
+export { defaultTestDatabase, type TestDatabaseKind }
 
 /**
  * What a suite tests, as far as the database goes: `database` when the database itself is the
@@ -21,19 +26,6 @@ export type TestDatabaseKind = 'pglite' | 'postgres'
  * everything else (an API, delivery, pages), which behaves the same on either database.
  */
 export type TestSubject = 'database' | 'server'
-
-/**
- * The one database `server` suites run on (env `TEST_DATABASE`, default PostgreSQL: a copy of
- * the migrated template starts and stops a test server in about 1.1 s, a PGlite loaded from the
- * migrated snapshot in about 1.5 s; docs/benchmarks.md, "Test suite time").
- */
-export function defaultTestDatabase(): TestDatabaseKind {
-  const chosen = process.env.TEST_DATABASE ?? 'postgres'
-  if (chosen !== 'pglite' && chosen !== 'postgres') {
-    throw new Error(`TEST_DATABASE must be pglite or postgres, not ${chosen}`)
-  }
-  return chosen
-}
 
 /**
  * The databases a suite runs on: both for a `database` suite, the default one for a `server`

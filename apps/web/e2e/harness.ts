@@ -1,5 +1,5 @@
-// Browser-test support: a real Tessera server (PGlite in memory loaded from the migrated
-// snapshot, or a copy of the migrated PostgreSQL template; its own data folder) on a free port, and Debian's Chromium driven by playwright-core. A missing browser fails the suite. Also
+// Browser-test support: a real Tessera server (a copy of the migrated PostgreSQL template, or
+// PGlite in memory loaded from the migrated snapshot; its own data folder) on a free port, and Debian's Chromium driven by playwright-core. A missing browser fails the suite. Also
 // what the test files share once a page is open: waiting for it, signing up, the demo's samples,
 // the page's errors and analytics events, and its width.
 import { existsSync } from 'node:fs'
@@ -77,6 +77,7 @@ interface TestDatabaseModule {
     migrated: boolean
   }) => Promise<{ url: string; drop(): Promise<void> }>
   migratedPgliteSnapshot: () => Promise<Blob>
+  defaultTestDatabase: () => 'pglite' | 'postgres'
 }
 
 const serverSource = (file: string) => new URL(`../../server/src/${file}`, import.meta.url).href
@@ -112,6 +113,7 @@ async function freePort(): Promise<number> {
 export async function startWebServer(
   env: Record<string, string> = {},
   options: {
+    /** Default: the test run's one database (`TEST_DATABASE`, default PostgreSQL; decision 012). */
     database?: 'pglite' | 'postgres'
     contentDir?: string
     /** The host name of PUBLIC_URL and `url` (default 127.0.0.1; `localhost` as `npm start`). */
@@ -128,7 +130,7 @@ export async function startWebServer(
   // PostgreSQL (TEST_DATABASE_URL), dropped when it stops; on PGlite, the migrated snapshot.
   const databases = await testDatabaseModule()
   const database =
-    options.database === 'postgres'
+    (options.database ?? databases.defaultTestDatabase()) === 'postgres'
       ? await databases.createThrowawayDatabase({ migrated: true })
       : undefined
   const snapshot = database === undefined ? await databases.migratedPgliteSnapshot() : undefined

@@ -218,3 +218,20 @@ export function migratedPgliteSnapshot(): Promise<Blob> {
   })
   return pgliteSnapshot
 }
+
+export type TestDatabaseKind = 'pglite' | 'postgres'
+
+/**
+ * The one database of the suites whose subject is not the database: the `server` suites and the
+ * browser suites (env `TEST_DATABASE`, default PostgreSQL: a copy of the migrated template
+ * starts and stops a test server in about 1.1 s, a PGlite loaded from the migrated snapshot in
+ * about 1.5 s, and its queries run in WebAssembly on the server's main thread;
+ * docs/benchmarks.md, "Test suite time").
+ */
+export function defaultTestDatabase(): TestDatabaseKind {
+  const chosen = process.env.TEST_DATABASE ?? 'postgres'
+  if (chosen !== 'pglite' && chosen !== 'postgres') {
+    throw new Error(`TEST_DATABASE must be pglite or postgres, not ${chosen}`)
+  }
+  return chosen
+}
