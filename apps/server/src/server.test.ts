@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from './test-server.ts'
+import { defaultTestDatabase, startTestServer, type TestServer } from './test-server.ts'
 
 describe('the HTTP server', () => {
   let server: TestServer
 
   beforeAll(async () => {
-    server = await startTestServer('pglite')
+    server = await startTestServer(defaultTestDatabase())
   })
   afterAll(async () => {
     await server.stop()

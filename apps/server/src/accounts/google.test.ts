@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ApiError, createTestClient } from '../test-client.ts'
 import {
+  defaultTestDatabase,
   startTestServer,
   type TestDatabaseKind,
   type TestServer,
@@ -149,7 +150,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
 
 describe('Google one-tap without a client id', () => {
   it('is off: 404 google_sign_in_off', async () => {
-    const server = await startTestServer('pglite')
+    const server = await startTestServer(defaultTestDatabase())
     try {
       const answer = await createTestClient(server).call('POST', GOOGLE, {
         body: { credential: 'x' },

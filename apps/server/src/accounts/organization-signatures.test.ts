@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { type ApiError, createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import {
+  defaultTestDatabase,
+  startTestServer,
+  type TestDatabaseKind,
+  testDatabases,
+} from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 import { ORG, USERS } from './organization-api-suite.ts'
 
@@ -90,7 +95,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('organisations on %s', 
 
 describe('the plan a new organisation starts on', () => {
   it('follows FREE_PLAN_ID and FREE_PLAN_CREDITS', async () => {
-    const server = await startTestServer('pglite', { FREE_PLAN_CREDITS: '7' })
+    const server = await startTestServer(defaultTestDatabase(), { FREE_PLAN_CREDITS: '7' })
     try {
       const client = createTestClient(server)
       const owner = await client.signup()

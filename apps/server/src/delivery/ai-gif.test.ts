@@ -5,7 +5,12 @@ import { createAi } from '@tessera/engine'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { startTestServer, storeTestFile, type TestServer } from '../test-server.ts'
+import {
+  defaultTestDatabase,
+  startTestServer,
+  storeTestFile,
+  type TestServer,
+} from '../test-server.ts'
 import type { TransformationContextAnswer } from '../transformation/context.ts'
 import { TRANSFORMATION_CONTEXT } from '../transformation/paths.ts'
 
@@ -43,7 +48,7 @@ describe('an AI operation on an animated GIF, over HTTP', () => {
   let token: string
 
   beforeAll(async () => {
-    server = await startTestServer('pglite', { FREE_PLAN_CREDITS: '1000' }, { ai })
+    server = await startTestServer(defaultTestDatabase(), { FREE_PLAN_CREDITS: '1000' }, { ai })
     client = createTestClient(server)
     const owner = await client.signup()
     cloudName = owner.organisation.cloudName

@@ -1,13 +1,18 @@
 // A cut-out keeps its transparency over HTTP whatever the stored file's format: erase.bg of a
 // JPEG answers a PNG (WebP or AVIF under f_auto), the transformation context says which, and
 // only an explicit t.toFormat(f:jpeg) flattens it. One AI service for the file (ISNet loads
-// once); PGlite, small inputs.
+// once); the run's one database, small inputs.
 import { readFile } from 'node:fs/promises'
 import { createAi } from '@tessera/engine'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { startTestServer, storeTestFile, type TestServer } from '../test-server.ts'
+import {
+  defaultTestDatabase,
+  startTestServer,
+  storeTestFile,
+  type TestServer,
+} from '../test-server.ts'
 import type { TransformationContextAnswer } from '../transformation/context.ts'
 import { TRANSFORMATION_CONTEXT } from '../transformation/paths.ts'
 
@@ -27,7 +32,7 @@ describe('cut-outs over HTTP', () => {
   let token: string
 
   beforeAll(async () => {
-    server = await startTestServer('pglite', { FREE_PLAN_CREDITS: '1000' }, { ai })
+    server = await startTestServer(defaultTestDatabase(), { FREE_PLAN_CREDITS: '1000' }, { ai })
     client = createTestClient(server)
     owner = await client.signup()
     const { repo, lookups } = server.services.context

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import S3rver from 's3rver'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../test-server.ts'
+import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
 
 describe('delivery on S3-compatible storage', () => {
   let workDir: string
@@ -23,7 +23,7 @@ describe('delivery on S3-compatible storage', () => {
       configureBuckets: [{ name: 'images' }],
     })
     const { port } = await s3rver.run()
-    server = await startTestServer('pglite', {
+    server = await startTestServer(defaultTestDatabase(), {
       STORAGE_DRIVER: 's3',
       S3_BUCKET: 'images',
       S3_ENDPOINT: `http://127.0.0.1:${port}`,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../test-server.ts'
+import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
 
 describe('storage out of reach', () => {
   let workDir: string
@@ -28,7 +28,7 @@ describe('storage out of reach', () => {
     workDir = await mkdtemp(join(tmpdir(), 'tessera-s3-outage-'))
     port = 0
     await startS3()
-    server = await startTestServer('pglite', {
+    server = await startTestServer(defaultTestDatabase(), {
       STORAGE_DRIVER: 's3',
       S3_BUCKET: 'images',
       S3_ENDPOINT: `http://127.0.0.1:${port}`,

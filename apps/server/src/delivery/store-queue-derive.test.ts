@@ -3,7 +3,7 @@
 // stored image is written only after its file is in storage (decision 014).
 import { parsePattern } from '@tessera/url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../test-server.ts'
+import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
 import { createDerivedBudget } from './budget.ts'
 import { createDeriver } from './derive.ts'
 import { createStoreQueue } from './store-queue.ts'
@@ -12,7 +12,7 @@ describe('derived images and a full store queue', () => {
   let server: TestServer
 
   beforeAll(async () => {
-    server = await startTestServer('pglite')
+    server = await startTestServer(defaultTestDatabase())
   })
   afterAll(async () => {
     await server?.stop()

@@ -2,7 +2,7 @@
 // trusted proxy, so a client cannot pick its own address to dodge limits or reach /metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config.ts'
-import { startTestServer, type TestServer } from '../test-server.ts'
+import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
 import { forwardedClient } from './request.ts'
 
 describe('forwardedClient', () => {
@@ -48,7 +48,7 @@ describe('forwardedClient', () => {
 describe('a server behind a trusted proxy', () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startTestServer('pglite', { TRUSTED_PROXIES: '127.0.0.1,::1' })
+    server = await startTestServer(defaultTestDatabase(), { TRUSTED_PROXIES: '127.0.0.1,::1' })
   })
   afterAll(async () => {
     await server?.stop()

@@ -5,7 +5,7 @@ import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../app.ts'
 import { buildOpenApiDocument } from '../openapi.ts'
-import { startTestServer, type TestServer } from '../test-server.ts'
+import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
 import { createLocalFetch } from './web.ts'
 
 const PLANS = '/service/panel/billing/v1.0/plans'
@@ -16,7 +16,7 @@ describe('in-process calls of the pages', () => {
   let hono: () => Parameters<typeof createLocalFetch>[0]
 
   beforeAll(async () => {
-    server = await startTestServer('pglite')
+    server = await startTestServer(defaultTestDatabase())
     const openApi = buildOpenApiDocument({
       publicUrl: server.url,
       appSlug: 'background-remover',

@@ -8,7 +8,11 @@ import { parsePattern } from '@tessera/url'
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createDatabase, createRepository } from '../db/index.ts'
-import { openTestDatabase } from '../db/test-database.ts'
+import {
+  createThrowawayDatabase,
+  defaultTestDatabase,
+  openTestDatabase,
+} from '../db/test-database.ts'
 import { startTestServer, testDatabases } from '../test-server.ts'
 import { createJobRunner, IDLE_POLL_FACTOR, idlePollMs, REFUND_SWEEP_INTERVAL_MS } from './jobs.ts'
 import { createLogger } from './logger.ts'
@@ -26,11 +30,14 @@ describe('background jobs', () => {
     // The demo organisation has strict transformations: its AI operations run from presets.
     const path = '/v2/demo/p:square-crop/samples/chelsea.png'
 
-    const first = await startTestServer(
-      'pglite',
-      {},
-      { dataDir, persistDatabase: true, runJobs: false },
-    )
+    // On the run's one database (decision 012): on PostgreSQL both servers open one database;
+    // on PGlite, one folder (its own reopening is db/database.test.ts's subject).
+    const kind = defaultTestDatabase()
+    const shared =
+      kind === 'postgres' ? await createThrowawayDatabase({ migrated: true }) : undefined
+    const env = shared === undefined ? {} : { DATABASE_URL: shared.url }
+    const options = { dataDir, persistDatabase: kind === 'pglite', runJobs: false }
+    const first = await startTestServer(kind, env, options)
     const { repo } = first.services.context
     const demo = await repo.findOrganisationByCloudName('demo')
     await repo.upsertPreset(demo?.id as string, {
@@ -43,11 +50,7 @@ describe('background jobs', () => {
     expect((await first.services.context.repo.getJob(jobId))?.status).toBe('queued')
     await first.stop()
 
-    const second = await startTestServer(
-      'pglite',
-      {},
-      { dataDir, persistDatabase: true, runJobs: false },
-    )
+    const second = await startTestServer(kind, env, options)
     try {
       expect(await second.services.jobs.drain()).toBe(1)
       expect((await second.services.context.repo.getJob(jobId))?.status).toBe('done')
@@ -56,6 +59,7 @@ describe('background jobs', () => {
       expect(done.headers.get('content-type')).toBe('image/png')
     } finally {
       await second.stop()
+      await shared?.drop()
     }
   }, 60_000)
 })
