@@ -94,6 +94,25 @@ describe.each(ENGINES)('account tokens and the outbox (%s)', (engine) => {
     expect(kept.map((mail) => mail.subject)).toEqual(['mail 5', 'mail 4', 'mail 3'])
   })
 
+  it('never shows more than the kept mails to a reader while one is added', async () => {
+    const to = `outbox-${randomBytes(4).toString('hex')}@example.com`
+    const mail = (i: number) => ({ to, subject: `read ${i}`, text: `body ${i}`, html: null })
+    for (let i = 1; i <= 3; i++) await repo.addOutboxMail(mail(i), 3)
+    // A read beside each add: between an add's insert and its trim it saw four.
+    for (let i = 4; i <= 13; i++) {
+      const [, listed] = await Promise.all([
+        repo.addOutboxMail(mail(i), 3),
+        repo.listOutboxMail(10),
+      ])
+      expect(listed.length).toBeLessThanOrEqual(3)
+    }
+    expect((await repo.listOutboxMail(10)).map((kept) => kept.subject)).toEqual([
+      'read 13',
+      'read 12',
+      'read 11',
+    ])
+  })
+
   it('deletes an account with its own organisation, not while it is the last owner of a shared one', async () => {
     const { user: owner, organisation: shared } = await newUser()
     const { user: other } = await newUser()

@@ -225,10 +225,16 @@ export function createAccountTokenQueries(db: Db) {
   // ── the development outbox ────────────────────────────────────────────────────────────────
 
   /** Stores a mail and drops all but the newest `keep`. */
+  /**
+   * Keeps a mail and drops those older than the newest `keep`, in one transaction: a reader never
+   * sees more than `keep` (between two statements it saw one more).
+   */
   async function addOutboxMail(mail: NewOutboxMail, keep: number): Promise<OutboxMail> {
-    const row = returned((await db.insert(mailOutbox).values(mail).returning())[0])
-    await db.delete(mailOutbox).where(lt(mailOutbox.id, row.id - keep + 1))
-    return row
+    return db.transaction(async (tx) => {
+      const row = returned((await tx.insert(mailOutbox).values(mail).returning())[0])
+      await tx.delete(mailOutbox).where(lt(mailOutbox.id, row.id - keep + 1))
+      return row
+    })
   }
 
   /** The newest mails first, at most `limit`; only those to `to` when given. */
