@@ -28,7 +28,8 @@ interface Row {
   spacing: number | undefined
 }
 
-function centre(quad: Quad): Point {
+/** The mean of a polygon's corners (an OCR line's centre). */
+export function centre(quad: Quad): [number, number] {
   let x = 0
   let y = 0
   for (const [px, py] of quad) {

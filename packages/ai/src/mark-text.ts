@@ -5,6 +5,7 @@
 // lines; their polygons are turned back into the image's pixels.
 import { findText, polygonBox } from './detect.ts'
 import type { AiImage } from './image.ts'
+import { centre } from './mark-rows.ts'
 import type { TextLine } from './models/ocr.ts'
 import { open, rgb, toImage } from './pixels.ts'
 import type { ModelPools } from './pool.ts'
@@ -31,16 +32,6 @@ export function unturn(
   const x = dx * Math.cos(angle) + dy * Math.sin(angle)
   const y = -dx * Math.sin(angle) + dy * Math.cos(angle)
   return [x + to.width / 2, y + to.height / 2]
-}
-
-function centre(polygon: readonly Point[]): Point {
-  let x = 0
-  let y = 0
-  for (const [px, py] of polygon) {
-    x += px / polygon.length
-    y += py / polygon.length
-  }
-  return [x, y]
 }
 
 function inside(point: Point, line: TextLine): boolean {
