@@ -224,7 +224,6 @@ export function createAccountTokenQueries(db: Db) {
 
   // ── the development outbox ────────────────────────────────────────────────────────────────
 
-  /** Stores a mail and drops all but the newest `keep`. */
   /**
    * Keeps a mail and drops those older than the newest `keep`, in one transaction: a reader never
    * sees more than `keep` (between two statements it saw one more).
