@@ -214,6 +214,9 @@ describe('console front door', () => {
       return ((await answer.json()) as { session: { passport: { user: { email: string } } } })
         .session.passport.user.email
     })
+    // Off the console first: its own session check, answered 401 once the cookies are gone,
+    // would send it to the login page itself and abort the navigation below (seen in CI).
+    await page.goto('about:blank')
     await context.clearCookies()
     await page.goto(
       `/console/auth/login?redirectUrl=${encodeURIComponent(`${server.url}/pricing`)}`,
