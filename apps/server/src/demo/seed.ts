@@ -35,6 +35,35 @@ export const DEMO_PRESETS = [
  */
 export const DEMO_MONTHLY_CREDITS = 10_000
 
+/** What the seed reads of a sample file's bytes: its type and its probe. */
+type SampleFacts = [
+  Awaited<ReturnType<typeof sniffType>>,
+  Awaited<ReturnType<AppContext['engine']['probe']>>,
+]
+
+/**
+ * The facts of each sample already read in this process, by content hash: bounded by the
+ * samples folder (ten files). A process that starts several servers (a test worker) probes each
+ * sample once; the PDF's probe alone starts a worker thread and its WebAssembly renderer
+ * (~0.3 s of CPU a start).
+ */
+const sampleFacts = new Map<string, Promise<SampleFacts>>()
+
+function readSampleFacts(
+  engine: AppContext['engine'],
+  hash: string,
+  data: Buffer,
+): Promise<SampleFacts> {
+  let facts = sampleFacts.get(hash)
+  if (facts === undefined) {
+    facts = Promise.all([sniffType(data), engine.probe(data)])
+    sampleFacts.set(hash, facts)
+    // A failed probe is not kept: the next start tries again.
+    facts.catch(() => sampleFacts.delete(hash))
+  }
+  return facts
+}
+
 /** Creates the demo organisation, its files and presets when they are missing. */
 export async function seedDemo(app: Pick<AppContext, 'repo' | 'storage' | 'engine' | 'logger'>) {
   const { repo, storage, engine, logger } = app
@@ -55,9 +84,8 @@ export async function seedDemo(app: Pick<AppContext, 'repo' | 'storage' | 'engin
     const path = `samples/${name}`
     if ((await repo.findFile(organisation.id, path)) !== undefined) continue
     const data = await readFile(join(SAMPLES_DIR, name))
-    const type = await sniffType(data)
-    const probe = await engine.probe(data)
     const hash = createHash('sha256').update(data).digest('hex')
+    const [type, probe] = await readSampleFacts(engine, hash, data)
     const storageKey = `orgs/${organisation.id}/originals/samples-${hash.slice(0, 16)}${extension}`
     await storage.put(storageKey, data, { contentType: type.contentType })
     await repo.upsertFile(organisation.id, {
