@@ -17,7 +17,7 @@ describe('the demo seed', () => {
   // The real engine, counting what the seed asks it to probe.
   const countingEngine = {
     ...engine,
-    probe: (data: Uint8Array) => {
+    probe: (data: Buffer) => {
       probed.push(data.length)
       return engine.probe(data)
     },
