@@ -13,3 +13,9 @@ export const OWNERS_ONLY = {
 export const NOT_YOURS = {
   '404': failure('organisation_not_found: not an organisation of yours (or an unknown id)'),
 }
+/** A call any member may make: its body, and the organisation. */
+export const OF_ANY_ROLE = { ...BAD_REQUEST, ...NOT_YOURS }
+/** A call only owners may make: its body, the role, and the organisation. */
+export const OF_OWNERS = { ...BAD_REQUEST, ...OWNERS_ONLY, ...NOT_YOURS }
+/** Done, with nothing to answer. */
+export const DONE = { description: 'Done' }

@@ -6,13 +6,14 @@ import {
   type ApiPart,
   dateTime,
   failure,
-  orgRoute,
+  json,
+  orgCalls,
   ref,
   route,
   uuidParam,
 } from '../http/openapi-kit.ts'
 
-import { BAD_REQUEST, NOT_YOURS, OWNERS_ONLY } from './openapi-answers.ts'
+import { BAD_REQUEST, DONE, OF_ANY_ROLE, OF_OWNERS } from './openapi-answers.ts'
 import { ORGANIZATION, USERS } from './paths.ts'
 import {
   acceptBody,
@@ -21,6 +22,9 @@ import {
   organisationChanges,
   roleBody,
 } from './requests.ts'
+
+const organisations = orgCalls(ORGANIZATION, 'organisations')
+const MEMBER = { userId: uuidParam('The member (user id)') }
 
 export const ACCOUNT_API: ApiPart = {
   tags: [
@@ -97,131 +101,75 @@ export const ACCOUNT_API: ApiPart = {
         '503': failure("google_unavailable: Google's keys could not be fetched"),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ORGANIZATION}/{orgId}`,
-      operationId: 'getOrganisation',
-      access: { role: 'viewer' },
+    organisations.get('', 'getOrganisation', 'viewer', {
       summary: 'The organisation, your role, plan and credits',
-      tags: ['organisations'],
-      responses: {
-        '200': { description: 'The organisation', schema: ref('Organisation') },
-        ...BAD_REQUEST,
-        ...NOT_YOURS,
-      },
+      responses: { '200': json(ref('Organisation'), 'The organisation'), ...OF_ANY_ROLE },
     }),
-    orgRoute({
-      method: 'patch',
-      path: `${ORGANIZATION}/{orgId}`,
-      operationId: 'updateOrganisation',
-      access: { role: 'admin' },
+    organisations.patch('', 'updateOrganisation', 'admin', {
       summary: 'Rename the organisation or change its cloud name (owners)',
       description:
         'A new cloud name changes every delivery URL of the organisation: the old URLs stop working.',
-      tags: ['organisations'],
       body: { schema: organisationChanges },
       responses: {
-        '200': { description: 'Changed', schema: ref('OrganisationChanged') },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
+        '200': json(ref('OrganisationChanged'), 'Changed'),
+        ...OF_OWNERS,
         '409': failure('cloud_name_taken'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ORGANIZATION}/{orgId}/members`,
-      operationId: 'listMembers',
-      access: { role: 'viewer', tokens: false },
-      summary: 'The members and their roles (members; not tokens)',
-      tags: ['organisations'],
-      responses: {
-        '200': { description: 'Oldest member first', schema: z.array(ref('Member')) },
-        ...BAD_REQUEST,
-        '403': failure('forbidden: API tokens cannot list members'),
-        ...NOT_YOURS,
+    organisations.get(
+      '/members',
+      'listMembers',
+      { role: 'viewer', tokens: false },
+      {
+        summary: 'The members and their roles (members; not tokens)',
+        responses: {
+          '200': json(z.array(ref('Member')), 'Oldest member first'),
+          ...OF_ANY_ROLE,
+          '403': failure('forbidden: API tokens cannot list members'),
+        },
       },
-    }),
-    orgRoute({
-      method: 'patch',
-      path: `${ORGANIZATION}/{orgId}/members/{userId}`,
-      operationId: 'setMemberRole',
-      access: { role: 'admin' },
+    ),
+    organisations.patch('/members/{userId}', 'setMemberRole', 'admin', {
       summary: "Change a member's role (owners)",
-      tags: ['organisations'],
-      params: { userId: uuidParam('The member (user id)') },
+      params: MEMBER,
       body: { schema: roleBody },
       responses: {
-        '200': { description: 'Changed', schema: z.object({ _id: z.string(), role: z.string() }) },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
+        '200': json(z.object({ _id: z.string(), role: z.string() }), 'Changed'),
+        ...OF_OWNERS,
         '409': failure('last_owner: the organisation would have no owner'),
       },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${ORGANIZATION}/{orgId}/members/{userId}`,
-      operationId: 'removeMember',
-      access: { role: 'viewer', tokens: false },
-      summary: 'Remove a member (owners), or leave (yourself)',
-      tags: ['organisations'],
-      params: { userId: uuidParam('The member (user id)') },
-      responses: {
-        '204': { description: 'Done' },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
-        '409': failure('last_owner: the last owner cannot leave'),
+    organisations.delete(
+      '/members/{userId}',
+      'removeMember',
+      { role: 'viewer', tokens: false },
+      {
+        summary: 'Remove a member (owners), or leave (yourself)',
+        params: MEMBER,
+        responses: {
+          '204': DONE,
+          ...OF_OWNERS,
+          '409': failure('last_owner: the last owner cannot leave'),
+        },
       },
-    }),
-    orgRoute({
-      method: 'post',
-      path: `${ORGANIZATION}/{orgId}/invitations`,
-      operationId: 'createInvitation',
-      access: { role: 'admin' },
+    ),
+    organisations.post('/invitations', 'createInvitation', 'admin', {
       summary: 'Invite an email address to join (owners); the token is shown once',
-      tags: ['organisations'],
       body: { schema: invitationBody },
       responses: {
-        '201': {
-          description: 'Invited; an earlier open invitation to it is revoked',
-          schema: ref('NewInvitation'),
-        },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
+        '201': json(ref('NewInvitation'), 'Invited; an earlier open invitation to it is revoked'),
+        ...OF_OWNERS,
         '409': failure('already_member'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ORGANIZATION}/{orgId}/invitations`,
-      operationId: 'listInvitations',
-      access: { role: 'admin' },
+    organisations.get('/invitations', 'listInvitations', 'admin', {
       summary: 'Open invitations (owners)',
-      tags: ['organisations'],
-      responses: {
-        '200': { description: 'Newest first', schema: z.array(ref('Invitation')) },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
-      },
+      responses: { '200': json(z.array(ref('Invitation')), 'Newest first'), ...OF_OWNERS },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${ORGANIZATION}/{orgId}/invitations/{invitationId}`,
-      operationId: 'revokeInvitation',
-      access: { role: 'admin' },
+    organisations.delete('/invitations/{invitationId}', 'revokeInvitation', 'admin', {
       summary: 'Revoke an open invitation (owners)',
-      tags: ['organisations'],
       params: { invitationId: uuidParam('The invitation') },
-      responses: {
-        '204': { description: 'Done' },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
-      },
+      responses: { '204': DONE, ...OF_OWNERS },
     }),
     route({
       method: 'post',

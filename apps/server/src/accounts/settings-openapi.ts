@@ -1,10 +1,20 @@
 // The declared calls of an organisation's settings, API tokens and signing keys.
 import { z } from 'zod'
-import { type ApiPart, dateTime, failure, orgRoute, ref, uuidParam } from '../http/openapi-kit.ts'
+import {
+  type ApiPart,
+  dateTime,
+  failure,
+  json,
+  orgCalls,
+  ref,
+  uuidParam,
+} from '../http/openapi-kit.ts'
 
-import { BAD_REQUEST, NOT_YOURS, OWNERS_ONLY } from './openapi-answers.ts'
+import { BAD_REQUEST, DONE, OF_ANY_ROLE, OF_OWNERS, OWNERS_ONLY } from './openapi-answers.ts'
 import { ORGANIZATION } from './paths.ts'
 import { settingsBody, tokenBody } from './requests.ts'
+
+const organisations = orgCalls(ORGANIZATION, 'organisations')
 
 export const SETTINGS_API: ApiPart = {
   tags: [],
@@ -59,122 +69,54 @@ export const SETTINGS_API: ApiPart = {
     }),
   },
   routes: [
-    orgRoute({
-      method: 'post',
-      path: `${ORGANIZATION}/{orgId}/tokens`,
-      operationId: 'createApiToken',
-      access: { role: 'admin' },
+    organisations.post('/tokens', 'createApiToken', 'admin', {
       summary: 'Create an API token (owners, signed in); the token is shown once',
-      tags: ['organisations'],
       body: { schema: tokenBody },
       responses: {
-        '201': { description: 'Created', schema: ref('NewApiToken') },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
+        '201': json(ref('NewApiToken'), 'Created'),
+        ...OF_OWNERS,
         '409': failure('too_many_tokens (50 live tokens at most)'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ORGANIZATION}/{orgId}/tokens`,
-      operationId: 'listApiTokens',
-      access: { role: 'admin' },
+    organisations.get('/tokens', 'listApiTokens', 'admin', {
       summary: 'Live API tokens, without their secret (owners)',
-      tags: ['organisations'],
-      responses: {
-        '200': { description: 'Newest first', schema: z.array(ref('ApiToken')) },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
-      },
+      responses: { '200': json(z.array(ref('ApiToken')), 'Newest first'), ...OF_OWNERS },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${ORGANIZATION}/{orgId}/tokens/{tokenId}`,
-      operationId: 'revokeApiToken',
-      access: { role: 'admin' },
+    organisations.delete('/tokens/{tokenId}', 'revokeApiToken', 'admin', {
       summary: 'Revoke an API token (owners); it stops working at once',
-      tags: ['organisations'],
       params: { tokenId: uuidParam('The token') },
-      responses: {
-        '204': { description: 'Done' },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
-      },
+      responses: { '204': DONE, ...OF_OWNERS },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ORGANIZATION}/{orgId}/settings`,
-      operationId: 'getOrganisationSettings',
-      access: { role: 'viewer' },
+    organisations.get('/settings', 'getOrganisationSettings', 'viewer', {
       summary: 'The organisation’s delivery and upload settings',
-      tags: ['organisations'],
-      responses: {
-        '200': { description: 'The settings', schema: ref('OrganisationSettings') },
-        ...BAD_REQUEST,
-        ...NOT_YOURS,
-      },
+      responses: { '200': json(ref('OrganisationSettings'), 'The settings'), ...OF_ANY_ROLE },
     }),
-    orgRoute({
-      method: 'patch',
-      path: `${ORGANIZATION}/{orgId}/settings`,
-      operationId: 'updateOrganisationSettings',
-      access: { role: 'admin' },
+    organisations.patch('/settings', 'updateOrganisationSettings', 'admin', {
       summary: 'Change settings (owners); settings not sent are kept',
-      tags: ['organisations'],
       body: { schema: settingsBody },
       responses: {
-        '200': {
-          description: 'The settings after the change',
-          schema: ref('OrganisationSettings'),
-        },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
+        '200': json(ref('OrganisationSettings'), 'The settings after the change'),
+        ...OF_OWNERS,
         '409': failure('no_signing_key: requireSignedUrls needs a live signing key first'),
       },
     }),
-    orgRoute({
-      method: 'post',
-      path: `${ORGANIZATION}/{orgId}/signing-keys`,
-      operationId: 'createSigningKey',
-      access: { role: 'admin' },
+    organisations.post('/signing-keys', 'createSigningKey', 'admin', {
       summary: 'Create a URL signing key (owners); the secret is shown once',
-      tags: ['organisations'],
       responses: {
-        '201': { description: 'Created', schema: ref('NewSigningKey') },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
+        '201': json(ref('NewSigningKey'), 'Created'),
+        ...OF_OWNERS,
         '409': failure('too_many_signing_keys (10 live keys at most)'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ORGANIZATION}/{orgId}/signing-keys`,
-      operationId: 'listSigningKeys',
-      access: { role: 'admin' },
+    organisations.get('/signing-keys', 'listSigningKeys', 'admin', {
       summary: 'Live signing keys, without their secret (owners)',
-      tags: ['organisations'],
-      responses: {
-        '200': { description: 'Oldest first', schema: z.array(ref('SigningKey')) },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
-      },
+      responses: { '200': json(z.array(ref('SigningKey')), 'Oldest first'), ...OF_OWNERS },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${ORGANIZATION}/{orgId}/signing-keys/{keyId}`,
-      operationId: 'revokeSigningKey',
-      access: { role: 'admin' },
+    organisations.delete('/signing-keys/{keyId}', 'revokeSigningKey', 'admin', {
       summary: 'Revoke a signing key (owners); URLs signed with it stop working at once',
-      tags: ['organisations'],
       params: { keyId: uuidParam('The signing key') },
       responses: {
-        '204': { description: 'Done' },
+        '204': DONE,
         ...BAD_REQUEST,
         ...OWNERS_ONLY,
         '404': failure(

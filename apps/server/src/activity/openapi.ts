@@ -1,7 +1,7 @@
 // The declared call of the activity log (issue 24).
 import { z } from 'zod'
-import { BAD_REQUEST, NOT_YOURS, OWNERS_ONLY } from '../accounts/openapi-answers.ts'
-import { type ApiPart, dateTime, orgRoute, ref } from '../http/openapi-kit.ts'
+import { OF_OWNERS } from '../accounts/openapi-answers.ts'
+import { type ApiPart, dateTime, json, orgCalls, ref } from '../http/openapi-kit.ts'
 import { ACTIVITY_BASE } from './paths.ts'
 import { activityQuery } from './requests.ts'
 
@@ -25,26 +25,19 @@ export const ACTIVITY_API: ApiPart = {
     }),
   },
   routes: [
-    orgRoute({
-      method: 'get',
-      path: `${ACTIVITY_BASE}/{orgId}/activity`,
-      access: { role: 'admin' },
-      operationId: 'listActivity',
+    orgCalls(ACTIVITY_BASE, 'activity').get('/activity', 'listActivity', 'admin', {
       summary: 'The activity log, newest first, with filters (owners)',
-      tags: ['activity'],
       query: activityQuery,
       responses: {
-        '200': {
-          description: 'One page of entries, and the kinds the log knows',
-          schema: z.object({
+        '200': json(
+          z.object({
             items: z.array(ref('ActivityEntry')),
             page: ref('Page'),
             kinds: z.array(z.string()),
           }),
-        },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...NOT_YOURS,
+          'One page of entries, and the kinds the log knows',
+        ),
+        ...OF_OWNERS,
       },
     }),
   ],

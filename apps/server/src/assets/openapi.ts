@@ -6,7 +6,9 @@ import {
   failure,
   formatted,
   JSON_BODY_LIMITS,
-  orgRoute,
+  json,
+  notFoundIn,
+  orgCalls,
   pagedList,
   ref,
   uuidParam,
@@ -43,10 +45,17 @@ export const MEDIA_FIELDS = {
     .describe('A video: what ffprobe read at upload (docs/delivery.md#video)'),
 }
 
-/** What a call on files or folders answers for a bad request. */
-const badRequest = failure(
+/** What a call on files, folders or presets answers for a bad request. */
+export const badRequest = failure(
   'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
 )
+const READ_400 = { '400': failure('invalid_query, or a signature_* problem') }
+const FOLDER_404 = notFoundIn('folder_not_found')
+/** The failures of a call on a folder, and on a file. */
+const IN_FOLDER = { '400': badRequest, ...FOLDER_404 }
+const ON_FILE = { '400': badRequest, ...notFoundIn('file_not_found') }
+const FILE_ID = { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') }
+const files = orgCalls(ASSET_API_BASE, 'files')
 
 export const ASSET_API: ApiPart = {
   tags: [
@@ -164,196 +173,108 @@ export const ASSET_API: ApiPart = {
     RecentFiles: pagedList('AssetFile'),
   },
   routes: [
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/listFiles`,
-      operationId: 'searchFiles',
-      access: { role: 'viewer' },
+    files.get('/listFiles', 'searchFiles', 'viewer', {
       summary: 'Search the library (the platform listFiles): folders by name, then files, paged',
       description:
         'Without filters: one folder level, as …/files. With name, tags (repeat tags, or tags[0], tags[1]…), metadata, format, size, dates, access or pathText: every file under path that matches all of them, and folders whose name contains name.',
-      tags: ['files'],
       query: searchQuery,
       responses: {
-        '200': { description: 'One page of folders and files', schema: ref('AssetListing') },
+        '200': json(ref('AssetListing'), 'One page of folders and files'),
         '400': failure('invalid_query, invalid_field, invalid_path, or a signature_* problem'),
-        '404': failure('organisation_not_found, or folder_not_found'),
+        ...FOLDER_404,
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/tags`,
-      operationId: 'listTags',
-      access: { role: 'viewer' },
+    files.get('/tags', 'listTags', 'viewer', {
       summary: 'The tags on the organisation’s files, most used first (at most 200)',
-      tags: ['files'],
-      responses: {
-        '200': { description: 'Tags and how many files carry each', schema: ref('TagList') },
-        '400': failure('invalid_query, or a signature_* problem'),
-      },
+      responses: { '200': json(ref('TagList'), 'Tags and how many files carry each'), ...READ_400 },
     }),
-    orgRoute({
-      method: 'post',
-      path: `${ASSET_API_BASE}/{orgId}/files/delete`,
-      operationId: 'deleteFiles',
-      access: { role: 'member' },
+    files.post('/files/delete', 'deleteFiles', 'member', {
       summary: 'Delete several files by id (ids of no file of the organisation are skipped)',
-      tags: ['files'],
       body: { schema: deleteFilesBody },
       responses: {
-        '200': { description: 'The files deleted', schema: z.array(ref('AssetFile')) },
+        '200': json(z.array(ref('AssetFile')), 'The files deleted'),
         '400': failure('invalid_json, invalid_body, or a signature_* problem'),
         ...JSON_BODY_LIMITS,
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/files`,
-      operationId: 'listFiles',
-      access: { role: 'viewer' },
+    files.get('/files', 'listFiles', 'viewer', {
       summary: 'One folder level: its sub-folders (first) and files, by name, paged',
-      tags: ['files'],
       query: filesQuery,
       responses: {
-        '200': { description: 'One page of folders and files', schema: ref('AssetListing') },
-        '400': badRequest,
-        '404': failure('organisation_not_found, or folder_not_found'),
+        '200': json(ref('AssetListing'), 'One page of folders and files'),
+        ...IN_FOLDER,
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/files/{fileId}`,
-      operationId: 'getFile',
-      access: { role: 'viewer' },
+    files.get('/files/{fileId}', 'getFile', 'viewer', {
       summary: 'One file',
-      tags: ['files'],
-      params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
-      responses: {
-        '200': { description: 'The file', schema: ref('AssetFile') },
-        '400': badRequest,
-        '404': failure('organisation_not_found, or file_not_found'),
-      },
+      params: FILE_ID,
+      responses: { '200': json(ref('AssetFile'), 'The file'), ...ON_FILE },
     }),
-    orgRoute({
-      method: 'patch',
-      path: `${ASSET_API_BASE}/{orgId}/files/{fileId}`,
-      operationId: 'moveFile',
-      access: { role: 'member' },
+    files.patch('/files/{fileId}', 'moveFile', 'member', {
       summary: 'Rename and/or move a file; set its access, tags or metadata',
       description:
         'The delivery URL changes with the path: the old one answers 404 at once. A moved file gets a new version; its derived images are deleted and made again on request. tags and metadata replace the old ones; access private makes delivery ask for a signed URL at once.',
-      tags: ['files'],
-      params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
+      params: FILE_ID,
       body: { schema: updateFileBody },
       responses: {
-        '200': { description: 'The file at its new path', schema: ref('AssetFile') },
-        '400': badRequest,
-        '404': failure('organisation_not_found, or file_not_found'),
+        '200': json(ref('AssetFile'), 'The file at its new path'),
+        ...ON_FILE,
         '409': failure('already_exists: a file or folder is at the new path'),
         ...JSON_BODY_LIMITS,
       },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${ASSET_API_BASE}/{orgId}/files/{fileId}`,
-      operationId: 'deleteFile',
-      access: { role: 'member' },
+    files.delete('/files/{fileId}', 'deleteFile', 'member', {
       summary: 'Delete a file, its stored original and every derived image',
-      tags: ['files'],
-      params: { fileId: uuidParam('The file (`_id` from the listing or the upload answer)') },
-      responses: {
-        '200': { description: 'The file that was deleted', schema: ref('AssetFile') },
-        '400': badRequest,
-        '404': failure('organisation_not_found, or file_not_found'),
-      },
+      params: FILE_ID,
+      responses: { '200': json(ref('AssetFile'), 'The file that was deleted'), ...ON_FILE },
     }),
-    orgRoute({
-      method: 'post',
-      path: `${ASSET_API_BASE}/{orgId}/folders`,
-      operationId: 'createFolder',
-      access: { role: 'member' },
+    files.post('/folders', 'createFolder', 'member', {
       summary: 'Make a folder (and any missing parent folders)',
-      tags: ['files'],
       body: { schema: createFolderBody },
       responses: {
-        '201': { description: 'The new folder', schema: ref('AssetFolder') },
+        '201': json(ref('AssetFolder'), 'The new folder'),
         '400': badRequest,
         '409': failure('already_exists: a folder or file is at this path'),
         ...JSON_BODY_LIMITS,
       },
     }),
-    orgRoute({
-      method: 'patch',
-      path: `${ASSET_API_BASE}/{orgId}/folders`,
-      operationId: 'moveFolder',
-      access: { role: 'member' },
+    files.patch('/folders', 'moveFolder', 'member', {
       summary: 'Rename and/or move a folder with everything in it',
-      tags: ['files'],
       query: folderQuery,
       body: { schema: moveBody },
       responses: {
-        '200': { description: 'The folder at its new path', schema: ref('AssetFolder') },
-        '400': badRequest,
-        '404': failure('organisation_not_found, or folder_not_found'),
+        '200': json(ref('AssetFolder'), 'The folder at its new path'),
+        ...IN_FOLDER,
         '409': failure('already_exists: something is at the new path'),
         ...JSON_BODY_LIMITS,
       },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${ASSET_API_BASE}/{orgId}/folders`,
-      operationId: 'deleteFolder',
-      access: { role: 'member' },
+    files.delete('/folders', 'deleteFolder', 'member', {
       summary: 'Delete an empty folder, or with recursive=true everything in it',
-      tags: ['files'],
       query: deleteFolderQuery,
       responses: {
-        '200': { description: 'What was deleted', schema: ref('FolderDeleted') },
-        '400': badRequest,
-        '404': failure('organisation_not_found, or folder_not_found'),
+        '200': json(ref('FolderDeleted'), 'What was deleted'),
+        ...IN_FOLDER,
         '409': failure('folder_not_empty: send recursive=true to delete what is in it'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/usage`,
-      operationId: 'getUsage',
-      access: { role: 'viewer' },
+    files.get('/usage', 'getUsage', 'viewer', {
       summary: 'Storage, derived-image cache and credits of the organisation, counted now',
-      tags: ['files'],
-      responses: {
-        '200': { description: 'What the organisation uses', schema: ref('Usage') },
-        '400': failure('invalid_query, or a signature_* problem'),
-      },
+      responses: { '200': json(ref('Usage'), 'What the organisation uses'), ...READ_400 },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/usage/daily`,
-      operationId: 'getDailyUsage',
-      access: { role: 'viewer' },
+    files.get('/usage/daily', 'getDailyUsage', 'viewer', {
       summary:
         'Usage per day (UTC): delivery requests and bytes, renders, AI runs and credits spent; every day of the range present',
-      tags: ['files'],
       query: dailyUsageQuery,
       responses: {
-        '200': { description: 'The days and their totals', schema: ref('DailyUsage') },
+        '200': json(ref('DailyUsage'), 'The days and their totals'),
         '400': failure('invalid_query: not a date, from after to, or over 400 days'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/recent-files`,
-      operationId: 'listRecentFiles',
-      access: { role: 'viewer' },
+    files.get('/recent-files', 'listRecentFiles', 'viewer', {
       summary: 'Files in every folder, the most recently uploaded or changed first, paged',
-      tags: ['files'],
-      query: z.object({
-        ...pageQuery(RECENT_PAGE_SIZE),
-      }),
-      responses: {
-        '200': { description: 'One page of files', schema: ref('RecentFiles') },
-        '400': failure('invalid_query, or a signature_* problem'),
-      },
+      query: z.object(pageQuery(RECENT_PAGE_SIZE)),
+      responses: { '200': json(ref('RecentFiles'), 'One page of files'), ...READ_400 },
     }),
   ],
 }

@@ -7,11 +7,14 @@ import {
   failure,
   formatted,
   JSON_BODY_LIMITS,
-  orgRoute,
+  json,
+  notFoundIn,
+  orgCalls,
   pagedList,
   ref,
 } from '../http/openapi-kit.ts'
 
+import { badRequest } from './openapi.ts'
 import { ASSET_API_BASE } from './paths.ts'
 import {
   createPresetBody,
@@ -26,9 +29,8 @@ const presetPath = {
     .meta({ example: 'thumbnail' })
     .describe('The preset name (letters, digits, _ and -)'),
 }
-const failures = failure(
-  'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
-)
+const ON_PRESET = { '400': badRequest, ...notFoundIn('preset_not_found') }
+const presets = orgCalls(ASSET_API_BASE, 'presets')
 
 export const PRESET_API: ApiPart = {
   tags: [],
@@ -47,78 +49,41 @@ export const PRESET_API: ApiPart = {
     PresetList: pagedList('Preset'),
   },
   routes: [
-    orgRoute({
-      method: 'post',
-      path: `${ASSET_API_BASE}/{orgId}/presets`,
-      operationId: 'createPreset',
-      access: { role: 'member' },
+    presets.post('/presets', 'createPreset', 'member', {
       summary: 'Create a preset',
       description: `The transformation is checked as delivery would use it: a pattern the URL language refuses, an undeclared $variable, a missing or archived preset it refers to, a cycle or more than ${MAX_TRANSFORMATIONS} operations answer 400 invalid_transformation with the language’s message.`,
-      tags: ['presets'],
       body: { schema: createPresetBody },
       responses: {
-        '201': { description: 'The new preset', schema: ref('Preset') },
-        '400': failures,
+        '201': json(ref('Preset'), 'The new preset'),
+        '400': badRequest,
         '409': failure('already_exists: the organisation has a preset of this name'),
         ...JSON_BODY_LIMITS,
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/presets`,
-      operationId: 'listPresets',
-      access: { role: 'viewer' },
+    presets.get('/presets', 'listPresets', 'viewer', {
       summary: 'Presets by name, paged',
-      tags: ['presets'],
       query: presetsQuery,
-      responses: {
-        '200': { description: 'One page of presets', schema: ref('PresetList') },
-        '400': failures,
-      },
+      responses: { '200': json(ref('PresetList'), 'One page of presets'), '400': badRequest },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${ASSET_API_BASE}/{orgId}/presets/{presetName}`,
-      operationId: 'getPreset',
-      access: { role: 'viewer' },
+    presets.get('/presets/{presetName}', 'getPreset', 'viewer', {
       summary: 'One preset',
-      tags: ['presets'],
       params: presetPath,
-      responses: {
-        '200': { description: 'The preset', schema: ref('Preset') },
-        '400': failures,
-        '404': failure('organisation_not_found, or preset_not_found'),
-      },
+      responses: { '200': json(ref('Preset'), 'The preset'), ...ON_PRESET },
     }),
-    orgRoute({
-      method: 'patch',
-      path: `${ASSET_API_BASE}/{orgId}/presets/{presetName}`,
-      operationId: 'updatePreset',
-      access: { role: 'member' },
+    presets.patch('/presets/{presetName}', 'updatePreset', 'member', {
       summary: 'Change the transformation or params, or archive (archived: true) / restore',
-      tags: ['presets'],
       params: presetPath,
       body: { schema: updatePresetBody },
       responses: {
-        '200': { description: 'The changed preset', schema: ref('Preset') },
-        '400': failures,
-        '404': failure('organisation_not_found, or preset_not_found'),
+        '200': json(ref('Preset'), 'The changed preset'),
+        ...ON_PRESET,
         ...JSON_BODY_LIMITS,
       },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${ASSET_API_BASE}/{orgId}/presets/{presetName}`,
-      operationId: 'deletePreset',
-      access: { role: 'member' },
+    presets.delete('/presets/{presetName}', 'deletePreset', 'member', {
       summary: 'Delete a preset (delivery URLs using it answer 400 afterwards)',
-      tags: ['presets'],
       params: presetPath,
-      responses: {
-        '200': { description: 'The preset that was deleted', schema: ref('Preset') },
-        '400': failures,
-        '404': failure('organisation_not_found, or preset_not_found'),
-      },
+      responses: { '200': json(ref('Preset'), 'The preset that was deleted'), ...ON_PRESET },
     }),
   ],
 }

@@ -3,14 +3,15 @@
 import { z } from 'zod'
 import {
   type ApiPart,
+  calls,
   dateTime,
   failure,
   formatted,
   JSON_BODY_LIMITS,
-  orgRoute,
+  json,
+  orgCalls,
   pagedList,
   ref,
-  route,
   uuidParam,
 } from '../http/openapi-kit.ts'
 
@@ -18,13 +19,13 @@ import { BILLING_ORG_BASE, PAYMENT_WEBHOOK_BASE, TEST_CHECKOUT_PATH } from './pa
 import { checkoutBody, ledgerQuery, paymentsQuery, portalBody } from './requests.ts'
 
 /** The test checkout page's reference, in its path. */
-const testCheckoutParams = z.object({
+const testCheckoutParams = {
   ref: z
     .string()
     .regex(/^tpc_[A-Za-z0-9_-]{43}$/)
     .meta({ example: 'tpc_example' })
     .describe('The test checkout reference: tpc_ and 43 characters (from checkoutUrl)'),
-})
+}
 
 /** Where the test checkout goes back to, and the signature of that address. */
 const testCheckoutQuery = z.object({
@@ -41,28 +42,36 @@ const testCheckoutQuery = z.object({
     .optional(),
 })
 
+const credits = orgCalls(BILLING_ORG_BASE, 'credits')
+const payments = calls('', 'payments')
+const ONLY_OWNERS = { '403': failure('forbidden: only owners') }
+
+/** The test checkout page's calls: its reference, return address and failures. */
+const testCheckout = {
+  params: testCheckoutParams,
+  query: testCheckoutQuery,
+  responses: {
+    '400': failure(
+      'invalid_checkout: not a test checkout reference; invalid_return_url: return or rs missing, altered or not a console page',
+    ),
+    '404': failure('payment_not_found, or unknown_provider when test payments are off'),
+  },
+}
+
 // The test checkout page's two buttons (pay, cancel): the same call but for what it settles.
 const settleTestCheckout = (action: 'pay' | 'cancel', operationId: string, summary: string) =>
-  route({
-    method: 'post',
-    path: `${TEST_CHECKOUT_PATH}/{ref}/${action}`,
-    operationId,
+  payments.post(`${TEST_CHECKOUT_PATH}/{ref}/${action}`, operationId, {
+    ...testCheckout,
     summary,
     description:
       'The buttons of the test checkout page post here (no session or signature: the reference is the capability). Settles the payment through the same path as the provider webhook.',
-    tags: ['payments'],
-    params: testCheckoutParams,
-    query: testCheckoutQuery,
     responses: {
       '303': {
         description:
           'Settled (or already settled): back to the return address with ?paymentId=…&status=…, or without one to the checkout page',
         headers: { Location: { schema: z.string() } },
       },
-      '400': failure(
-        'invalid_checkout: not a test checkout reference; invalid_return_url: return or rs missing, altered or not a console page',
-      ),
-      '404': failure('payment_not_found, or unknown_provider when test payments are off'),
+      ...testCheckout.responses,
       '409': {
         description: 'The checkout was already settled the other way (and has no return address)',
         content: { 'text/html': { schema: z.string() } },
@@ -149,43 +158,23 @@ export const BILLING_API: ApiPart = {
     }),
   },
   routes: [
-    orgRoute({
-      method: 'get',
-      path: `${BILLING_ORG_BASE}/{orgId}/credits`,
-      operationId: 'getCredits',
-      access: { role: 'viewer' },
+    credits.get('/credits', 'getCredits', 'viewer', {
       summary: 'Balance, plan and subscription',
-      tags: ['credits'],
-      responses: {
-        '200': { description: 'The balance (members and API tokens)', schema: ref('Credits') },
-      },
+      responses: { '200': json(ref('Credits'), 'The balance (members and API tokens)') },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${BILLING_ORG_BASE}/{orgId}/credits/ledger`,
-      operationId: 'listCreditLedger',
-      access: { role: 'viewer' },
+    credits.get('/credits/ledger', 'listCreditLedger', 'viewer', {
       summary: 'Every change of the balance, newest first',
-      tags: ['credits'],
       query: ledgerQuery,
       responses: {
-        '200': { description: 'One page of the ledger', schema: ref('CreditLedger') },
+        '200': json(ref('CreditLedger'), 'One page of the ledger'),
         '400': failure('invalid_query: pageNo or pageSize out of range'),
       },
     }),
-    orgRoute({
-      method: 'post',
-      path: `${BILLING_ORG_BASE}/{orgId}/checkout`,
-      operationId: 'createCheckout',
-      access: { role: 'owner' },
+    credits.post('/checkout', 'createCheckout', 'owner', {
       summary: 'Buy a subscription to a plan or a top-up addon (owners only)',
-      tags: ['credits'],
-      body: {
-        schema: checkoutBody,
-        example: { kind: 'topup', addonId: 101 },
-      },
+      body: { schema: checkoutBody, example: { kind: 'topup', addonId: 101 } },
       responses: {
-        '201': { description: 'Open checkoutUrl to pay', schema: ref('CheckoutStarted') },
+        '201': json(ref('CheckoutStarted'), 'Open checkoutUrl to pay'),
         '400': failure(
           'invalid_body, invalid_plan (free or custom plan), invalid_addon, invalid_return_url (returnUrl is not a console page), invalid_json or signature_*',
         ),
@@ -197,41 +186,26 @@ export const BILLING_API: ApiPart = {
         '503': failure('payments_unavailable: PAYMENT_PROVIDER=off'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${BILLING_ORG_BASE}/{orgId}/payments/{paymentId}`,
-      operationId: 'getPayment',
-      access: { role: 'viewer' },
+    credits.get('/payments/{paymentId}', 'getPayment', 'viewer', {
       summary: 'A checkout and its status',
-      tags: ['credits'],
       params: { paymentId: uuidParam('The paymentId of the checkout') },
       responses: {
-        '200': { description: 'The payment', schema: ref('Payment') },
+        '200': json(ref('Payment'), 'The payment'),
         '404': failure('organisation_not_found or payment_not_found'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${BILLING_ORG_BASE}/{orgId}/payments`,
-      access: { role: 'viewer' },
-      operationId: 'listPayments',
+    credits.get('/payments', 'listPayments', 'viewer', {
       summary: "The organisation's payments, newest first (status=paid: those with a receipt)",
-      tags: ['credits'],
       query: paymentsQuery,
       responses: {
-        '200': { description: 'One page of payments', schema: ref('PaymentList') },
+        '200': json(ref('PaymentList'), 'One page of payments'),
         '400': failure('invalid_query: pageNo, pageSize or status out of range'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${BILLING_ORG_BASE}/{orgId}/payments/{paymentId}/receipt`,
-      access: { role: 'owner' },
-      operationId: 'getReceipt',
+    credits.get('/payments/{paymentId}/receipt', 'getReceipt', 'owner', {
       summary: 'The receipt of a paid payment, as an HTML page (owners only)',
       description:
         'Numbered (R-000042) when the payment was paid; names the organisation, the plan or top-up, the amount and the date. With download=1 the same page comes as an attachment (tessera-receipt-R-000042.html).',
-      tags: ['credits'],
       params: { paymentId: uuidParam('The paymentId of the payment') },
       query: z.object({
         download: z.enum(['1', 'true']).describe('Answer as a file to save').optional(),
@@ -244,88 +218,66 @@ export const BILLING_API: ApiPart = {
       },
     }),
     ...(['cancel', 'resume'] as const).map((action) =>
-      orgRoute({
-        method: 'post',
-        path: `${BILLING_ORG_BASE}/{orgId}/subscription/${action}`,
-        access: { role: 'owner' },
-        operationId: action === 'cancel' ? 'cancelSubscription' : 'resumeSubscription',
+      credits.post(`/subscription/${action}`, `${action}Subscription`, 'owner', {
         summary:
           action === 'cancel'
             ? 'Cancel the subscription at the end of its period (owners only)'
             : 'Take a cancellation back: the subscription renews (owners only)',
-        tags: ['credits'],
         responses: {
-          '200': {
-            description: 'The subscription as it is now',
-            schema: z.object({ subscription: z.looseObject({}) }),
-          },
-          '403': failure('forbidden: only owners'),
+          '200': json(
+            z.object({ subscription: z.looseObject({}) }),
+            'The subscription as it is now',
+          ),
+          ...ONLY_OWNERS,
           '404': failure('subscription_not_found: the organisation has no subscription'),
           '409': failure('subscription_ended: its period is over'),
         },
       }),
     ),
-    orgRoute({
-      method: 'post',
-      path: `${BILLING_ORG_BASE}/{orgId}/billing-portal`,
-      access: { role: 'owner' },
-      operationId: 'openBillingPortal',
+    credits.post('/billing-portal', 'openBillingPortal', 'owner', {
       summary: "The payment provider's customer portal (Stripe), for owners",
-      tags: ['credits'],
       body: { schema: portalBody, example: { returnUrl: '/console' } },
       responses: {
-        '201': {
-          description: 'Open url to manage cards, invoices and the subscription at the provider',
-          schema: z.object({ url: formatted('uri') }),
-        },
+        '201': json(
+          z.object({ url: formatted('uri') }),
+          'Open url to manage cards, invoices and the subscription at the provider',
+        ),
         '400': failure('invalid_return_url, invalid_body or invalid_json'),
-        '403': failure('forbidden: only owners'),
+        ...ONLY_OWNERS,
         '404': failure('customer_not_found: no customer with the provider yet'),
         '503': failure('portal_unavailable: the provider has no portal (test, off)'),
       },
     }),
-    route({
-      method: 'post',
-      path: `${PAYMENT_WEBHOOK_BASE}/{provider}`,
-      operationId: 'paymentWebhook',
+    payments.post(`${PAYMENT_WEBHOOK_BASE}/{provider}`, 'paymentWebhook', {
       summary: "The payment provider's signed event: a checkout paid, failed or canceled",
       description:
         'Test provider: body { providerRef, outcome: paid|failed|canceled }, header x-test-payments-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. Stripe (provider stripe): its events as sent, verified with Stripe-Signature by the stripe library (checkout.session.completed / async_payment_succeeded / async_payment_failed / expired, invoice.paid renewals, customer.subscription.updated / deleted; other types are acknowledged and ignored). Idempotent: a payment settles once.',
-      tags: ['payments'],
-      params: z.object({ provider: z.string().meta({ example: 'test' }) }),
+      params: { provider: z.string().meta({ example: 'test' }) },
       body: { schema: z.record(z.string(), z.unknown()) },
       responses: {
-        '200': {
-          description: 'The event was applied (or had been already)',
-          schema: z.object({
+        '200': json(
+          z.object({
             received: z.literal(true),
             paymentId: z.string(),
             status: z.string(),
             changed: z.boolean().describe('False for a replayed or late event'),
           }),
-        },
+          'The event was applied (or had been already)',
+        ),
         '400': failure('webhook_signature (missing, wrong or stale) or webhook_payload'),
         '404': failure('unknown_provider or payment_not_found'),
         '413': failure('too_large'),
       },
     }),
-    route({
-      method: 'get',
-      path: `${TEST_CHECKOUT_PATH}/{ref}`,
-      operationId: 'showTestCheckout',
+    payments.get(`${TEST_CHECKOUT_PATH}/{ref}`, 'showTestCheckout', {
+      ...testCheckout,
       summary: 'Test mode: the checkout page with Pay and Cancel buttons',
-      tags: ['payments'],
-      params: testCheckoutParams,
-      query: testCheckoutQuery,
       responses: {
         '200': {
           description: 'The checkout page',
           content: { 'text/html': { schema: z.string() } },
         },
-        '400': failure(
-          'invalid_checkout: not a test checkout reference; invalid_return_url: return or rs missing, altered or not a console page',
-        ),
-        '404': failure('payment_not_found, or unknown_provider when test payments are off'),
+        ...testCheckout.responses,
       },
     }),
     settleTestCheckout(

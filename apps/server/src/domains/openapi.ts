@@ -1,11 +1,13 @@
 // The declared calls of custom domains (issue 24) and the TLS proxy's ask.
 import { z } from 'zod'
-import { BAD_REQUEST, NOT_YOURS, OWNERS_ONLY } from '../accounts/openapi-answers.ts'
+import { BAD_REQUEST, NOT_YOURS, OF_ANY_ROLE, OWNERS_ONLY } from '../accounts/openapi-answers.ts'
 import {
   type ApiPart,
   dateTime,
   failure,
-  orgRoute,
+  json,
+  notFoundIn,
+  orgCalls,
   ref,
   route,
   uuidParam,
@@ -13,10 +15,13 @@ import {
 import { DOMAINS_BASE, TLS_ASK_PATH } from './paths.ts'
 import { domainBody } from './requests.ts'
 
-const DOMAIN_404 = {
-  '404': failure(
-    'organisation_not_found, or domain_not_found: no such domain of this organisation',
-  ),
+const domains = orgCalls(DOMAINS_BASE, 'domains')
+const DOMAIN = { domainId: uuidParam('The domain') }
+/** The failures of a call on one domain. */
+const ON_DOMAIN = {
+  ...BAD_REQUEST,
+  ...OWNERS_ONLY,
+  ...notFoundIn('domain_not_found: no such domain of this organisation'),
 }
 
 export const DOMAINS_API: ApiPart = {
@@ -60,65 +65,31 @@ export const DOMAINS_API: ApiPart = {
     }),
   },
   routes: [
-    orgRoute({
-      method: 'get',
-      path: `${DOMAINS_BASE}/{orgId}/domains`,
-      access: { role: 'viewer' },
-      operationId: 'listDomains',
+    domains.get('/domains', 'listDomains', 'viewer', {
       summary: 'The organisation’s custom domains, oldest first',
-      tags: ['domains'],
-      responses: {
-        '200': { description: 'The domains', schema: z.array(ref('CustomDomain')) },
-        ...BAD_REQUEST,
-        ...NOT_YOURS,
-      },
+      responses: { '200': json(z.array(ref('CustomDomain')), 'The domains'), ...OF_ANY_ROLE },
     }),
-    orgRoute({
-      method: 'post',
-      path: `${DOMAINS_BASE}/{orgId}/domains`,
-      access: { role: 'admin' },
-      operationId: 'addDomain',
+    domains.post('/domains', 'addDomain', 'admin', {
       summary: 'Register a custom domain (owners); pending until checked',
-      tags: ['domains'],
       body: { schema: domainBody },
       responses: {
-        '201': { description: 'Registered, with its challenge', schema: ref('CustomDomain') },
+        '201': json(ref('CustomDomain'), 'Registered, with its challenge'),
         '400': failure('invalid_domain: not a domain name, or one of the server’s own hosts'),
         ...OWNERS_ONLY,
         ...NOT_YOURS,
         '409': failure('domain_taken (by any organisation), or too_many_domains (20 at most)'),
       },
     }),
-    orgRoute({
-      method: 'post',
-      path: `${DOMAINS_BASE}/{orgId}/domains/{domainId}/check`,
-      access: { role: 'admin' },
-      operationId: 'checkDomain',
+    domains.post('/domains/{domainId}/check', 'checkDomain', 'admin', {
       summary:
         'Look for the challenge now (owners): verified when the TXT record or the HTTP file holds the token, failed otherwise',
-      tags: ['domains'],
-      params: { domainId: uuidParam('The domain') },
-      responses: {
-        '200': { description: 'The domain after the check', schema: ref('CustomDomain') },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...DOMAIN_404,
-      },
+      params: DOMAIN,
+      responses: { '200': json(ref('CustomDomain'), 'The domain after the check'), ...ON_DOMAIN },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${DOMAINS_BASE}/{orgId}/domains/{domainId}`,
-      access: { role: 'admin' },
-      operationId: 'removeDomain',
+    domains.delete('/domains/{domainId}', 'removeDomain', 'admin', {
       summary: 'Remove a custom domain (owners); it stops delivering at once',
-      tags: ['domains'],
-      params: { domainId: uuidParam('The domain') },
-      responses: {
-        '204': { description: 'Removed' },
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
-        ...DOMAIN_404,
-      },
+      params: DOMAIN,
+      responses: { '204': { description: 'Removed' }, ...ON_DOMAIN },
     }),
     route({
       method: 'get',
@@ -131,10 +102,10 @@ export const DOMAINS_API: ApiPart = {
         domain: z.string().meta({ example: 'img.example.com' }).describe('The host name asked for'),
       }),
       responses: {
-        '200': {
-          description: 'A certificate may be issued',
-          schema: z.object({ domain: z.string(), allowed: z.literal(true) }),
-        },
+        '200': json(
+          z.object({ domain: z.string(), allowed: z.literal(true) }),
+          'A certificate may be issued',
+        ),
         '403': failure('not_served: the name is not a verified domain here (no certificate)'),
       },
     }),

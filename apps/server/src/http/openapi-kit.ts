@@ -1,5 +1,7 @@
 // Routes declared once, documented from their zod schemas. A feature lists its calls as
-// `route({ method, path, summary, tags, params, query, body, responses })`; the document builder
+// `route({ method, path, summary, tags, params, query, body, responses })`, or those of one tag
+// under one base path as a router lists them: `files.get('/files/{fileId}', 'getFile', 'viewer',
+// { summary, params, responses })` (`orgCalls`, `calls`); the document builder
 // (`../openapi.ts`) turns every declaration into an OpenAPI 3.1 operation with zod's own JSON
 // Schema output (`z.toJSONSchema`), so no operation, parameter or body is written as JSON by hand.
 import { PUBLIC_API_PATHS } from '@tessera/url'
@@ -169,6 +171,11 @@ export const JSON_BODY_ERRORS: Record<string, Answer> = {
   ...JSON_BODY_LIMITS,
 }
 
+/** Something of an organisation not found: `organisation_not_found, or ${what}`. */
+export const notFoundIn = (what: string) => ({
+  '404': failure(`organisation_not_found, or ${what}`),
+})
+
 /** A page of the shared schema `item`: `{ items, page }` (`paging.ts`). */
 export const pagedList = (item: string) =>
   z.object({ items: z.array(ref(item)), page: ref('Page') })
@@ -196,3 +203,58 @@ export const orgRoute = (
     responses: { ...ORG_ERRORS, ...refused, ...declaration.responses },
   }
 }
+
+/** What a call declares besides its method, path, operationId, tag and access. */
+export type CallParts = Omit<
+  RouteDeclaration,
+  'method' | 'path' | 'operationId' | 'tags' | 'params' | 'access'
+> & { params?: z.ZodRawShape; access?: OrgAccess }
+
+const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete']
+
+const byMethod = <Declare>(declare: (method: HttpMethod) => Declare) =>
+  Object.fromEntries(METHODS.map((method) => [method, declare(method)])) as Record<
+    HttpMethod,
+    Declare
+  >
+
+/**
+ * The calls of one tag under `base`, by method: `platform.get('/files/id/{id}', 'getFileById',
+ * { summary, params, responses })` declares `GET ${base}/files/id/{id}`.
+ */
+export const calls = (base: string, tag: string) =>
+  byMethod(
+    (method) =>
+      (path: string, operationId: string, { params, ...parts }: CallParts): RouteDeclaration => ({
+        method,
+        path: `${base}${path}`,
+        operationId,
+        tags: [tag],
+        ...(params === undefined ? {} : { params: z.object(params) }),
+        ...parts,
+      }),
+  )
+
+/**
+ * The calls of one tag on an organisation, by method: `files.get('/files/{fileId}', 'getFile',
+ * 'viewer', { summary, params, responses })` declares `GET ${base}/{orgId}/files/{fileId}` as
+ * `orgRoute` does, for viewers and above (a role, or the whole `OrgAccess`).
+ */
+export const orgCalls = (base: string, tag: string) =>
+  byMethod(
+    (method) =>
+      (
+        path: string,
+        operationId: string,
+        access: OrgRole | OrgAccess,
+        parts: Omit<CallParts, 'access'>,
+      ) =>
+        orgRoute({
+          method,
+          path: `${base}/{orgId}${path}`,
+          operationId,
+          access: typeof access === 'string' ? { role: access } : access,
+          tags: [tag],
+          ...parts,
+        }),
+  )

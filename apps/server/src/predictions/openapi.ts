@@ -7,12 +7,15 @@ import {
   failure,
   formatted,
   JSON_BODY_LIMITS,
-  orgRoute,
+  json,
+  orgCalls,
   ref,
   uuidParam,
 } from '../http/openapi-kit.ts'
 
 import { PREDICTIONS_ORG_BASE } from './paths.ts'
+
+const jobs = orgCalls(PREDICTIONS_ORG_BASE, 'prediction jobs')
 
 export const PREDICTIONS_API: ApiPart = {
   tags: [
@@ -61,13 +64,8 @@ export const PREDICTIONS_API: ApiPart = {
     }),
   },
   routes: [
-    orgRoute({
-      method: 'post',
-      path: `${PREDICTIONS_ORG_BASE}/{orgId}/predictions/{predictionId}`,
-      operationId: 'createPredictionJob',
-      access: { role: 'member' },
+    jobs.post('/predictions/{predictionId}', 'createPredictionJob', 'member', {
       summary: 'Run a prediction as a background job (members and API tokens); costs credits',
-      tags: ['prediction jobs'],
       params: { predictionId: z.string().meta({ example: 'ic_crop' }) },
       body: {
         schema: z
@@ -79,8 +77,7 @@ export const PREDICTIONS_API: ApiPart = {
       },
       responses: {
         '202': {
-          description: 'Queued; poll the Location',
-          schema: ref('PredictionJobQueued'),
+          ...json(ref('PredictionJobQueued'), 'Queued; poll the Location'),
           headers: { Location: { schema: z.string() } },
         },
         '400': failure(
@@ -92,19 +89,11 @@ export const PREDICTIONS_API: ApiPart = {
         '501': failure('model_unavailable: this server cannot run the model'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${PREDICTIONS_ORG_BASE}/{orgId}/predictions/jobs/{jobId}`,
-      operationId: 'getPredictionJob',
-      access: { role: 'viewer' },
+    jobs.get('/predictions/jobs/{jobId}', 'getPredictionJob', 'viewer', {
       summary: 'Poll a prediction job',
-      tags: ['prediction jobs'],
       params: { jobId: uuidParam('The jobId of the created job') },
       responses: {
-        '200': {
-          description: 'The job; result when done, error when failed',
-          schema: ref('PredictionJob'),
-        },
+        '200': json(ref('PredictionJob'), 'The job; result when done, error when failed'),
         '404': failure('organisation_not_found or job_not_found'),
       },
     }),

@@ -6,7 +6,8 @@ import {
   dateTime,
   failure,
   JSON_BODY_ERRORS,
-  orgRoute,
+  json,
+  orgCalls,
   PageBody,
   ref,
   uuidParam,
@@ -14,7 +15,8 @@ import {
 import { WEBHOOK_MANAGE, WEBHOOK_READ, WEBHOOKS_ORG_BASE } from './paths.ts'
 import { createWebhookBody, deliveriesQuery, updateWebhookBody } from './requests.ts'
 
-const BASE = `${WEBHOOKS_ORG_BASE}/{orgId}/webhooks`
+const webhooks = orgCalls(WEBHOOKS_ORG_BASE, 'webhooks')
+const FORBIDDEN = { '403': failure('forbidden') }
 const webhookId = { webhookId: uuidParam('The webhook') }
 
 export const WEBHOOK_OPENAPI: ApiPart = {
@@ -46,101 +48,59 @@ export const WEBHOOK_OPENAPI: ApiPart = {
     }),
   },
   routes: [
-    orgRoute({
-      method: 'get',
-      path: BASE,
-      access: WEBHOOK_READ,
-      operationId: 'listWebhooks',
+    webhooks.get('/webhooks', 'listWebhooks', WEBHOOK_READ, {
       summary: 'The webhooks of the organisation',
-      tags: ['webhooks'],
-      responses: { '200': { description: 'Every endpoint', schema: z.array(ref('Webhook')) } },
+      responses: { '200': json(z.array(ref('Webhook')), 'Every endpoint') },
     }),
-    orgRoute({
-      method: 'post',
-      path: BASE,
-      access: WEBHOOK_MANAGE,
-      operationId: 'createWebhook',
+    webhooks.post('/webhooks', 'createWebhook', WEBHOOK_MANAGE, {
       summary: 'Register an endpoint (owners and API tokens); its secret is shown once',
-      tags: ['webhooks'],
       body: { schema: createWebhookBody },
       responses: {
-        '201': {
-          description: 'Registered',
-          schema: z.object({ secret: z.string() }).describe('The Webhook, with its secret'),
-        },
+        '201': json(
+          z.object({ secret: z.string() }).describe('The Webhook, with its secret'),
+          'Registered',
+        ),
         ...JSON_BODY_ERRORS,
         '403': failure('forbidden: members cannot'),
         '409': failure('too_many_webhooks'),
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${BASE}/deliveries`,
-      access: WEBHOOK_READ,
-      operationId: 'listWebhookDeliveries',
+    webhooks.get('/webhooks/deliveries', 'listWebhookDeliveries', WEBHOOK_READ, {
       summary: 'The delivery log, newest first',
-      tags: ['webhooks'],
       query: deliveriesQuery,
       responses: {
-        '200': {
-          description: 'One page',
-          schema: z.object({ items: z.array(ref('WebhookDelivery')), page: PageBody }),
-        },
+        '200': json(
+          z.object({ items: z.array(ref('WebhookDelivery')), page: PageBody }),
+          'One page',
+        ),
         '400': badQuery,
       },
     }),
-    orgRoute({
-      method: 'get',
-      path: `${BASE}/{webhookId}`,
-      access: WEBHOOK_READ,
-      operationId: 'getWebhook',
+    webhooks.get('/webhooks/{webhookId}', 'getWebhook', WEBHOOK_READ, {
       summary: 'One endpoint',
-      tags: ['webhooks'],
       params: webhookId,
-      responses: { '200': { description: 'The endpoint', schema: ref('Webhook') } },
+      responses: { '200': json(ref('Webhook'), 'The endpoint') },
     }),
-    orgRoute({
-      method: 'patch',
-      path: `${BASE}/{webhookId}`,
-      access: WEBHOOK_MANAGE,
-      operationId: 'updateWebhook',
+    webhooks.patch('/webhooks/{webhookId}', 'updateWebhook', WEBHOOK_MANAGE, {
       summary: 'Change an endpoint (url, events, description, active)',
-      tags: ['webhooks'],
       params: webhookId,
       body: { schema: updateWebhookBody },
-      responses: {
-        '200': { description: 'Changed', schema: ref('Webhook') },
-        ...JSON_BODY_ERRORS,
-        '403': failure('forbidden'),
-      },
+      responses: { '200': json(ref('Webhook'), 'Changed'), ...JSON_BODY_ERRORS, ...FORBIDDEN },
     }),
-    orgRoute({
-      method: 'delete',
-      path: `${BASE}/{webhookId}`,
-      access: WEBHOOK_MANAGE,
-      operationId: 'deleteWebhook',
+    webhooks.delete('/webhooks/{webhookId}', 'deleteWebhook', WEBHOOK_MANAGE, {
       summary: 'Remove an endpoint and its log',
-      tags: ['webhooks'],
       params: webhookId,
-      responses: {
-        '200': { description: 'Removed', schema: z.object({ deleted: z.boolean() }) },
-        '403': failure('forbidden'),
-      },
+      responses: { '200': json(z.object({ deleted: z.boolean() }), 'Removed'), ...FORBIDDEN },
     }),
-    orgRoute({
-      method: 'post',
-      path: `${BASE}/{webhookId}/ping`,
-      access: WEBHOOK_MANAGE,
-      operationId: 'pingWebhook',
+    webhooks.post('/webhooks/{webhookId}/ping', 'pingWebhook', WEBHOOK_MANAGE, {
       summary: 'Send a ping now and answer how it went (kept in the log)',
-      tags: ['webhooks'],
       params: webhookId,
       responses: {
-        '200': {
-          description: 'The outcome',
-          schema: z.object({ delivered: z.boolean(), delivery: ref('WebhookDelivery') }),
-        },
-        '403': failure('forbidden'),
+        '200': json(
+          z.object({ delivered: z.boolean(), delivery: ref('WebhookDelivery') }),
+          'The outcome',
+        ),
+        ...FORBIDDEN,
       },
     }),
   ],
