@@ -94,7 +94,8 @@ export function createApp(
     features: FeatureServices
     /** The edge shared with the answers made before routing (server.ts); built here without. */
     edge?: Edge
-    openApi: OpenApiDocument
+    /** The OpenAPI document, made when first asked for. */
+    openApi: () => OpenApiDocument
     pageCache?: PageCache
   },
 ): Hono<AppEnv> {
@@ -186,7 +187,7 @@ export function createApp(
   hono.get(OPENAPI_PATH, (c) => {
     c.set('route', 'openapi')
     c.header('cache-control', CONTENT_CACHE_CONTROL)
-    return c.json(parts.openApi)
+    return c.json(parts.openApi())
   })
 
   // Accounts, an organisation's credits and payments, prediction jobs, files and presets.

@@ -153,7 +153,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the OpenAPI document o
   })
 
   it('describes every route the app registers under /service, /cms and /api', () => {
-    const app = createApp(server.services.context, { ...server.services, openApi: document })
+    const app = createApp(server.services.context, { ...server.services, openApi: () => document })
     const registered = app.routes.filter(
       (route) =>
         route.method !== 'ALL' &&

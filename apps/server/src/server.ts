@@ -9,6 +9,7 @@ import type { ServerConfig } from './config.ts'
 import { DELIVERY_ROUTE } from './delivery/paths.ts'
 import { createEdge } from './http/edge.ts'
 import { createLoopbackRedirect } from './http/loopback.ts'
+import type { OpenApiDocument } from './http/openapi-kit.ts'
 import { createWebPageCache } from './http/web.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { expireSignedUploads } from './pixelbin/signed-upload-housekeeping.ts'
@@ -60,11 +61,17 @@ export async function startServer(
   const logger = options.logger ?? createLogger(config)
   const services = await createServices(config, logger, options)
   const { content } = services.context
-  const openApi = buildOpenApiDocument({
-    publicUrl: config.publicUrl,
-    appSlug: content.apps[0]?.slug ?? 'background-remover',
-    predictionId: content.predictions[0]?.id ?? 'erase_bg',
-  })
+  // Built at its first request, not at start: ~30 ms of CPU that a test worker's many server
+  // starts would pay for a document few of them ask for.
+  let openApiDocument: OpenApiDocument | undefined
+  const openApi = () => {
+    openApiDocument ??= buildOpenApiDocument({
+      publicUrl: config.publicUrl,
+      appSlug: content.apps[0]?.slug ?? 'background-remover',
+      predictionId: content.predictions[0]?.id ?? 'erase_bg',
+    })
+    return openApiDocument
+  }
   const pageCache = createWebPageCache(services.context, SESSION_COOKIE)
   const edge = createEdge(services.context)
   const app = createApp(services.context, {

@@ -25,7 +25,7 @@ describe('in-process calls of the pages', () => {
     const app = createApp(server.services.context, {
       delivery: server.services.delivery,
       features: server.services.features,
-      openApi,
+      openApi: () => openApi,
     })
     local = createLocalFetch(app)
     hono = () => app
