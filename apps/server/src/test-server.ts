@@ -59,6 +59,11 @@ export async function startTestServer(
     ai?: CreateEngineOptions['ai']
     /** The port to listen on (default 0: a free one), for a PUBLIC_URL that names it. */
     port?: number
+    /**
+     * Makes PUBLIC_URL the server's own address once it listens, for a client (an SDK) that
+     * follows the absolute URLs the server gives.
+     */
+    ownPublicUrl?: boolean
   } = {},
 ): Promise<TestServer> {
   const ownsDataDir = options.dataDir === undefined
@@ -95,6 +100,7 @@ export async function startTestServer(
       ...(options.ai === undefined ? {} : { ai: options.ai }),
     })
     const repo = server.services.context.repo
+    if (options.ownPublicUrl === true) config.publicUrl = server.url
     return {
       ...server,
       config,
@@ -158,6 +164,38 @@ export async function storeTestFile(
     storageKey,
   })
   lookups.forgetFile(organisationId, path)
+}
+
+/** The stored bytes of the demo organisation's file `path` (e.g. `samples/horse.png`). */
+export async function demoFileBytes(
+  server: Pick<TestServer, 'services'>,
+  path: string,
+): Promise<Buffer> {
+  const { repo, storage } = server.services.context
+  const demo = await repo.findOrganisationByCloudName('demo')
+  const file = demo === undefined ? undefined : await repo.findFile(demo.id, path)
+  const bytes = file === undefined ? undefined : await storage.get(file.storageKey)
+  if (bytes === undefined) throw new Error(`The demo organisation has no ${path}`)
+  return bytes
+}
+
+/** The settings `setOrganisationSettings` changes. */
+export type OrganisationSettingsChanges = Parameters<
+  TestServer['services']['context']['repo']['updateOrganisationSettings']
+>[1]
+
+/**
+ * Changes an organisation's settings straight through the repository (no API call) and forgets
+ * the cached lookup of it, so delivery reads them at once.
+ */
+export async function setOrganisationSettings(
+  server: Pick<TestServer, 'services'>,
+  organisation: { _id: string; cloudName: string },
+  changes: OrganisationSettingsChanges,
+): Promise<void> {
+  const { repo, lookups } = server.services.context
+  await repo.updateOrganisationSettings(organisation._id, changes)
+  await lookups.forgetOrganisation({ id: organisation._id, cloudName: organisation.cloudName })
 }
 
 /**

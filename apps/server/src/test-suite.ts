@@ -1,13 +1,43 @@
 // Test support: the server a suite starts before its tests and stops after them, with a client
-// for it, so a test file declares its server in one line instead of a pair of hooks.
+// for it, so a test file declares its server in one line instead of a pair of hooks; and, when
+// asked, an account signed up on it with files, an API token and settings to start from.
 import { afterAll, beforeAll } from 'vitest'
 import { createTestClient } from './test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
+import {
+  demoFileBytes,
+  type OrganisationSettingsChanges,
+  setOrganisationSettings,
+  startTestServer,
+  storeTestFile,
+  type TestDatabaseKind,
+  type TestServer,
+} from './test-server.ts'
 
 export type TestClient = ReturnType<typeof createTestClient>
 
 /** An account the client signed up: its session, email and organisation. */
 export type SignedUpAccount = Awaited<ReturnType<TestClient['signup']>>
+
+/** A file to store: its bytes, or the path of a demo file whose bytes to copy. */
+export type TestFile = Buffer | { demo: string }
+
+/** The demo's horse (`samples/horse.png`), the picture most delivery tests start from. */
+export const DEMO_HORSE: TestFile = { demo: 'samples/horse.png' }
+
+/** The account a suite signs up before its tests, and what it starts with. */
+export interface OwnerSetUp {
+  /** Files stored in its organisation (no upload call), by path. */
+  files?: Record<string, TestFile>
+  /** Settings of its organisation, e.g. `{ strictTransformations: false }` for unsigned AI. */
+  settings?: OrganisationSettingsChanges
+  /** Whether to create an API token of its organisation (`suite.token`). */
+  token?: boolean
+}
+
+export type SuiteOptions = Parameters<typeof startTestServer>[2] & {
+  /** Signs up `suite.owner` once the server has started. */
+  owner?: OwnerSetUp
+}
 
 /** The suite's running server and its client (read them inside tests and hooks). */
 export interface SuiteServer {
@@ -15,30 +45,70 @@ export interface SuiteServer {
   readonly client: TestClient
   /** The client's `call`; safe to take before the server has started. */
   call: TestClient['call']
+  /** The account signed up before the tests (`options.owner`). */
+  readonly owner: SetUpAccount
+  /** The API token of the owner's organisation (`options.owner.token`). */
+  readonly token: string
+  /** Where the owner's organisation delivers: `{server}/v2/{cloudName}`. */
+  readonly base: string
+  /** Signs up another account set up as `setUp` says; answers it and its token, if asked for. */
+  signUp(setUp?: OwnerSetUp): Promise<SetUpAccount>
+}
+
+/** An account `signUp` made, with the API token of its organisation when one was asked for. */
+export type SetUpAccount = SignedUpAccount & { token?: string }
+
+/** Stores `files` in an organisation, each by its path. */
+export async function storeTestFiles(
+  server: TestServer,
+  organisationId: string,
+  files: Record<string, TestFile>,
+): Promise<void> {
+  for (const [path, file] of Object.entries(files)) {
+    const bytes = Buffer.isBuffer(file) ? file : await demoFileBytes(server, file.demo)
+    await storeTestFile(server, organisationId, path, bytes)
+  }
+}
+
+function started<T>(value: T | undefined, what = 'the suite server has not started'): T {
+  if (value === undefined) throw new Error(what)
+  return value
 }
 
 /**
  * Starts a server before the suite's tests (hooks declared after this one run after it) and
- * stops it after them; `env` and `options` are `startTestServer`'s.
+ * stops it after them; `env` and `options` are `startTestServer`'s (`env` may be a function, read
+ * when the server starts: after the hooks declared before this one), and `options.owner` signs
+ * up an account to start from.
  */
 export function useTestServer(
   kind: TestDatabaseKind,
-  env: Record<string, string> = {},
-  options: Parameters<typeof startTestServer>[2] = {},
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: SuiteOptions = {},
 ): SuiteServer {
+  const { owner: ownerSetUp, ...startOptions } = options
   let server: TestServer | undefined
   let client: TestClient | undefined
+  let owner: SetUpAccount | undefined
+  async function signUp(setUp: OwnerSetUp = {}): Promise<SetUpAccount> {
+    const running = started(server)
+    const account = await started(client).signup()
+    await storeTestFiles(running, account.organisation._id, setUp.files ?? {})
+    if (setUp.settings !== undefined) {
+      await setOrganisationSettings(running, account.organisation, setUp.settings)
+    }
+    const token =
+      setUp.token === true ? (await started(client).createToken(account)).token : undefined
+    return token === undefined ? account : { ...account, token }
+  }
   beforeAll(async () => {
-    server = await startTestServer(kind, env, options)
+    server = await startTestServer(kind, typeof env === 'function' ? env() : env, startOptions)
     client = createTestClient(server)
+    if (ownerSetUp !== undefined) owner = await signUp(ownerSetUp)
   })
   afterAll(async () => {
     await server?.stop()
   })
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the suite server has not started')
-    return value
-  }
   return {
     get server() {
       return started(server)
@@ -47,5 +117,15 @@ export function useTestServer(
       return started(client)
     },
     call: (...args) => started(client).call(...args),
+    get owner() {
+      return started(owner, 'the suite signed up no owner (options.owner)')
+    },
+    get token() {
+      return started(this.owner.token, 'the suite made no API token (options.owner.token)')
+    },
+    get base() {
+      return `${started(server).url}/v2/${this.owner.organisation.cloudName}`
+    },
+    signUp,
   }
 }

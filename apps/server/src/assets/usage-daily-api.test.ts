@@ -2,16 +2,11 @@
 // and the fast lane's), their bytes and renders are counted per organisation and day and read
 // back over the API with every day of the range; bad ranges are a 400; another organisation's
 // usage is a 404.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { utcDay } from '../platform/usage-meter.ts'
-import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { expectError } from '../test-client.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { DEMO_HORSE, useTestServer } from '../test-suite.ts'
 
 const ASSETS = '/service/panel/assets/v1.0/org'
 
@@ -23,31 +18,15 @@ interface Series {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('usage per day on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
-  let owner: Awaited<ReturnType<ReturnType<typeof createTestClient>['signup']>>
+  const suite = useTestServer(kind, {}, { owner: { files: { 'horse.png': DEMO_HORSE } } })
 
-  beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-    owner = await client.signup()
-    const { repo, storage } = server.services.context
-    const demo = await repo.findOrganisationByCloudName('demo')
-    const horse = await repo.findFile(demo?.id as string, 'samples/horse.png')
-    const bytes = await storage.get(horse?.storageKey as string)
-    await storeTestFile(server, owner.organisation._id, 'horse.png', bytes as Buffer)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-
-  const daily = (query = '', account = owner) =>
-    client.call('GET', `${ASSETS}/${owner.organisation._id}/usage/daily${query}`, {
+  const daily = (query = '', account = suite.owner) =>
+    suite.call('GET', `${ASSETS}/${suite.owner.organisation._id}/usage/daily${query}`, {
       cookie: account.cookie,
     })
 
   it('counts delivery answers, their bytes and renders, the fast lane included', async () => {
-    const base = `${server.url}/v2/${owner.organisation.cloudName}`
+    const { base } = suite
     let bytes = 0
     let requests = 0
     const get = async (path: string) => {
@@ -59,16 +38,16 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('usage per day on %s', 
     await get('/original/horse.png')
     await get('/t.resize(w:30)/horse.png')
     // Stored: the next answer is a cache hit the fast lane remembers, the one after is its own.
-    await server.services.delivery.settle()
+    await suite.server.services.delivery.settle()
     await get('/t.resize(w:30)/horse.png')
     await get('/t.resize(w:30)/horse.png')
     await get('/t.resize(w:31)/horse.png')
-    expect(server.services.delivery.fastLane.answered).toBeGreaterThan(0)
+    expect(suite.server.services.delivery.fastLane.answered).toBeGreaterThan(0)
     const head = await fetch(`${base}/t.resize(w:30)/horse.png`, { method: 'HEAD' })
     expect(head.status).toBe(200)
     requests += 1
     // Another organisation's deliveries count for it only.
-    await fetch(`${server.url}/v2/demo/original/samples/horse.png`)
+    await fetch(`${suite.server.url}/v2/demo/original/samples/horse.png`)
 
     const answer = await daily()
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
@@ -104,7 +83,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('usage per day on %s', 
   })
 
   it('is invisible to another organisation', async () => {
-    const other = await client.signup()
+    const other = await suite.client.signup()
     expect((await daily('', other)).status).toBe(404)
   })
 })

@@ -1,44 +1,30 @@
 // The AI step's result as an intermediate (issue 24 item 3): a chain with ordinary steps after
 // its AI step is made from the stored result of the chain up to that step, which is queued and
 // charged once; editing the later steps renders at once and charges nothing more.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CREDITS_PER_AI_OPERATION } from '../billing/credits.ts'
-import { createTestClient, PNG_1PX } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { PNG_1PX } from '../test-client.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('AI intermediates on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
-
-  beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(kind)
 
   async function setUp() {
-    const owner = await client.signup()
-    const organisationId = owner.organisation._id
-    const { repo, lookups } = server.services.context
-    await storeTestFile(server, organisationId, 'dot.png', PNG_1PX)
     // Unsigned URLs may run AI operations only without strict transformations.
-    await repo.updateOrganisationSettings(organisationId, { strictTransformations: false })
-    lookups.forgetOrganisation({ id: organisationId, cloudName: owner.organisation.cloudName })
+    const owner = await suite.signUp({
+      files: { 'dot.png': PNG_1PX },
+      settings: { strictTransformations: false },
+    })
+    const organisationId = owner.organisation._id
+    const { repo } = suite.server.services.context
     const balance = async () =>
       (await repo.creditSummary(organisationId))?.organisation.credits ?? Number.NaN
     return {
       owner,
       organisationId,
       balance,
-      base: `${server.url}/v2/${owner.organisation.cloudName}`,
+      base: `${suite.server.url}/v2/${owner.organisation.cloudName}`,
     }
   }
 
@@ -50,7 +36,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('AI intermediates on %s
       if (response.status !== 202) return { response, queued }
       await response.arrayBuffer()
       queued++
-      await server.services.jobs.drain()
+      await suite.server.services.jobs.drain()
       await new Promise((resolve) => setTimeout(resolve, 20 * Math.min(attempt + 1, 10)))
     }
     throw new Error(`${url} stayed 202`)
@@ -62,7 +48,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('AI intermediates on %s
     const first = await fetchDone(`${base}/ic.crop(w:1,h:1)~t.resize(w:100)/dot.png`)
     expect(first.response.status).toBe(200)
     expect(first.queued).toBeGreaterThan(0)
-    const firstImage = await server.services.context.engine.probe(
+    const firstImage = await suite.server.services.context.engine.probe(
       Buffer.from(await first.response.arrayBuffer()),
     )
     expect(firstImage.width).toBe(100)
@@ -71,7 +57,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('AI intermediates on %s
     // The edit of the later step: no job, no charge, the new width.
     const edited = await fetch(`${base}/ic.crop(w:1,h:1)~t.resize(w:101)/dot.png`)
     expect(edited.status).toBe(200)
-    const editedImage = await server.services.context.engine.probe(
+    const editedImage = await suite.server.services.context.engine.probe(
       Buffer.from(await edited.arrayBuffer()),
     )
     expect(editedImage.width).toBe(101)
@@ -95,7 +81,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('AI intermediates on %s
     const { owner, base } = await setUp()
     await (await fetchDone(`${base}/ic.crop(w:1,h:1)/dot.png`)).response.arrayBuffer()
     const url = `${base}/ic.crop(w:1,h:1)~t.resize(w:64)/dot.png`
-    const answer = await client.call(
+    const answer = await suite.client.call(
       'GET',
       `/service/panel/transformation/v1.0/context?url=${encodeURIComponent(url)}`,
       { cookie: owner.cookie },
@@ -112,7 +98,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('AI intermediates on %s
 
   it('answers 402 for the AI step without credits, and nothing is charged for a later edit', async () => {
     const { organisationId, balance, base } = await setUp()
-    const { repo } = server.services.context
+    const { repo } = suite.server.services.context
     await repo.spendCredits(organisationId, await balance(), 'test_spend', 'drain')
     const refused = await fetch(`${base}/ic.crop(w:1,h:1,p:7)~t.resize(w:50)/dot.png`)
     expect(refused.status).toBe(402)
@@ -121,6 +107,6 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('AI intermediates on %s
     expect(again.status).toBe(402)
     await again.arrayBuffer()
     expect(await balance()).toBe(0)
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${suite.server.url}/healthz`)).status).toBe(200)
   })
 })

@@ -3,44 +3,25 @@
 // answers, signed URLs), the preflight allows GET and HEAD; a list of origins echoes a listed
 // Origin and varies on it; an empty list sends no header; bad settings are a 400.
 import { signUrl } from '@tessera/url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError } from '../test-client.ts'
+import { describe, expect, it } from 'vitest'
+import { expectError } from '../test-client.ts'
 import {
   createSignedUrlOrganisation,
-  startTestServer,
-  storeTestFile,
   type TestDatabaseKind,
-  type TestServer,
   testDatabases,
 } from '../test-server.ts'
+import { DEMO_HORSE, useTestServer } from '../test-suite.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const ACAO = 'access-control-allow-origin'
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
-  let owner: Awaited<ReturnType<ReturnType<typeof createTestClient>['signup']>>
-  let base: string
-
-  beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-    owner = await client.signup()
-    const { repo } = server.services.context
-    const demo = await repo.findOrganisationByCloudName('demo')
-    const horse = await repo.findFile(demo?.id as string, 'samples/horse.png')
-    const bytes = await server.services.context.storage.get(horse?.storageKey as string)
-    await storeTestFile(server, owner.organisation._id, 'horse.png', bytes as Buffer)
-    base = `${server.url}/v2/${owner.organisation.cloudName}`
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(kind, {}, { owner: { files: { 'horse.png': DEMO_HORSE } } })
+  const { call } = suite
 
   const settings = (body: unknown) =>
-    client.call('PATCH', `${ORG}/${owner.organisation._id}/settings`, {
-      cookie: owner.cookie,
+    call('PATCH', `${ORG}/${suite.owner.organisation._id}/settings`, {
+      cookie: suite.owner.cookie,
       body,
     })
   const from = (origin: string, extra: Record<string, string> = {}) => ({
@@ -48,16 +29,16 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s
   })
 
   it('lets any origin read originals and derived images by default', async () => {
-    const current = await client.call('GET', `${ORG}/${owner.organisation._id}/settings`, {
-      cookie: owner.cookie,
+    const current = await call('GET', `${ORG}/${suite.owner.organisation._id}/settings`, {
+      cookie: suite.owner.cookie,
     })
     expect((current.body as { corsOrigins: string[] }).corsOrigins).toEqual(['*'])
-    const original = await fetch(`${base}/original/horse.png`, from('https://other.example'))
+    const original = await fetch(`${suite.base}/original/horse.png`, from('https://other.example'))
     expect(original.status).toBe(200)
     expect(original.headers.get(ACAO)).toBe('*')
     expect(original.headers.get('access-control-expose-headers')).toContain('ETag')
     // A derived image: first the render, then hits (the second is the fast lane's answer).
-    const url = `${base}/t.resize(w:40)/horse.png`
+    const url = `${suite.base}/t.resize(w:40)/horse.png`
     for (let round = 0; round < 3; round++) {
       const answer = await fetch(url, from('https://other.example'))
       expect(answer.status).toBe(200)
@@ -73,7 +54,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s
   })
 
   it('answers the preflight of a delivery URL', async () => {
-    const answer = await fetch(`${base}/t.resize(w:40)/horse.png`, {
+    const answer = await fetch(`${suite.base}/t.resize(w:40)/horse.png`, {
       method: 'OPTIONS',
       headers: {
         origin: 'https://other.example',
@@ -85,7 +66,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s
     expect(answer.headers.get(ACAO)).toBe('*')
     expect(answer.headers.get('access-control-allow-methods')).toBe('GET, HEAD')
     expect(answer.headers.get('access-control-allow-headers')).toBe('range, if-none-match')
-    const unknown = await fetch(`${server.url}/v2/nobody-here/original/a.png`, {
+    const unknown = await fetch(`${suite.server.url}/v2/nobody-here/original/a.png`, {
       method: 'OPTIONS',
       headers: { origin: 'https://other.example', 'access-control-request-method': 'GET' },
     })
@@ -101,7 +82,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s
       'https://shop.example',
       'http://a.test:8080',
     ])
-    const url = `${base}/t.resize(w:41)/horse.png`
+    const url = `${suite.base}/t.resize(w:41)/horse.png`
     for (let round = 0; round < 2; round++) {
       const listed = await fetch(url, from('https://shop.example'))
       expect(listed.headers.get(ACAO)).toBe('https://shop.example')
@@ -115,7 +96,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s
       expect(none.headers.get(ACAO)).toBeNull()
       await none.arrayBuffer()
     }
-    const original = await fetch(`${base}/original/horse.png`, from('http://a.test:8080'))
+    const original = await fetch(`${suite.base}/original/horse.png`, from('http://a.test:8080'))
     expect(original.headers.get(ACAO)).toBe('http://a.test:8080')
     expect(original.headers.get('vary')).toContain('Origin')
     const refused = await fetch(url, {
@@ -128,11 +109,17 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s
 
   it('sends no CORS header with an empty list, and back to anyone with *', async () => {
     expect((await settings({ corsOrigins: [] })).status).toBe(200)
-    const closed = await fetch(`${base}/t.resize(w:40)/horse.png`, from('https://other.example'))
+    const closed = await fetch(
+      `${suite.base}/t.resize(w:40)/horse.png`,
+      from('https://other.example'),
+    )
     expect(closed.headers.get(ACAO)).toBeNull()
     await closed.arrayBuffer()
     expect((await settings({ corsOrigins: ['*'] })).status).toBe(200)
-    const open = await fetch(`${base}/t.resize(w:40)/horse.png`, from('https://other.example'))
+    const open = await fetch(
+      `${suite.base}/t.resize(w:40)/horse.png`,
+      from('https://other.example'),
+    )
     expect(open.headers.get(ACAO)).toBe('*')
   })
 
@@ -146,19 +133,22 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s
     ]) {
       expectError(await settings({ corsOrigins }), 400, 'invalid_body')
     }
-    const current = await client.call('GET', `${ORG}/${owner.organisation._id}/settings`, {
-      cookie: owner.cookie,
+    const current = await call('GET', `${ORG}/${suite.owner.organisation._id}/settings`, {
+      cookie: suite.owner.cookie,
     })
     expect((current.body as { corsOrigins: string[] }).corsOrigins).toEqual(['*'])
   })
 
   it('gives signed URLs the same header: the signature is the guard', async () => {
-    const { organisation, key } = await createSignedUrlOrganisation(server, 'cors-signed')
-    const signed = await signUrl(`${server.url}/v2/${organisation.cloudName}/original/horse.png`, {
-      accessKey: key.accessKey,
-      token: key.secret,
-      expirySeconds: 60,
-    })
+    const { organisation, key } = await createSignedUrlOrganisation(suite.server, 'cors-signed')
+    const signed = await signUrl(
+      `${suite.server.url}/v2/${organisation.cloudName}/original/horse.png`,
+      {
+        accessKey: key.accessKey,
+        token: key.secret,
+        expirySeconds: 60,
+      },
+    )
     const answer = await fetch(signed, from('https://other.example'))
     expect(answer.status).toBe(200)
     expect(answer.headers.get(ACAO)).toBe('*')

@@ -6,14 +6,9 @@
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { expectError } from '../test-client.ts'
+import { type TestDatabaseKind, type TestServer, testDatabases } from '../test-server.ts'
+import { DEMO_HORSE, useTestServer } from '../test-suite.ts'
 import { type DnsResponder, startDnsResponder } from './dns-responder.ts'
 
 const ORG = '/service/panel/organization/v1.0'
@@ -59,13 +54,10 @@ function getVia(
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('custom domains on %s', (kind) => {
-  let server: TestServer
   let dns: DnsResponder
   let challenges: Server
   /** What the HTTP challenge server answers, by path. */
   const files = new Map<string, string>()
-  let client: ReturnType<typeof createTestClient>
-  let owner: Awaited<ReturnType<ReturnType<typeof createTestClient>['signup']>>
 
   beforeAll(async () => {
     dns = await startDnsResponder()
@@ -75,37 +67,33 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('custom domains on %s',
       res.end(body ?? 'not here')
     })
     await new Promise<void>((resolve) => challenges.listen(0, '127.0.0.1', resolve))
-    const httpPort = (challenges.address() as AddressInfo).port
-    server = await startTestServer(kind, {
-      DOMAIN_DNS_SERVERS: dns.address,
-      DOMAIN_HTTP_PORT: String(httpPort),
-      DOMAIN_CHECK_TIMEOUT_MS: '2000',
-      REMOTE_ALLOW_HOSTS: 'cdn.example.test',
-    })
-    client = createTestClient(server)
-    owner = await client.signup()
-    const { repo, storage } = server.services.context
-    const demo = await repo.findOrganisationByCloudName('demo')
-    const horse = await repo.findFile(demo?.id as string, 'samples/horse.png')
-    const bytes = await storage.get(horse?.storageKey as string)
-    await storeTestFile(server, owner.organisation._id, 'horse.png', bytes as Buffer)
   })
   afterAll(async () => {
-    await server?.stop()
     await dns?.close()
     await new Promise((resolve) => challenges?.close(resolve))
   })
+  const suite = useTestServer(
+    kind,
+    () => ({
+      DOMAIN_DNS_SERVERS: dns.address,
+      DOMAIN_HTTP_PORT: String((challenges.address() as AddressInfo).port),
+      DOMAIN_CHECK_TIMEOUT_MS: '2000',
+      REMOTE_ALLOW_HOSTS: 'cdn.example.test',
+    }),
+    { owner: { files: { 'horse.png': DEMO_HORSE } } },
+  )
+  const { call } = suite
 
-  const domainsPath = () => `${ORG}/${owner.organisation._id}/domains`
-  const add = (host: string, account = owner) =>
-    client.call('POST', `${ORG}/${account.organisation._id}/domains`, {
+  const domainsPath = () => `${ORG}/${suite.owner.organisation._id}/domains`
+  const add = (host: string, account = suite.owner) =>
+    call('POST', `${ORG}/${account.organisation._id}/domains`, {
       cookie: account.cookie,
       body: { host },
     })
   const check = (id: string) =>
-    client.call('POST', `${domainsPath()}/${id}/check`, { cookie: owner.cookie })
+    call('POST', `${domainsPath()}/${id}/check`, { cookie: suite.owner.cookie })
   const ask = async (host: string) =>
-    (await fetch(`${server.url}${ASK}?domain=${encodeURIComponent(host)}`)).status
+    (await fetch(`${suite.server.url}${ASK}?domain=${encodeURIComponent(host)}`)).status
 
   it('registers, verifies by DNS TXT and delivers on the domain; re-checks and removes', async () => {
     const added = await add('Assets.Example.test')
@@ -117,7 +105,11 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('custom domains on %s',
     expect(domain.challenge.dns.value).toMatch(/^tessera-verification=[A-Za-z0-9_-]{24}$/)
 
     // Pending: the host delivers nothing and gets no certificate.
-    const pending = await getVia(server, 'assets.example.test', '/v2/t.resize(w:20)/horse.png')
+    const pending = await getVia(
+      suite.server,
+      'assets.example.test',
+      '/v2/t.resize(w:20)/horse.png',
+    )
     expect(pending.status).toBe(404)
     expect(pending.type).not.toBe('image/png')
     expect(await ask('assets.example.test')).toBe(403)
@@ -136,14 +128,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('custom domains on %s',
     expect(verified.body).toMatchObject({ status: 'verified', method: 'dns', lastError: null })
     expect(dns.asked.some((q) => q.name === '_tessera-challenge.assets.example.test')).toBe(true)
 
-    const image = await getVia(server, 'assets.example.test', '/v2/t.resize(w:20)/horse.png')
+    const image = await getVia(suite.server, 'assets.example.test', '/v2/t.resize(w:20)/horse.png')
     expect(image.status).toBe(200)
     expect(image.type).toBe('image/png')
-    const original = await getVia(server, 'assets.example.test', '/v2/original/horse.png')
+    const original = await getVia(suite.server, 'assets.example.test', '/v2/original/horse.png')
     expect(original.status).toBe(200)
     expect(await ask('assets.example.test')).toBe(200)
 
-    const listed = await client.call('GET', domainsPath(), { cookie: owner.cookie })
+    const listed = await call('GET', domainsPath(), { cookie: suite.owner.cookie })
     expect((listed.body as Domain[]).map((d) => [d.host, d.status])).toEqual([
       ['assets.example.test', 'verified'],
     ])
@@ -151,18 +143,22 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('custom domains on %s',
     // The record taken away: a re-check fails and the domain stops delivering.
     dns.records.txt.delete('_tessera-challenge.assets.example.test')
     expect(((await check(domain._id)).body as Domain).status).toBe('failed')
-    const stopped = await getVia(server, 'assets.example.test', '/v2/t.resize(w:20)/horse.png')
+    const stopped = await getVia(
+      suite.server,
+      'assets.example.test',
+      '/v2/t.resize(w:20)/horse.png',
+    )
     expect(stopped.status).toBe(404)
     expect(await ask('assets.example.test')).toBe(403)
 
     // Back, then removed: nothing is delivered once removal answers.
     dns.records.txt.set('_tessera-challenge.assets.example.test', [domain.challenge.dns.value])
     expect(((await check(domain._id)).body as Domain).status).toBe('verified')
-    const removed = await client.call('DELETE', `${domainsPath()}/${domain._id}`, {
-      cookie: owner.cookie,
+    const removed = await call('DELETE', `${domainsPath()}/${domain._id}`, {
+      cookie: suite.owner.cookie,
     })
     expect(removed.status).toBe(204)
-    const gone = await getVia(server, 'assets.example.test', '/v2/t.resize(w:20)/horse.png')
+    const gone = await getVia(suite.server, 'assets.example.test', '/v2/t.resize(w:20)/horse.png')
     expect(gone.status).toBe(404)
     expect(await ask('assets.example.test')).toBe(403)
   })
@@ -173,7 +169,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('custom domains on %s',
     files.set(new URL(domain.challenge.http.url).pathname, domain.challenge.http.body)
     const verified = await check(domain._id)
     expect(verified.body).toMatchObject({ status: 'verified', method: 'http' })
-    expect((await getVia(server, 'cdn.example.test', '/v2/original/horse.png')).status).toBe(200)
+    expect((await getVia(suite.server, 'cdn.example.test', '/v2/original/horse.png')).status).toBe(
+      200,
+    )
 
     // A loopback address not in REMOTE_ALLOW_HOSTS is never fetched.
     const other = (await add('private.example.test')).body as Domain
@@ -190,33 +188,33 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('custom domains on %s',
       expect(answer.status, host).toBe(400)
     }
     expectError(await add('localhost.'), 400, 'invalid_domain')
-    const other = await client.signup()
+    const other = await suite.client.signup()
     await add('taken.example.test')
     expectError(await add('taken.example.test', other), 409, 'domain_taken')
   })
 
   it('is invisible to another organisation and changed by owners only', async () => {
     const domain = (await add('mine.example.test')).body as Domain
-    const other = await client.signup()
-    const path = `${ORG}/${owner.organisation._id}/domains`
-    expect((await client.call('GET', path, { cookie: other.cookie })).status).toBe(404)
+    const other = await suite.client.signup()
+    const path = `${ORG}/${suite.owner.organisation._id}/domains`
+    expect((await call('GET', path, { cookie: other.cookie })).status).toBe(404)
     expect(
-      (await client.call('POST', `${path}/${domain._id}/check`, { cookie: other.cookie })).status,
+      (await call('POST', `${path}/${domain._id}/check`, { cookie: other.cookie })).status,
     ).toBe(404)
-    expect(
-      (await client.call('DELETE', `${path}/${domain._id}`, { cookie: other.cookie })).status,
-    ).toBe(404)
+    expect((await call('DELETE', `${path}/${domain._id}`, { cookie: other.cookie })).status).toBe(
+      404,
+    )
     // The other organisation's own path with this id: no such domain there.
     expect(
       (
-        await client.call('DELETE', `${ORG}/${other.organisation._id}/domains/${domain._id}`, {
+        await call('DELETE', `${ORG}/${other.organisation._id}/domains/${domain._id}`, {
           cookie: other.cookie,
         })
       ).status,
     ).toBe(404)
-    const { member } = await client.join(owner)
-    expect((await client.call('GET', path, { cookie: member.cookie })).status).toBe(200)
-    const byMember = await client.call('POST', path, {
+    const { member } = await suite.client.join(suite.owner)
+    expect((await call('GET', path, { cookie: member.cookie })).status).toBe(200)
+    const byMember = await call('POST', path, {
       cookie: member.cookie,
       body: { host: 'member.example.test' },
     })

@@ -4,15 +4,10 @@
 // clear 4xx with nothing queued or spent.
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { storeTestFile, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 const SAMPLE = new URL('../../demo/samples/astronaut.png', import.meta.url)
 const PLATFORM = '/service/platform/transformation/v1.0/predictions'
@@ -50,30 +45,23 @@ const sdk = createRequire(import.meta.url)('@pixelbin/admin') as {
 const WAIT = { retryInterval: 1000, maxAttempts: 150, retryFactor: 1 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('platform predictions on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
+  const suite = useTestServer(kind, {}, { ownPublicUrl: true })
   let image: Buffer
 
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    // The SDK follows the absolute URLs the server gives: they must name this server (port 0).
-    Object.assign(server.services.context.config, { publicUrl: server.url })
-    client = createTestClient(server)
     image = await readFile(SAMPLE)
-  })
-  afterAll(async () => {
-    await server?.stop()
   })
 
   /** A new organisation with 50 credits and the SDK on a token of it. */
   async function newOrganisation() {
-    const account = await client.signup()
-    const { token } = await client.createToken(account)
+    const account = await suite.client.signup()
+    const { token } = await suite.client.createToken(account)
     const pixelbin = new sdk.PixelbinClient(
-      new sdk.PixelbinConfig({ domain: server.url, apiSecret: token }),
+      new sdk.PixelbinConfig({ domain: suite.server.url, apiSecret: token }),
     )
     const balance = async () =>
-      (await server.services.context.repo.findOrganisationById(account.organisation._id))?.credits
+      (await suite.server.services.context.repo.findOrganisationById(account.organisation._id))
+        ?.credits
     return { account, token, predictions: pixelbin.predictions, balance }
   }
 
@@ -107,7 +95,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('platform predictions o
       retention: '30d',
       input: { requiredWidth: '64', requiredHeight: '48', image: 'image.jpeg' },
     })
-    expect(created.urls.get).toBe(`${server.url}${PLATFORM}/${created._id}`)
+    expect(created.urls.get).toBe(`${suite.server.url}${PLATFORM}/${created._id}`)
     expect(await balance()).toBe(49)
     const polled = await predictions.get(created._id)
     expect(['ACCEPTED', 'SUCCESS']).toContain(polled.status)
@@ -117,20 +105,20 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('platform predictions o
     expect(done.output).toHaveLength(1)
     const output = await fetch(done.output?.[0] as string)
     expect(output.status).toBe(200)
-    const probe = await server.services.context.engine.probe(
+    const probe = await suite.server.services.context.engine.probe(
       Buffer.from(await output.arrayBuffer()),
     )
     expect([probe.width, probe.height]).toEqual([64, 48])
     // The sent image was kept only until the prediction ran.
     const left: string[] = []
     const prefix = `orgs/${account.organisation._id}/prediction-inputs/`
-    for await (const key of server.services.context.storage.list(prefix)) left.push(key)
+    for await (const key of suite.server.services.context.storage.list(prefix)) left.push(key)
     expect(left).toEqual([])
   })
 
   it('createAndWait runs on an image named by path, and FAILURE is refunded', async () => {
     const { account, predictions, balance } = await newOrganisation()
-    await storeTestFile(server, account.organisation._id, 'photos/astronaut.png', image)
+    await storeTestFile(suite.server, account.organisation._id, 'photos/astronaut.png', image)
     const done = await predictions.createAndWait({
       name: 'ic_crop',
       // Pixelbin's SDK writes input names in snake_case (its README's industry_type): both read.
@@ -190,7 +178,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('platform predictions o
     )
     expect(await balance()).toBe(50)
     // Unknown ids, another organisation's ids and no token: 404 / 401.
-    const api = createTestClient(server)
+    const api = createTestClient(suite.server)
     expectError(
       await api.call('GET', `${PLATFORM}/ic--crop--nothing`, { token }),
       404,

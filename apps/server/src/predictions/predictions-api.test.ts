@@ -3,15 +3,10 @@
 // it fails for good), models this server cannot run are refused, hostile input gets a clear 4xx,
 // and another organisation can neither create nor see the jobs.
 import { readFile } from 'node:fs/promises'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { expectError } from '../test-client.ts'
+import { storeTestFile, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { type SignedUpAccount, useTestServer } from '../test-suite.ts'
 import { CREDITS_PER_PREDICTION } from './job.ts'
 
 const PREDICTIONS = '/service/panel/transformation/v1.0/org'
@@ -36,22 +31,16 @@ interface JobAnswer {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
+  const suite = useTestServer(kind)
+  const { call } = suite
   let image: Buffer
-  type Account = Awaited<ReturnType<typeof client.signup>>
+  type Account = SignedUpAccount
 
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
     image = await readFile(SAMPLE)
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
 
-  const call: ReturnType<typeof createTestClient>['call'] = (...args) => client.call(...args)
-  const repo = () => server.services.context.repo
+  const repo = () => suite.server.services.context.repo
   const predict = (account: Account, id: string) =>
     `${PREDICTIONS}/${account.organisation._id}/predictions/${id}`
   const jobPath = (account: Account, jobId: string) =>
@@ -61,7 +50,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
 
   /** Stores the sample image as a file of the account's organisation. */
   async function addFile(account: Account, path: string) {
-    await storeTestFile(server, account.organisation._id, path, image)
+    await storeTestFile(suite.server, account.organisation._id, path, image)
   }
 
   async function waitFor(account: Account, jobId: string): Promise<JobAnswer> {
@@ -78,7 +67,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
   }
 
   it('runs a crop on a file of the organisation, stores the output and spends a credit', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     await addFile(owner, 'photos/astronaut.png')
     const created = await call('POST', predict(owner, 'ic_crop'), {
       cookie: owner.cookie,
@@ -109,12 +98,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
     })
     const url = job.result?.url as string
     expect(url).toBe(
-      `${server.config.publicUrl}/v2/${owner.organisation.cloudName}/original/predictions/ic_crop/${jobId}.png`,
+      `${suite.server.config.publicUrl}/v2/${owner.organisation.cloudName}/original/predictions/ic_crop/${jobId}.png`,
     )
-    const output = await fetch(url.replace(server.config.publicUrl, server.url))
+    const output = await fetch(url.replace(suite.server.config.publicUrl, suite.server.url))
     expect(output.status).toBe(200)
     expect(output.headers.get('content-type')).toBe('image/png')
-    const probe = await server.services.context.engine.probe(
+    const probe = await suite.server.services.context.engine.probe(
       Buffer.from(await output.arrayBuffer()),
     )
     expect([probe.width, probe.height]).toEqual([64, 48])
@@ -126,10 +115,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
   })
 
   it('takes the image as a delivery URL of the original, and works with an API token', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     await addFile(owner, 'a.png')
-    const token = (await client.createToken(owner, 'prediction tests')).token
-    const image = `${server.config.publicUrl}/v2/${owner.organisation.cloudName}/original/a.png`
+    const token = (await suite.client.createToken(owner, 'prediction tests')).token
+    const image = `${suite.server.config.publicUrl}/v2/${owner.organisation.cloudName}/original/a.png`
     const created = await call('POST', predict(owner, 'ic_crop'), {
       token,
       body: { image, requiredWidth: 20, requiredHeight: 20 },
@@ -143,7 +132,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
   })
 
   it('refuses models this server cannot run, without a job or a charge', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     await addFile(owner, 'a.png')
     for (const id of ['generate_bg']) {
       expectError(
@@ -167,7 +156,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
   })
 
   it('answers 402 insufficient_credits when credits run out, and queues nothing', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     await addFile(owner, 'a.png')
     await repo().spendCredits(owner.organisation._id, 48, 'test_spend', 'drain')
     const answers = await Promise.all(
@@ -187,7 +176,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
   })
 
   it('refunds the credit of a job that fails for good', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     const created = await call('POST', predict(owner, 'ic_crop'), {
       cookie: owner.cookie,
       body: {
@@ -208,7 +197,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
   })
 
   it('answers bad input with a clear 4xx and spends nothing', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     await addFile(owner, 'a.png')
     const path = predict(owner, 'ic_crop')
     const cases: [unknown, number, string][] = [
@@ -231,14 +220,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
       [{ image: 'missing.png' }, 404, 'file_not_found'],
       [
         {
-          image: `${server.config.publicUrl}/v2/${owner.organisation.cloudName}/t.flip()/a.png`,
+          image: `${suite.server.config.publicUrl}/v2/${owner.organisation.cloudName}/t.flip()/a.png`,
         },
         400,
         'invalid_input',
       ],
       [
         {
-          image: `${server.config.publicUrl}/v2/demo/original/samples/astronaut.png`,
+          image: `${suite.server.config.publicUrl}/v2/demo/original/samples/astronaut.png`,
         },
         404,
         'file_not_found',
@@ -282,15 +271,15 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
       )
     }
     expectError(await call('GET', jobPath(owner, ABSENT)), 401, 'unauthenticated')
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${suite.server.url}/healthz`)).status).toBe(200)
   })
 
   it("keeps every organisation's jobs and files to itself", async () => {
-    const a = await client.signup()
-    const b = await client.signup()
+    const a = await suite.client.signup()
+    const b = await suite.client.signup()
     await addFile(a, 'private/a.png')
     await addFile(b, 'b.png')
-    const tokenA = (await client.createToken(a)).token
+    const tokenA = (await suite.client.createToken(a)).token
     const created = await call('POST', predict(a, 'ic_crop'), {
       cookie: a.cookie,
       body: { image: 'private/a.png', requiredWidth: 8, requiredHeight: 8 },
@@ -332,7 +321,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
       404,
       'file_not_found',
     )
-    const aUrl = `${server.config.publicUrl}/v2/${a.organisation.cloudName}/original/private/a.png`
+    const aUrl = `${suite.server.config.publicUrl}/v2/${a.organisation.cloudName}/original/private/a.png`
     expectError(
       await call('POST', predict(b, 'ic_crop'), {
         cookie: b.cookie,
