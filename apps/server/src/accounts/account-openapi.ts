@@ -3,12 +3,12 @@
 // operators' development outbox. Part of the identity part (`identity-openapi.ts`).
 import { z } from 'zod'
 import {
+  calls,
   dateTime,
   failure,
   JSON_BODY_ERRORS,
   type RouteDeclaration,
   ref,
-  route,
   uuidParam,
 } from '../http/openapi-kit.ts'
 import { CONFIRM_LIMITS, RECOVERY_LIMITS, RESET_TTL_MS } from './identity.ts'
@@ -35,7 +35,7 @@ const confirmLimit = tooMany(
   `${CONFIRM_LIMITS.perUser} wrong current passwords in ${CONFIRM_LIMITS.windowMs / 60_000} min`,
 )
 const unauthenticated = failure('unauthenticated')
-const tags = ['account']
+const account = calls(USERS, 'account')
 
 export const ACCOUNT_SCHEMAS = {
   OwnSession: z.object({
@@ -49,13 +49,9 @@ export const ACCOUNT_SCHEMAS = {
 }
 
 export const ACCOUNT_ROUTES: RouteDeclaration[] = [
-  route({
-    method: 'post',
-    path: `${USERS}/auth/password/forgot`,
-    operationId: 'forgotPassword',
+  account.post('/auth/password/forgot', 'forgotPassword', {
     summary: 'Mail a password-reset link; the same answer whether the address has an account',
     description: `The link works once, for ${RESET_TTL_MS / 60_000} minutes.`,
-    tags,
     body: { schema: forgotBody },
     responses: {
       '202': {
@@ -66,12 +62,8 @@ export const ACCOUNT_ROUTES: RouteDeclaration[] = [
       '429': recoveryLimit,
     },
   }),
-  route({
-    method: 'post',
-    path: `${USERS}/auth/password/reset`,
-    operationId: 'resetPassword',
+  account.post('/auth/password/reset', 'resetPassword', {
     summary: 'Set a new password with a mailed token; ends every session and signs in',
-    tags,
     body: { schema: resetBody },
     responses: {
       '200': { description: 'Changed and signed in', schema: ref('UserAnswer') },
@@ -79,12 +71,8 @@ export const ACCOUNT_ROUTES: RouteDeclaration[] = [
       '404': failure('invalid_token: unknown, used or expired'),
     },
   }),
-  route({
-    method: 'post',
-    path: `${USERS}/auth/email/verify`,
-    operationId: 'verifyEmail',
+  account.post('/auth/email/verify', 'verifyEmail', {
     summary: 'Confirm an address with a mailed token (the sign-up address, or a new one)',
-    tags,
     body: { schema: verifyBody },
     responses: {
       '200': { description: 'Confirmed (and moved, for a new address)', schema: ref('UserAnswer') },
@@ -93,12 +81,8 @@ export const ACCOUNT_ROUTES: RouteDeclaration[] = [
       '409': failure('email_taken: another account took the new address meanwhile'),
     },
   }),
-  route({
-    method: 'post',
-    path: `${USERS}/account/email/verification`,
-    operationId: 'resendVerification',
+  account.post('/account/email/verification', 'resendVerification', {
     summary: 'Mail the confirmation link of the current address again',
-    tags,
     responses: {
       '202': { description: 'Sent', schema: message },
       '401': unauthenticated,
@@ -106,12 +90,8 @@ export const ACCOUNT_ROUTES: RouteDeclaration[] = [
       '429': recoveryLimit,
     },
   }),
-  route({
-    method: 'post',
-    path: `${USERS}/account/email`,
-    operationId: 'changeEmail',
+  account.post('/account/email', 'changeEmail', {
     summary: 'Ask to move the account to a new address: a link is mailed to it',
-    tags,
     body: { schema: changeEmailBody },
     responses: {
       '202': { description: 'Link sent to the new address', schema: message },
@@ -122,12 +102,8 @@ export const ACCOUNT_ROUTES: RouteDeclaration[] = [
       '429': confirmLimit,
     },
   }),
-  route({
-    method: 'post',
-    path: `${USERS}/account/password`,
-    operationId: 'changePassword',
+  account.post('/account/password', 'changePassword', {
     summary: 'Change the password; every other session ends',
-    tags,
     body: { schema: changePasswordBody },
     responses: {
       '200': {
@@ -141,53 +117,37 @@ export const ACCOUNT_ROUTES: RouteDeclaration[] = [
       '429': confirmLimit,
     },
   }),
-  route({
-    method: 'get',
-    path: `${USERS}/account/sessions`,
-    operationId: 'listOwnSessions',
+  account.get('/account/sessions', 'listOwnSessions', {
     summary: "The signed-in user's live sessions, newest first",
-    tags,
     responses: {
       '200': { description: 'Sessions', schema: z.array(ref('OwnSession')) },
       '401': unauthenticated,
     },
   }),
-  route({
-    method: 'delete',
-    path: `${USERS}/account/sessions`,
-    operationId: 'endOtherSessions',
+  account.delete('/account/sessions', 'endOtherSessions', {
     summary: 'Sign out every other session',
-    tags,
     responses: {
       '200': { description: 'Ended', schema: z.object({ endedSessions: z.int() }) },
       '401': unauthenticated,
     },
   }),
-  route({
-    method: 'delete',
-    path: `${USERS}/account/sessions/{sessionId}`,
-    operationId: 'endOwnSession',
+  account.delete('/account/sessions/{sessionId}', 'endOwnSession', {
     summary: 'Sign out one of your sessions (your own: the cookie is cleared)',
-    tags,
-    params: z.object({
+    params: {
       sessionId: z
         .string()
         .describe('`_id` from the session list')
         .meta({ example: '0'.repeat(64) }),
-    }),
+    },
     responses: {
       '204': { description: 'Ended' },
       '401': unauthenticated,
       '404': failure('session_not_found'),
     },
   }),
-  route({
-    method: 'delete',
-    path: `${USERS}/account`,
-    operationId: 'deleteAccount',
+  account.delete('/account', 'deleteAccount', {
     summary:
       'Delete the account; organisations you are the only member of go with it. The last owner of an organisation with other members must make another owner first',
-    tags,
     body: { schema: deleteAccountBody },
     responses: {
       '204': { description: 'Deleted; the cookie is cleared' },
@@ -205,13 +165,9 @@ export const ACCOUNT_ROUTES: RouteDeclaration[] = [
       '429': confirmLimit,
     },
   }),
-  route({
-    method: 'get',
-    path: `${USERS}/mail/outbox`,
-    operationId: 'readOutbox',
+  account.get('/mail/outbox', 'readOutbox', {
     summary:
       'The development outbox: mail kept because no SMTP server is configured (operators in OPERATOR_EMAILS only)',
-    tags,
     responses: {
       '200': {
         description: 'The newest kept mails (none when mail goes through SMTP)',

@@ -4,12 +4,12 @@ import { z } from 'zod'
 import { MEMBERSHIP_ROLES } from '../db/index.ts'
 import {
   type ApiPart,
+  calls,
   dateTime,
   failure,
   formatted,
   JSON_BODY_LIMITS,
   ref,
-  route,
   withCookie,
 } from '../http/openapi-kit.ts'
 
@@ -17,6 +17,8 @@ import { ACCOUNT_ROUTES, ACCOUNT_SCHEMAS } from './account-openapi.ts'
 import { LOGIN_LIMITS } from './identity.ts'
 import { ORGANIZATION, USERS } from './paths.ts'
 import { loginBody, signupBody } from './requests.ts'
+
+const identity = calls(USERS, 'identity')
 
 export const IDENTITY_OPENAPI: ApiPart = {
   tags: [
@@ -49,12 +51,8 @@ export const IDENTITY_OPENAPI: ApiPart = {
     }),
   },
   routes: [
-    route({
-      method: 'post',
-      path: `${USERS}/auth/signup`,
-      operationId: 'signup',
+    identity.post('/auth/signup', 'signup', {
       summary: 'Create an account and its organisation; sets the bg.session cookie',
-      tags: ['identity'],
       body: { schema: signupBody },
       responses: {
         '201': withCookie({ description: 'Signed up and signed in', schema: ref('UserAnswer') }),
@@ -63,12 +61,8 @@ export const IDENTITY_OPENAPI: ApiPart = {
         ...JSON_BODY_LIMITS,
       },
     }),
-    route({
-      method: 'post',
-      path: `${USERS}/auth/login`,
-      operationId: 'login',
+    identity.post('/auth/login', 'login', {
       summary: 'Sign in; sets a new bg.session cookie and ends the one sent',
-      tags: ['identity'],
       body: { schema: loginBody },
       responses: {
         '200': withCookie({ description: 'Signed in', schema: ref('UserAnswer') }),
@@ -82,31 +76,19 @@ export const IDENTITY_OPENAPI: ApiPart = {
         },
       },
     }),
-    route({
-      method: 'post',
-      path: `${USERS}/auth/logout`,
-      operationId: 'logout',
+    identity.post('/auth/logout', 'logout', {
       summary: 'End the session and clear the cookie',
-      tags: ['identity'],
       responses: { '204': { description: 'Signed out (also when no session was sent)' } },
     }),
-    route({
-      method: 'get',
-      path: `${USERS}/session`,
-      operationId: 'getSession',
+    identity.get('/session', 'getSession', {
       summary: 'The signed-in user (SPEC §7.2)',
-      tags: ['identity'],
       responses: {
         '200': { description: 'The session of the bg.session cookie', schema: ref('Session') },
         '401': failure('unauthenticated: no, unknown, forged or expired cookie'),
       },
     }),
-    route({
-      method: 'patch',
-      path: `${USERS}/profile/meta`,
-      operationId: 'setProfileMeta',
+    identity.patch('/profile/meta', 'setProfileMeta', {
       summary: 'Replace the profile meta (any JSON object up to 16 KB)',
-      tags: ['identity'],
       body: { schema: z.record(z.string(), z.unknown()) },
       responses: {
         '200': {
@@ -119,12 +101,8 @@ export const IDENTITY_OPENAPI: ApiPart = {
         '415': failure('Not application/json'),
       },
     }),
-    route({
-      method: 'get',
-      path: `${ORGANIZATION}/all`,
-      operationId: 'listOrganisations',
+    calls(ORGANIZATION, 'identity').get('/all', 'listOrganisations', {
       summary: "The user's organisations; the first is the active one",
-      tags: ['identity'],
       responses: {
         '200': {
           description: 'Organisations with the role held',

@@ -45,6 +45,16 @@ export const MEDIA_FIELDS = {
     .describe('A video: what ffprobe read at upload (docs/delivery.md#video)'),
 }
 
+/** A stored file's dimensions (the file and upload answers). */
+export const PIXEL_FIELDS = {
+  width: z.int().nullable(),
+  height: z.int().nullable(),
+  pages: z
+    .int()
+    .nullable()
+    .describe("A PDF's page count, an animation's frames, 1 for a still image; null for others"),
+}
+
 /** What a call on files, folders or presets answers for a bad request. */
 export const badRequest = failure(
   'invalid_query, invalid_json, invalid_body, invalid_path, invalid_name, or a signature_* problem',
@@ -83,14 +93,7 @@ export const ASSET_API: ApiPart = {
       contentType: z.string(),
       ...MEDIA_FIELDS,
       size: z.int().describe('Bytes'),
-      width: z.int().nullable(),
-      height: z.int().nullable(),
-      pages: z
-        .int()
-        .nullable()
-        .describe(
-          "A PDF's page count, an animation's frames, 1 for a still image; null for others",
-        ),
+      ...PIXEL_FIELDS,
       version: z.int().describe('Bumped when the file is overwritten or moved'),
       access: z
         .enum(['public-read', 'private'])

@@ -2,16 +2,23 @@
 import { z } from 'zod'
 import {
   type ApiPart,
+  calls,
   dateTime,
   failure,
   formatted,
+  json,
   orgIdParam,
   ref,
-  route,
+  SOURCE_ERRORS,
+  TOKEN_ERRORS,
 } from '../http/openapi-kit.ts'
-import { MEDIA_FIELDS } from './openapi.ts'
+import { MEDIA_FIELDS, PIXEL_FIELDS } from './openapi.ts'
 
 import { ASSETS } from './paths.ts'
+
+const uploads = calls(ASSETS, 'assets', TOKEN_ERRORS)
+const MEMBERS = { role: 'member' } as const
+const stored = json(ref('StoredFile'), 'The stored file')
 
 export const UPLOAD_OPENAPI: ApiPart = {
   tags: [{ name: 'assets', description: 'Uploads and the download proxy' }],
@@ -27,14 +34,7 @@ export const UPLOAD_OPENAPI: ApiPart = {
       format: z.string(),
       contentType: z.string(),
       size: z.int(),
-      width: z.int().nullable(),
-      height: z.int().nullable(),
-      pages: z
-        .int()
-        .nullable()
-        .describe(
-          "A PDF's page count, an animation's frames, 1 for a still image; null for others",
-        ),
+      ...PIXEL_FIELDS,
       hash: z.string().describe('sha256, hex'),
       version: z.int(),
       access: z.enum(['public-read', 'private']),
@@ -48,15 +48,11 @@ export const UPLOAD_OPENAPI: ApiPart = {
     }),
   },
   routes: [
-    route({
-      method: 'post',
-      path: `${ASSETS}/upload/direct`,
-      access: { role: 'member' },
-      operationId: 'uploadDirect',
+    uploads.post('/upload/direct', 'uploadDirect', {
+      access: MEMBERS,
       summary: 'Upload a file (multipart/form-data)',
       description:
         "Stored in the caller's organisation: an API token's own, or for a signed-in member (a signed request) the orgId query parameter's, by default the active one (docs/upload-api.md).",
-      tags: ['assets'],
       query: z.object({ orgId: orgIdParam.optional() }),
       body: {
         content: {
@@ -81,11 +77,10 @@ export const UPLOAD_OPENAPI: ApiPart = {
         },
       },
       responses: {
-        '200': { description: 'The stored file', schema: ref('StoredFile') },
+        '200': stored,
         '400': failure(
           'invalid_multipart (malformed, cut short or interrupted), too_many_fields, too_many_files, too_many_parts, field_too_long, missing_file, invalid_path or invalid_field',
         ),
-        '401': failure('unauthenticated or invalid_token'),
         '404': failure('organisation_not_found: orgId is not an organisation of yours'),
         '409': failure('A file exists at the path and overwrite is false'),
         '413': failure('Larger than UPLOAD_MAX_BYTES'),
@@ -95,14 +90,10 @@ export const UPLOAD_OPENAPI: ApiPart = {
         '422': failure('Corrupt image or too many pixels'),
       },
     }),
-    route({
-      method: 'post',
-      path: `${ASSETS}/upload/url`,
-      access: { role: 'member' },
-      operationId: 'uploadFromUrl',
+    uploads.post('/upload/url', 'uploadFromUrl', {
+      access: MEMBERS,
       summary: 'Upload a file fetched from a URL',
       description: "Stored in the caller's organisation, as for uploadDirect.",
-      tags: ['assets'],
       body: {
         schema: z.object({
           url: formatted('uri'),
@@ -116,24 +107,18 @@ export const UPLOAD_OPENAPI: ApiPart = {
         }),
       },
       responses: {
-        '200': { description: 'The stored file', schema: ref('StoredFile') },
+        '200': stored,
         '400': failure('Invalid body or refused address'),
-        '401': failure('unauthenticated or invalid_token'),
         '413': failure('Body or file too large'),
         '415': failure('unsupported_type or extension_mismatch, as for uploadDirect'),
-        '502': failure('The source failed'),
-        '504': failure('The source was too slow'),
+        ...SOURCE_ERRORS,
       },
     }),
-    route({
-      method: 'get',
-      path: `${ASSETS}/proxy/download`,
-      access: { role: 'member' },
-      operationId: 'proxyDownload',
+    uploads.get('/proxy/download', 'proxyDownload', {
+      access: MEMBERS,
       summary: 'Fetch a remote file through the server',
       description:
         'For callers who may upload: an API token, or a signed-in member (orgId as for uploadDirect). Same remote rules as uploadFromUrl.',
-      tags: ['assets'],
       query: z.object({ url: formatted('uri') }),
       responses: {
         '200': {
@@ -141,9 +126,7 @@ export const UPLOAD_OPENAPI: ApiPart = {
           content: { '*/*': { schema: formatted('binary') } },
         },
         '400': failure('Missing or refused URL'),
-        '401': failure('unauthenticated or invalid_token'),
-        '502': failure('The source failed'),
-        '504': failure('The source was too slow'),
+        ...SOURCE_ERRORS,
       },
     }),
   ],

@@ -4,10 +4,10 @@ import {
   type ApiPart,
   badQuery,
   cached,
+  calls,
   dateTime,
   pagedList,
   ref,
-  route,
 } from '../http/openapi-kit.ts'
 import { pageQuery } from '../http/paging.ts'
 
@@ -28,6 +28,8 @@ const catalogueQuery = (kind: 'plans' | 'addons') =>
       .optional(),
     ...pageQuery(BILLING_PAGE_SIZE),
   })
+
+const billing = calls(BILLING, 'billing')
 
 export const PLAN_OPENAPI: ApiPart = {
   tags: [{ name: 'billing', description: 'Plans and addons (credit top-ups)' }],
@@ -72,26 +74,18 @@ export const PLAN_OPENAPI: ApiPart = {
     AddonList: pagedList('Addon'),
   },
   routes: [
-    route({
-      method: 'get',
-      path: `${BILLING}/plans`,
-      operationId: 'listPlans',
+    billing.get('/plans', 'listPlans', {
       summary: 'List subscription plans, a page at a time',
       description:
         'Sorted by sort order, amount and id. Clients loop while page.hasNext and split the plans into free (_id -994), monthly and yearly (interval starting with yearly).',
-      tags: ['billing'],
       query: catalogueQuery('plans'),
       responses: {
         '200': cached({ description: 'One page of plans', schema: ref('PlanList') }),
         '400': badQuery,
       },
     }),
-    route({
-      method: 'get',
-      path: `${BILLING}/addons`,
-      operationId: 'listAddons',
+    billing.get('/addons', 'listAddons', {
       summary: 'List addons (credit top-ups), a page at a time',
-      tags: ['billing'],
       query: catalogueQuery('addons'),
       responses: {
         '200': cached({ description: 'One page of addons', schema: ref('AddonList') }),

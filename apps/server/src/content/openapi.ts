@@ -5,12 +5,12 @@ import {
   type ApiPart,
   badQuery,
   cached,
+  calls,
   dateTime,
   failure,
   formatted,
   pagedList,
   ref,
-  route,
 } from '../http/openapi-kit.ts'
 import { CMS_PAGE_SIZE } from './cms.ts'
 import { SOCIAL_MEDIA_IDENTIFIERS } from './content.ts'
@@ -26,6 +26,11 @@ const cmsPaging = (size?: { example: number }) => {
     'pagination[pageSize]': (size === undefined ? pageSize : pageSize.meta(size)).optional(),
   }
 }
+
+const apps = calls(APPS, 'apps')
+const predictions = calls(TRANSFORMATION, 'predictions')
+const cms = calls(CMS, 'cms')
+const website = calls('', 'website')
 
 /** The public content calls; examples name real entries of the content. */
 export function contentOpenApi(options: { appSlug: string; predictionId: string }): ApiPart {
@@ -199,47 +204,31 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
       }),
     },
     routes: [
-      route({
-        method: 'get',
-        path: `${APPS}/dynamicApps`,
-        operationId: 'listDynamicApps',
+      apps.get('/dynamicApps', 'listDynamicApps', {
         summary: 'List dynamic apps (AI tools)',
-        tags: ['apps'],
         query: appsQuery,
         responses: {
           '200': cached({ description: 'One page of apps', schema: ref('DynamicAppList') }),
           '400': badQuery,
         },
       }),
-      route({
-        method: 'get',
-        path: `${APPS}/dynamicApps/{slug}`,
-        operationId: 'getDynamicApp',
+      apps.get('/dynamicApps/{slug}', 'getDynamicApp', {
         summary: 'One dynamic app',
-        tags: ['apps'],
-        params: z.object({ slug: z.string().meta({ example: options.appSlug }) }),
+        params: { slug: z.string().meta({ example: options.appSlug }) },
         responses: {
           '200': cached({ description: 'The app', schema: ref('DynamicApp') }),
           '404': failure('No app has this slug (code not_found)'),
         },
       }),
-      route({
-        method: 'get',
-        path: `${TRANSFORMATION}/predictions`,
-        operationId: 'listPredictions',
+      predictions.get('/predictions', 'listPredictions', {
         summary: 'List the runnable models',
-        tags: ['predictions'],
         responses: {
           '200': cached({ description: 'Every prediction', schema: ref('PredictionList') }),
         },
       }),
-      route({
-        method: 'get',
-        path: `${TRANSFORMATION}/predictions/schema/{id}`,
-        operationId: 'getPredictionSchema',
+      predictions.get('/predictions/schema/{id}', 'getPredictionSchema', {
         summary: 'A prediction with its input schema',
-        tags: ['predictions'],
-        params: z.object({ id: z.string().meta({ example: options.predictionId }) }),
+        params: { id: z.string().meta({ example: options.predictionId }) },
         responses: {
           '200': cached({
             description: 'The prediction and its schema',
@@ -251,14 +240,10 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
           },
         },
       }),
-      route({
-        method: 'get',
-        path: `${CMS}/product-sections`,
-        operationId: 'listProductSections',
+      cms.get('/product-sections', 'listProductSections', {
         summary: 'Marketing use-case sections (Strapi-shaped)',
         description:
           'Components (header, cards) are present only when populate asks for them, as in Strapi.',
-        tags: ['cms'],
         query: z.object({
           populate: z
             .string()
@@ -273,12 +258,8 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
           '400': badQuery,
         },
       }),
-      route({
-        method: 'get',
-        path: `${CMS}/websites`,
-        operationId: 'listWebsites',
+      cms.get('/websites', 'listWebsites', {
         summary: 'Site configuration: social links and footer badges (Strapi-shaped)',
-        tags: ['cms'],
         query: z.object({
           'filters[searchTag]': z
             .string()
@@ -300,14 +281,10 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
           '400': badQuery,
         },
       }),
-      route({
-        method: 'get',
-        path: `${CMS}/blogs`,
-        operationId: 'listBlogPosts',
+      cms.get('/blogs', 'listBlogPosts', {
         summary: 'Blog posts, e.g. the newest few for the home page (Strapi-shaped)',
         description:
           'File order unless sort is given. The cover (a media field) and the author (a component) are present only when populate asks for them, as in Strapi.',
-        tags: ['cms'],
         query: z.object({
           sort: z
             .string()
@@ -329,12 +306,8 @@ export function contentOpenApi(options: { appSlug: string; predictionId: string 
           '400': badQuery,
         },
       }),
-      route({
-        method: 'get',
-        path: ANNOUNCEMENTS,
-        operationId: 'listAnnouncements',
+      website.get(ANNOUNCEMENTS, 'listAnnouncements', {
         summary: 'Current announcements, newest first',
-        tags: ['website'],
         responses: {
           '200': cached({
             description: 'Announcements shown now',

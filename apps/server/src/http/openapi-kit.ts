@@ -171,6 +171,17 @@ export const JSON_BODY_ERRORS: Record<string, Answer> = {
   ...JSON_BODY_LIMITS,
 }
 
+/** A call that needs a session or an API token, made with neither. */
+export const TOKEN_ERRORS: Record<string, Answer> = {
+  '401': failure('unauthenticated or invalid_token'),
+}
+
+/** The failures of fetching a remote source (uploads and downloads by URL). */
+export const SOURCE_ERRORS: Record<string, Answer> = {
+  '502': failure('The source failed'),
+  '504': failure('The source was too slow'),
+}
+
 /** Something of an organisation not found: `organisation_not_found, or ${what}`. */
 export const notFoundIn = (what: string) => ({
   '404': failure(`organisation_not_found, or ${what}`),
@@ -220,9 +231,10 @@ const byMethod = <Declare>(declare: (method: HttpMethod) => Declare) =>
 
 /**
  * The calls of one tag under `base`, by method: `platform.get('/files/id/{id}', 'getFileById',
- * { summary, params, responses })` declares `GET ${base}/files/id/{id}`.
+ * { summary, params, responses })` declares `GET ${base}/files/id/{id}`; every call also answers
+ * `shared`.
  */
-export const calls = (base: string, tag: string) =>
+export const calls = (base: string, tag: string, shared: Record<string, Answer> = {}) =>
   byMethod(
     (method) =>
       (path: string, operationId: string, { params, ...parts }: CallParts): RouteDeclaration => ({
@@ -232,6 +244,7 @@ export const calls = (base: string, tag: string) =>
         tags: [tag],
         ...(params === undefined ? {} : { params: z.object(params) }),
         ...parts,
+        responses: { ...shared, ...parts.responses },
       }),
   )
 

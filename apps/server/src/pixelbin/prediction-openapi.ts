@@ -1,7 +1,17 @@
 // The declared calls of Pixelbin's platform predictions (`@pixelbin/admin`'s predictions).
 import { z } from 'zod'
-import { type ApiPart, dateTime, failure, formatted, ref, route } from '../http/openapi-kit.ts'
+import {
+  type ApiPart,
+  calls,
+  dateTime,
+  failure,
+  formatted,
+  ref,
+  TOKEN_ERRORS,
+} from '../http/openapi-kit.ts'
 import { PLATFORM_PREDICTIONS } from '../predictions/platform-json.ts'
+
+const predictions = calls(PLATFORM_PREDICTIONS, 'platform predictions', TOKEN_ERRORS)
 
 export const PLATFORM_PREDICTION_OPENAPI: ApiPart = {
   tags: [
@@ -28,16 +38,12 @@ export const PLATFORM_PREDICTION_OPENAPI: ApiPart = {
     }),
   },
   routes: [
-    route({
-      method: 'post',
-      path: `${PLATFORM_PREDICTIONS}/{plugin}/{operation}`,
-      operationId: 'createPlatformPrediction',
+    predictions.post('/{plugin}/{operation}', 'createPlatformPrediction', {
       summary: 'Run a prediction (multipart input.<field>, optional webhook); costs credits',
-      tags: ['platform predictions'],
-      params: z.object({
+      params: {
         plugin: z.string().meta({ example: 'ic' }),
         operation: z.string().meta({ example: 'crop' }),
-      }),
+      },
       body: {
         content: {
           'multipart/form-data': {
@@ -51,7 +57,6 @@ export const PLATFORM_PREDICTION_OPENAPI: ApiPart = {
       responses: {
         '202': { description: 'Accepted', schema: ref('PlatformPrediction') },
         '400': failure('invalid_input (naming the field), invalid_webhook_url, webhook_*'),
-        '401': failure('unauthenticated or invalid_token'),
         '402': failure('insufficient_credits'),
         '404': failure('prediction_not_found, file_not_found'),
         '413': failure('too_large'),
@@ -59,18 +64,13 @@ export const PLATFORM_PREDICTION_OPENAPI: ApiPart = {
         '501': failure('model_unavailable'),
       },
     }),
-    route({
-      method: 'get',
-      path: `${PLATFORM_PREDICTIONS}/{id}`,
-      operationId: 'getPlatformPrediction',
+    predictions.get('/{id}', 'getPlatformPrediction', {
       summary: 'A prediction by its id',
-      tags: ['platform predictions'],
-      params: z.object({
+      params: {
         id: z.string().meta({ example: 'ic--crop--00000000-0000-4000-8000-000000000000' }),
-      }),
+      },
       responses: {
         '200': { description: 'The prediction', schema: ref('PlatformPrediction') },
-        '401': failure('unauthenticated or invalid_token'),
         '404': failure('prediction_not_found'),
       },
     }),

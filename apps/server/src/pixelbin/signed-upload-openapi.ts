@@ -4,12 +4,14 @@ import { ORG_SEGMENT, PANEL_API_PATHS } from '@tessera/url'
 import { z } from 'zod'
 import {
   type ApiPart,
+  calls,
   failure,
   formatted,
   JSON_BODY_ERRORS,
-  orgRoute,
+  json,
+  orgCalls,
   ref,
-  route,
+  TOKEN_ERRORS,
 } from '../http/openapi-kit.ts'
 import { PLATFORM_ASSETS_ROOT } from './paths.ts'
 import { PART_MAX_BYTES, SIGNED_UPLOAD_BASE } from './signed-upload.ts'
@@ -40,12 +42,31 @@ const presigned = z.object({
   fields: z.record(z.string(), z.string()).describe('Sent back with every part and completion'),
 })
 
-const uploadParams = z.object({
+const uploadParams = {
   uploadId: formatted('uuid').meta({ example: '00000000-0000-4000-8000-000000000000' }),
-})
+}
 const uploadQuery = z.object({
   signature: z.string().describe('From the URL'),
 })
+
+const signed = calls('', 'signed uploads')
+const consoleUploads = orgCalls(`${PANEL_API_PATHS.assets}/${ORG_SEGMENT}`, 'signed uploads')
+
+/** Pixelbin's createSignedUrl (1.0) and createSignedUrlV2 (2.0): the URL under `key`. */
+const pixelbinSignedUrl = (version: '1.0' | '2.0', key: string, summary: string) =>
+  signed.post(
+    `${PLATFORM_ASSETS_ROOT}/v${version}/upload/signed-url`,
+    version === '1.0' ? 'createSignedUrl' : 'createSignedUrlV2',
+    {
+      summary,
+      body: { schema: ref('SignedUrlRequest') },
+      responses: {
+        '200': json(z.object({ [key]: ref('PresignedUrl') }), 'The URL'),
+        ...JSON_BODY_ERRORS,
+        ...TOKEN_ERRORS,
+      },
+    },
+  )
 
 export const SIGNED_UPLOAD_OPENAPI: ApiPart = {
   tags: [
@@ -57,42 +78,18 @@ export const SIGNED_UPLOAD_OPENAPI: ApiPart = {
   ],
   schemas: { SignedUrlRequest: request, PresignedUrl: presigned },
   routes: [
-    route({
-      method: 'post',
-      path: `${PLATFORM_ASSETS_ROOT}/v1.0/upload/signed-url`,
-      operationId: 'createSignedUrl',
-      summary: "Pixelbin's createSignedUrl: a URL that takes the whole file in one multipart POST",
-      tags: ['signed uploads'],
-      body: { schema: ref('SignedUrlRequest') },
-      responses: {
-        '200': {
-          description: 'The URL',
-          schema: z.object({ s3PresignedUrl: ref('PresignedUrl') }),
-        },
-        ...JSON_BODY_ERRORS,
-        '401': failure('unauthenticated or invalid_token'),
-      },
-    }),
-    route({
-      method: 'post',
-      path: `${PLATFORM_ASSETS_ROOT}/v2.0/upload/signed-url`,
-      operationId: 'createSignedUrlV2',
-      summary: "Pixelbin's createSignedUrlV2: a URL that takes numbered parts, then a completion",
-      tags: ['signed uploads'],
-      body: { schema: ref('SignedUrlRequest') },
-      responses: {
-        '200': { description: 'The URL', schema: z.object({ presignedUrl: ref('PresignedUrl') }) },
-        ...JSON_BODY_ERRORS,
-        '401': failure('unauthenticated or invalid_token'),
-      },
-    }),
-    orgRoute({
-      method: 'post',
-      path: `${PANEL_API_PATHS.assets}/${ORG_SEGMENT}/{orgId}/upload/signed-url`,
-      operationId: 'createConsoleSignedUrl',
-      access: { role: 'member' },
+    pixelbinSignedUrl(
+      '1.0',
+      's3PresignedUrl',
+      "Pixelbin's createSignedUrl: a URL that takes the whole file in one multipart POST",
+    ),
+    pixelbinSignedUrl(
+      '2.0',
+      'presignedUrl',
+      "Pixelbin's createSignedUrlV2: a URL that takes numbered parts, then a completion",
+    ),
+    consoleUploads.post('/upload/signed-url', 'createConsoleSignedUrl', 'member', {
       summary: 'A parts upload URL for the console (as createSignedUrlV2)',
-      tags: ['signed uploads'],
       body: { schema: ref('SignedUrlRequest') },
       responses: {
         '200': {
@@ -106,12 +103,8 @@ export const SIGNED_UPLOAD_OPENAPI: ApiPart = {
         ...JSON_BODY_ERRORS,
       },
     }),
-    route({
-      method: 'put',
-      path: `${SIGNED_UPLOAD_BASE}/{uploadId}`,
-      operationId: 'putSignedUploadPart',
+    signed.put(`${SIGNED_UPLOAD_BASE}/{uploadId}`, 'putSignedUploadPart', {
       summary: `Upload part ?partNumber=N (multipart: the fields and a file part of at most ${PART_MAX_BYTES} bytes)`,
-      tags: ['signed uploads'],
       params: uploadParams,
       query: uploadQuery.extend({ partNumber: z.string().describe('1 to 10000') }),
       body: {
@@ -138,12 +131,8 @@ export const SIGNED_UPLOAD_OPENAPI: ApiPart = {
         '415': failure('unsupported_media_type: not multipart/form-data'),
       },
     }),
-    route({
-      method: 'post',
-      path: `${SIGNED_UPLOAD_BASE}/{uploadId}`,
-      operationId: 'completeSignedUpload',
+    signed.post(`${SIGNED_UPLOAD_BASE}/{uploadId}`, 'completeSignedUpload', {
       summary: 'Complete: JSON { parts: [1..n], …fields }, or the whole file as multipart',
-      tags: ['signed uploads'],
       params: uploadParams,
       query: uploadQuery,
       body: {

@@ -2,12 +2,12 @@
 import { z } from 'zod'
 import {
   type ApiPart,
+  calls,
   failure,
   formatted,
   JSON_BODY_LIMITS,
   orgIdParam,
   ref,
-  route,
 } from '../http/openapi-kit.ts'
 
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './paths.ts'
@@ -20,6 +20,15 @@ const captchaHeader = z.object({
     .describe('The captcha widget token (only when a captcha is configured)')
     .optional(),
 })
+
+const playground = calls('', 'playground')
+
+/** What a visitor's call answers when the captcha or the demo organisation is missing. */
+const VISITOR_ERRORS = {
+  '403': failure('captcha_failed: the captcha token was refused'),
+  '404': failure('not_available: this server has no demo organisation'),
+  '503': failure('captcha_unavailable: the captcha could not be checked'),
+}
 
 export const PLAYGROUND_OPENAPI: ApiPart = {
   tags: [
@@ -60,14 +69,10 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
     }),
   },
   routes: [
-    route({
-      method: 'post',
-      path: `${PUBLIC_PLAYGROUND}/sign`,
-      operationId: 'signPlaygroundUrl',
+    playground.post(`${PUBLIC_PLAYGROUND}/sign`, 'signPlaygroundUrl', {
       summary: 'Sign a demo delivery URL whose chain has AI operations',
       description:
         "The demo organisation has strict transformations on. A delivery URL of the demo organisation (absolute on this server, or a path) whose chain writes an operation that costs credits comes back signed with a demo key for one hour; any other demo URL comes back as sent. Signing counts nothing: delivery counts each new AI render of the demo (a cache miss, not a cached image nor a poll of a queued one) against ANON_AI_RUNS_PER_DAY of the client address and answers 429 daily_limit_exceeded past it. With a captcha configured (WEB_CAPTCHA_SITE_KEY) a chain with AI operations needs the widget's token in x-captcha-token. No session.",
-      tags: ['playground'],
       headers: captchaHeader,
       body: {
         schema: signBody,
@@ -78,20 +83,14 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
         '400': failure(
           'not_playground_url: not a delivery URL of the demo organisation on this server; invalid_json or invalid_body; captcha_required',
         ),
-        '403': failure('captcha_failed: the captcha token was refused'),
-        '404': failure('not_available: this server has no demo organisation'),
+        ...VISITOR_ERRORS,
         ...JSON_BODY_LIMITS,
-        '503': failure('captcha_unavailable: the captcha could not be checked'),
       },
     }),
-    route({
-      method: 'post',
-      path: `${PUBLIC_PLAYGROUND}/uploads`,
-      operationId: 'uploadAsVisitor',
+    playground.post(`${PUBLIC_PLAYGROUND}/uploads`, 'uploadAsVisitor', {
       summary: 'Upload an image to try the tools on, kept 24 hours',
       description:
         "Multipart with a `file` part. The image goes to a folder of its own in the demo organisation (visitor-uploads/{random}/), passes every check of uploadDirect (UPLOAD_MAX_BYTES, MAX_INPUT_PIXELS, SVG safety; images only) and is deleted with its derived images by housekeeping 24 hours later. At most ANON_UPLOADS_PER_DAY per client address per day, and ANON_UPLOADS_MAX_BYTES for all visitors' uploads of the last 24 h, both taken before the body is read (refusals do not count). With a captcha configured (WEB_CAPTCHA_SITE_KEY) the widget's token goes in x-captcha-token. No session.",
-      tags: ['playground'],
       headers: captchaHeader,
       body: {
         content: { 'multipart/form-data': { schema: z.object({ file: formatted('binary') }) } },
@@ -101,8 +100,7 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
         '400': failure(
           'invalid_multipart (malformed, cut short or interrupted), missing_file, too_many_parts…; captcha_required',
         ),
-        '403': failure('captcha_failed: the captcha token was refused'),
-        '404': failure('not_available: this server has no demo organisation'),
+        ...VISITOR_ERRORS,
         '413': failure('too_large: larger than UPLOAD_MAX_BYTES; image_too_large'),
         '415': failure(
           'unsupported_media_type (not multipart), unsupported_type (not an image) or extension_mismatch',
@@ -115,7 +113,6 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
             'Retry-After': { description: 'Seconds until an upload frees up', schema: z.int() },
           },
         },
-        '503': failure('captcha_unavailable: the captcha could not be checked'),
         '507': {
           description:
             "visitor_storage_full: all visitors' uploads of the last 24 h fill ANON_UPLOADS_MAX_BYTES",
@@ -126,16 +123,12 @@ export const PLAYGROUND_OPENAPI: ApiPart = {
         },
       },
     }),
-    route({
-      method: 'post',
-      path: `${MEMBER_PLAYGROUND}/{orgId}/sign`,
+    playground.post(`${MEMBER_PLAYGROUND}/{orgId}/sign`, 'signMemberUrl', {
       access: { role: 'member' },
-      operationId: 'signMemberUrl',
       summary: "Sign a delivery URL of one's own organisation for an hour",
       description:
         "For the website's tools under strict transformations: a member (session, signed as every panel change) or an API token of the organisation gets a delivery URL of that organisation (absolute on this server, or a path) signed for one hour with one of its signing keys (one is created if it has none). The organisation pays its own credits; no daily allowance.",
-      tags: ['playground'],
-      params: z.object({ orgId: orgIdParam }),
+      params: { orgId: orgIdParam },
       body: { schema: signBody, example: { url: '/v2/my-cloud/erase.bg()/products/shoe.jpg' } },
       responses: {
         '200': {

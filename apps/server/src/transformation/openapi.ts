@@ -1,8 +1,24 @@
 // The declared call of the transformation context.
 import { z } from 'zod'
-import { type ApiPart, failure, formatted, ref, route } from '../http/openapi-kit.ts'
+import { type ApiPart, calls, failure, formatted, ref } from '../http/openapi-kit.ts'
 
 import { TRANSFORMATION_CONTEXT, TRANSFORMATION_PREVIEW } from './paths.ts'
+
+const context = calls('', 'transformation context')
+
+/** The delivery URL both calls take, `example` as the route test calls it. */
+const urlQuery = (example: string) =>
+  z.object({
+    url: z.string().meta({ example }).describe('A delivery URL of this server, or its path'),
+  })
+
+/** A caller not signed in, or the URL of a file not of its organisation. */
+const NOT_YOURS = {
+  '401': failure('unauthenticated (no session) or invalid_token'),
+  '404': failure(
+    'Not a file of an organisation of yours (answered as for a cloud name no organisation has)',
+  ),
+}
 
 export const TRANSFORMATION_OPENAPI: ApiPart = {
   tags: [
@@ -42,22 +58,13 @@ export const TRANSFORMATION_OPENAPI: ApiPart = {
     }),
   },
   routes: [
-    route({
-      method: 'get',
-      path: TRANSFORMATION_CONTEXT,
+    context.get(TRANSFORMATION_CONTEXT, 'getTransformationContext', {
       access: { role: 'viewer' },
-      operationId: 'getTransformationContext',
       summary:
         'The transformation context of a delivery URL (members and API tokens of its organisation)',
       description:
         'Computed with the image cache: a stored image answers at once; an AI chain not derived yet is queued like delivery (202, Retry-After) and charged once — only by a signed call (x-ebg-param, x-ebg-signature) or an API token: with the session cookie alone the call answers what was already run and queues nothing (400 signature_missing).',
-      tags: ['transformation context'],
-      query: z.object({
-        url: z
-          .string()
-          .meta({ example: '/v2/demo/t.resize(w:300)/samples/astronaut.png' })
-          .describe('A delivery URL of this server, or its path'),
-      }),
+      query: urlQuery('/v2/demo/t.resize(w:300)/samples/astronaut.png'),
       responses: {
         '200': {
           description: "Each step of the chain with what it found (Pixelbin's context shape)",
@@ -67,29 +74,17 @@ export const TRANSFORMATION_OPENAPI: ApiPart = {
         '400': failure(
           'invalid_url, invalid_path, an invalid transformation, or signature_missing (an AI chain not run yet, asked with the session cookie alone)',
         ),
-        '401': failure('unauthenticated (no session) or invalid_token'),
+        ...NOT_YOURS,
         '402': failure('insufficient_credits: the AI chain was not queued'),
-        '404': failure(
-          'Not a file of an organisation of yours (answered as for a cloud name no organisation has)',
-        ),
         '422': failure('transformation_failed or image_too_large'),
         '501': failure('operation_unavailable: this server cannot run an operation of the chain'),
       },
     }),
-    route({
-      method: 'get',
-      path: TRANSFORMATION_PREVIEW,
-      operationId: 'getPreview',
+    context.get(TRANSFORMATION_PREVIEW, 'getPreview', {
       summary: "The image of a delivery URL of the caller's organisation, without a URL signature",
       description:
         "The console's own previews (library thumbnails, Home, the file panel): authorised by the session or an API token of the URL's organisation instead of a signature, so they work when the organisation requires signed URLs. Never spends credits: an AI chain answers only once it has run. Answers are private (Cache-Control: private).",
-      tags: ['transformation context'],
-      query: z.object({
-        url: z
-          .string()
-          .meta({ example: '/v2/demo/t.resize(w:320,h:320)/samples/astronaut.png' })
-          .describe('A delivery URL of this server, or its path'),
-      }),
+      query: urlQuery('/v2/demo/t.resize(w:320,h:320)/samples/astronaut.png'),
       responses: {
         '200': {
           description: 'The image',
@@ -97,10 +92,7 @@ export const TRANSFORMATION_OPENAPI: ApiPart = {
         },
         '304': { description: 'Not modified (If-None-Match)' },
         '400': failure('invalid_url, invalid_path or an invalid transformation'),
-        '401': failure('unauthenticated (no session) or invalid_token'),
-        '404': failure(
-          'Not a file of an organisation of yours (answered as for a cloud name no organisation has)',
-        ),
+        ...NOT_YOURS,
         '409': failure('not_run: an AI chain that has not run yet (a preview never runs it)'),
       },
     }),
