@@ -209,6 +209,24 @@ export function Dialog({
   )
 }
 
+/** A dialog form's buttons: its own (`children`), then Cancel, which closes it. */
+export function DialogButtons({
+  onClose,
+  children,
+}: {
+  onClose: () => void
+  children: React.ReactNode
+}) {
+  return (
+    <div className="button-row">
+      {children}
+      <button type="button" className="button is-ghost" onClick={onClose}>
+        Cancel
+      </button>
+    </div>
+  )
+}
+
 export function ErrorText({ message, testId }: { message: string | null; testId?: string }) {
   if (message === null) return null
   return (

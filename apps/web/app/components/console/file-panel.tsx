@@ -4,7 +4,6 @@
 import { formatBytes } from '@tessera/url'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { FileItem, Preset } from '../../lib/console-api.ts'
-import { problemOf } from '../../lib/console-api.ts'
 import {
   type CopyFormat,
   copyText,
@@ -13,6 +12,7 @@ import {
   videoThumbnailUrl,
   withPattern,
 } from '../../lib/console-urls.ts'
+import { useAction } from '../use-action.ts'
 import { CopyButton, ErrorText, formatDate, useConsole, useLoad } from './console-context.tsx'
 import { parseMetadata, parseTags } from './library/library-state.ts'
 
@@ -48,21 +48,22 @@ export function FilePanel({
     `presets:${org._id}`,
   )
   const [name, setName] = useState(file.name)
-  const [renameError, setRenameError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  // The typed name, or what was typed of the fields, stays with the API's reason beside it.
+  const renaming = useAction()
   const [choice, setChoice] = useState('original')
   const [custom, setCustom] = useState('')
   const heading = useRef<HTMLHeadingElement>(null)
   const [tags, setTags] = useState((file.tags ?? []).join(', '))
   const [metadata, setMetadata] = useState(JSON.stringify(file.metadata ?? {}, null, 2))
   const [access, setAccess] = useState(file.access ?? 'public-read')
-  const [fieldsError, setFieldsError] = useState<string | null>(null)
+  const saving = useAction()
+  const busy = renaming.busy || saving.busy
 
   // A new file in the panel: its name in the field and the picker back to the original.
   // biome-ignore lint/correctness/useExhaustiveDependencies: another file (or its new version) resets the form
   useEffect(() => {
     setName(file.name)
-    setRenameError(null)
+    renaming.setError(null)
     setChoice('original')
     heading.current?.focus()
   }, [file.name, file._id])
@@ -73,7 +74,7 @@ export function FilePanel({
     setTags((file.tags ?? []).join(', '))
     setMetadata(JSON.stringify(file.metadata ?? {}, null, 2))
     setAccess(file.access ?? 'public-read')
-    setFieldsError(null)
+    saving.setError(null)
   }, [file._id, file.updatedAt])
 
   const pattern = choice === 'custom' ? custom : choice
@@ -88,40 +89,26 @@ export function FilePanel({
   const rename = async (event: FormEvent) => {
     event.preventDefault()
     if (name.trim() === '' || name === file.name) return
-    setBusy(true)
-    setRenameError(null)
-    try {
-      onChanged(await api.updateFile(file._id, { name: name.trim() }), 'renamed')
-    } catch (error) {
-      // The typed name stays in the field, with the API's reason beside it.
-      setRenameError(problemOf(error))
-    } finally {
-      setBusy(false)
-    }
+    await renaming.run(async () =>
+      onChanged(await api.updateFile(file._id, { name: name.trim() }), 'renamed'),
+    )
   }
 
   const saveFields = async (event: FormEvent) => {
     event.preventDefault()
     const parsed = parseMetadata(metadata)
     if (typeof parsed === 'string') {
-      setFieldsError(parsed)
+      saving.setError(parsed)
       return
     }
-    setBusy(true)
-    setFieldsError(null)
-    try {
+    await saving.run(async () => {
       const changed = await api.updateFile(file._id, {
         tags: parseTags(tags),
         metadata: parsed,
         access,
       })
       onChanged(changed, 'saved')
-    } catch (error) {
-      // What was typed stays, with the API's reason (it names the field).
-      setFieldsError(problemOf(error))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -223,7 +210,7 @@ export function FilePanel({
                 Rename
               </button>
             </div>
-            <ErrorText message={renameError} testId="rename-error" />
+            <ErrorText message={renaming.error} testId="rename-error" />
           </form>
 
           <form className="inline-form" onSubmit={saveFields} data-testid="file-fields">
@@ -264,7 +251,7 @@ export function FilePanel({
                 Save tags, access and metadata
               </button>
             </div>
-            <ErrorText message={fieldsError} testId="fields-error" />
+            <ErrorText message={saving.error} testId="fields-error" />
           </form>
         </>
       )}

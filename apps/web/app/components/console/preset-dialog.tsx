@@ -1,8 +1,9 @@
 // The presets page's dialog: a new preset or an edit, with its chain, and its `$variables` with
 // their types and defaults (the rows follow the chain as it is typed).
 import { type FormEvent, useState } from 'react'
-import { type Preset, type PresetParam, problemOf } from '../../lib/console-api.ts'
-import { Dialog, ErrorText, useConsole } from './console-context.tsx'
+import type { Preset, PresetParam } from '../../lib/console-api.ts'
+import { useAction } from '../use-action.ts'
+import { Dialog, DialogButtons, ErrorText, useConsole } from './console-context.tsx'
 
 const PARAM_TYPES = ['integer', 'float', 'string', 'color', 'boolean', 'enum', 'file', 'bbox']
 
@@ -59,13 +60,11 @@ export function PresetDialog({
   const [name, setName] = useState('')
   const [chain, setChain] = useState('')
   const [rows, setRows] = useState<VariableRow[]>([])
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, setError, run } = useAction()
   const [openedFor, setOpenedFor] = useState<Preset | 'new' | null>(null)
   if (editing !== openedFor) {
     setOpenedFor(editing)
     setError(null)
-    setBusy(false)
     if (editing === 'new') {
       const fromUrl =
         typeof window === 'undefined'
@@ -97,9 +96,7 @@ export function PresetDialog({
   }
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    await run(async () => {
       if (editing === 'new') {
         await api.createPreset({
           presetName: name.trim(),
@@ -113,10 +110,7 @@ export function PresetDialog({
         })
       }
       await onSaved()
-    } catch (reason) {
-      setError(problemOf(reason))
-      setBusy(false)
-    }
+    })
   }
   return (
     <Dialog
@@ -204,7 +198,7 @@ export function PresetDialog({
           </table>
         ) : null}
         <ErrorText message={error} testId="preset-error" />
-        <div className="button-row">
+        <DialogButtons onClose={onClose}>
           <button
             type="submit"
             className="button is-primary"
@@ -213,10 +207,7 @@ export function PresetDialog({
           >
             Save preset
           </button>
-          <button type="button" className="button is-ghost" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        </DialogButtons>
       </form>
     </Dialog>
   )

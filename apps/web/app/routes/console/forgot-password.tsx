@@ -2,10 +2,9 @@
 // account uses the address or not, so the page says the same thing either way.
 import { type FormEvent, useState } from 'react'
 import { Link } from 'react-router'
+import { AuthCard, AuthError, useAccountApi } from '../../components/console/auth-card.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
-import { accountApi } from '../../lib/account-api.ts'
-import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { problemOf } from '../../lib/console-api.ts'
+import { useAction } from '../../components/use-action.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/forgot-password.ts'
 
@@ -13,27 +12,16 @@ export const meta: Route.MetaFunction = (args) =>
   metaFor(args, { title: 'Forgot password', noIndex: true })
 
 export default function ForgotPassword() {
-  const config = useConfig()
-  const session = useSession()
+  const account = useAccountApi()
   const [sent, setSent] = useState<string | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const { busy, error, run } = useAction()
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const email = String(new FormData(event.currentTarget).get('email') ?? '').trim()
-    setBusy(true)
-    setProblem(null)
-    try {
-      setSent((await accountApi(session.client, config).forgotPassword(email)).message)
-    } catch (error) {
-      setProblem(problemOf(error))
-    } finally {
-      setBusy(false)
-    }
+    return run(async () => setSent((await account.forgotPassword(email)).message))
   }
   return (
-    <div className="auth-card" data-testid="forgot-password">
-      <h1>Forgot your password?</h1>
+    <AuthCard testId="forgot-password" title="Forgot your password?">
       {sent !== null ? (
         <>
           <p className="form-alert is-success" role="status" data-testid="forgot-sent">
@@ -48,11 +36,7 @@ export default function ForgotPassword() {
           <p className="subtitle">
             Type the address of your account: we mail you a link to choose a new password.
           </p>
-          {problem === null ? null : (
-            <div className="form-alert is-error" role="alert" data-testid="auth-error">
-              {problem}
-            </div>
-          )}
+          <AuthError message={error} />
           <form onSubmit={(event) => void submit(event)} data-testid="forgot-form">
             <div className="field">
               <label htmlFor="email">Email</label>
@@ -67,7 +51,7 @@ export default function ForgotPassword() {
           </p>
         </>
       )}
-    </div>
+    </AuthCard>
   )
 }
 

@@ -7,6 +7,7 @@ import { Link } from 'react-router'
 import { ErrorText, formatDate, useConsole } from '../../components/console/console-context.tsx'
 import { UsageCharts } from '../../components/console/usage-charts.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { useAction } from '../../components/use-action.ts'
 import { serverApi } from '../../lib/api.server.ts'
 import { logout } from '../../lib/api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
@@ -15,7 +16,6 @@ import {
   consoleApi,
   type FileItem,
   type Paged,
-  problemOf,
   type Usage,
 } from '../../lib/console-api.ts'
 import { ORG_COOKIE, pickOrganization, readCookie } from '../../lib/console-org.ts'
@@ -57,22 +57,14 @@ const libraryLink = (file: FileItem) =>
 function RecentUploads({ first }: { first: Paged<FileItem> }) {
   const { api } = useConsole()
   const [pages, setPages] = useState<Paged<FileItem>[]>([first])
-  const [loading, setLoading] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy: loading, error, run } = useAction()
   const last = pages[pages.length - 1] ?? first
   const files = pages.flatMap((page) => page.items)
-  const more = async () => {
-    setLoading(true)
-    setError(null)
-    try {
+  const more = () =>
+    run(async () => {
       const next = await api.recentFiles(last.page.current + 1, RECENT_PAGE)
       setPages([...pages, next])
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setLoading(false)
-    }
-  }
+    })
   return (
     <>
       <ul className="home-files" data-testid="home-files">

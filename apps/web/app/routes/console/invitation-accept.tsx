@@ -1,11 +1,13 @@
 // The invitation link (/console/invitations/accept?token=…) that the API's acceptUrl points at:
 // a signed-in user joins with one click; anyone else logs in or signs up and comes back here.
 import { useState } from 'react'
-import { Link, useSearchParams } from 'react-router'
+import { Link } from 'react-router'
+import { AuthCard, useLinkToken } from '../../components/console/auth-card.tsx'
 import { ErrorText } from '../../components/console/console-context.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { useAction } from '../../components/use-action.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { acceptInvitation, problemOf } from '../../lib/console-api.ts'
+import { acceptInvitation } from '../../lib/console-api.ts'
 import { rememberOrg } from '../../lib/console-org.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/invitation-accept.ts'
@@ -22,28 +24,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function InvitationAccept({ loaderData }: Route.ComponentProps) {
   const config = useConfig()
   const session = useSession()
-  const [params] = useSearchParams()
-  const token = params.get('token') ?? ''
+  const token = useLinkToken()
   const [joined, setJoined] = useState<{ _id: string; name: string; role: string } | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const accept = async () => {
-    setBusy(true)
-    setError(null)
-    try {
+  const { busy, error, run } = useAction()
+  const accept = () =>
+    run(async () => {
       const answer = await acceptInvitation(session.client, config, token)
       // The console opens in the organisation just joined.
       rememberOrg(answer.organisation._id)
       setJoined(answer.organisation)
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
   return (
-    <div className="auth-card" data-testid="invitation-accept">
-      <h1>Join an organisation</h1>
+    <AuthCard testId="invitation-accept" title="Join an organisation">
       {token === '' ? (
         <p>This link has no invitation in it. Ask for the link again.</p>
       ) : joined !== null ? (
@@ -72,7 +64,7 @@ export default function InvitationAccept({ loaderData }: Route.ComponentProps) {
           </button>
         </>
       )}
-    </div>
+    </AuthCard>
   )
 }
 

@@ -12,9 +12,9 @@ import {
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { Field, PasswordField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { useAction } from '../../components/use-action.ts'
 import { accountApi, type OwnSession } from '../../lib/account-api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/settings-account.ts'
 
@@ -27,22 +27,13 @@ function useAccountApi() {
   return accountApi(session.client, config)
 }
 
-/** Runs a form's action, with its busy state, message and error. */
-function useAction() {
-  const [busy, setBusy] = useState(false)
+/** Runs a form's action, with its busy state, error and the message it answers with. */
+function useAnsweredAction() {
+  const { busy, error, run: runAction } = useAction()
   const [done, setDone] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const run = async (work: () => Promise<string>) => {
-    setBusy(true)
+  const run = (work: () => Promise<string>) => {
     setDone(null)
-    setError(null)
-    try {
-      setDone(await work())
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(false)
-    }
+    return runAction(async () => setDone(await work()))
   }
   return { busy, done, error, run }
 }
@@ -61,8 +52,8 @@ function Done({ message, testId }: { message: string | null; testId: string }) {
 function Address() {
   const { user } = useConsole()
   const account = useAccountApi()
-  const resend = useAction()
-  const change = useAction()
+  const resend = useAnsweredAction()
+  const change = useAnsweredAction()
   const hasPassword = user.hasPassword !== false
   return (
     <div className="card settings-card" data-testid="account-email">
@@ -127,7 +118,7 @@ function Address() {
 function Password() {
   const { user } = useConsole()
   const account = useAccountApi()
-  const action = useAction()
+  const action = useAnsweredAction()
   if (user.hasPassword === false) {
     return (
       <div className="card settings-card">
@@ -176,7 +167,7 @@ function Password() {
 function Sessions() {
   const account = useAccountApi()
   const list = useLoad(() => account.sessions(), 'own-sessions')
-  const action = useAction()
+  const action = useAnsweredAction()
   const end = (session: OwnSession) =>
     void action.run(async () => {
       await account.endSession(session._id)
@@ -243,7 +234,7 @@ function Sessions() {
 function DeleteAccount() {
   const { user } = useConsole()
   const account = useAccountApi()
-  const action = useAction()
+  const action = useAnsweredAction()
   return (
     <form
       className="card settings-card"

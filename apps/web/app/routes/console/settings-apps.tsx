@@ -13,7 +13,8 @@ import {
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
-import { type ApiToken, problemOf } from '../../lib/console-api.ts'
+import { useAction } from '../../components/use-action.ts'
+import type { ApiToken } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/settings-apps.ts'
 
@@ -29,32 +30,22 @@ export default function ApiTokens() {
   )
   const [name, setName] = useState('')
   const [created, setCreated] = useState<ApiToken | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const create = async (event: FormEvent) => {
+  const { busy, error, attempt, run } = useAction()
+  const create = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    return run(async () => {
       setCreated(await api.createToken(name.trim()))
       setName('')
       await tokens.reload()
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   const revoke = async (token: ApiToken) => {
     if (!window.confirm(`Revoke ${token.name}? Anything using it stops working at once.`)) return
-    setError(null)
-    try {
+    await attempt(async () => {
       await api.revokeToken(token._id)
       if (created?._id === token._id) setCreated(null)
       await tokens.reload()
-    } catch (reason) {
-      setError(problemOf(reason))
-    }
+    })
   }
   return (
     <SettingsPage testId="settings-apps" title="API tokens">

@@ -14,8 +14,8 @@ import {
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { useAction } from '../../components/use-action.ts'
 import '../../components/console/team.css'
-import { problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { CustomDomain } from '../../lib/team-api.ts'
 import type { Route } from './+types/settings-domains.ts'
@@ -38,33 +38,18 @@ function DomainCard({
   domain: CustomDomain
   canChange: boolean
   onChanged: (domain: CustomDomain) => void
-  onRemoved: () => void
+  onRemoved: () => Promise<void>
 }) {
   const team = useTeamApi()
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const check = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      onChanged(await team.checkDomain(domain._id))
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, run } = useAction()
+  const check = () => run(async () => onChanged(await team.checkDomain(domain._id)))
   const remove = async () => {
     if (!window.confirm(`Remove ${domain.host}? Its URLs stop delivering at once.`)) return
-    setBusy(true)
-    setError(null)
-    try {
+    // Busy until the list without it is back and the card is gone.
+    await run(async () => {
       await team.removeDomain(domain._id)
-      onRemoved()
-    } catch (reason) {
-      setError(problemOf(reason))
-      setBusy(false)
-    }
+      await onRemoved()
+    })
   }
   const example = `${domain.deliveryBase}/original/{filePath}`
   return (
@@ -147,21 +132,14 @@ export default function DomainSettings() {
   const domains = useLoad(() => team.domains(), `domains:${org._id}`)
   const canChange = managesSettings(org.role)
   const [host, setHost] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const add = async (event: FormEvent) => {
+  const { busy, error, run } = useAction()
+  const add = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    return run(async () => {
       await team.addDomain(host.trim())
       setHost('')
       await domains.reload()
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   const replace = (changed: CustomDomain) => {
     if (domains.state.status !== 'ready') return
@@ -212,7 +190,7 @@ export default function DomainSettings() {
                 domain={domain}
                 canChange={canChange}
                 onChanged={replace}
-                onRemoved={() => void domains.reload()}
+                onRemoved={domains.reload}
               />
             ))}
           </ul>

@@ -15,7 +15,8 @@ import {
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
-import { type Invitation, type Member, problemOf } from '../../lib/console-api.ts'
+import { useAction } from '../../components/use-action.ts'
+import type { Invitation, Member } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/settings-members.ts'
 
@@ -43,31 +44,20 @@ export default function Members() {
   const [email, setEmail] = useState('')
   const [role, setRole] = useState('member')
   const [invited, setInvited] = useState<Invitation | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, attempt, run } = useAction()
 
-  const act = async (work: () => Promise<unknown>) => {
-    setError(null)
-    try {
+  const act = (work: () => Promise<unknown>) =>
+    attempt(async () => {
       await work()
       await Promise.all([members.reload(), invitations.reload()])
-    } catch (reason) {
-      setError(problemOf(reason))
-    }
-  }
-  const invite = async (event: FormEvent) => {
+    })
+  const invite = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    return run(async () => {
       setInvited(await api.invite(email.trim(), role))
       setEmail('')
       await invitations.reload()
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   const memberRow = (member: Member) => (
     <tr key={member._id} data-testid="member-row">

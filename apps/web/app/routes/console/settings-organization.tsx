@@ -1,5 +1,5 @@
 // Organisation settings: its name and its cloud name (the first segment of every delivery URL).
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, type ReactNode, useState } from 'react'
 import { Link } from 'react-router'
 import {
   ErrorText,
@@ -11,8 +11,9 @@ import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
 import '../../components/console/team.css'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { useAction } from '../../components/use-action.ts'
 import { useConfig } from '../../lib/app-context.tsx'
-import { type OrganisationDetails, problemOf } from '../../lib/console-api.ts'
+import type { OrganisationDetails } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/settings-organization.ts'
 
@@ -26,6 +27,42 @@ export function cloudNameProblem(value: string): string | null {
   return null
 }
 
+/** The end of a settings form: its error or "Saved.", then Save, or why the caller cannot. */
+function SaveFooter({
+  error,
+  saved,
+  busy,
+  canSave,
+  label,
+  children,
+}: {
+  error: string | null
+  saved: boolean
+  busy: boolean
+  canSave: boolean
+  label: string
+  /** Said instead of the button to those who cannot save. */
+  children: ReactNode
+}) {
+  return (
+    <>
+      <ErrorText message={error} />
+      {saved ? (
+        <p className="form-alert is-success" role="status">
+          Saved.
+        </p>
+      ) : null}
+      {canSave ? (
+        <button type="submit" className="button is-primary" disabled={busy}>
+          {label}
+        </button>
+      ) : (
+        <p>{children}</p>
+      )}
+    </>
+  )
+}
+
 function DetailsForm({
   details,
   onSaved,
@@ -36,9 +73,8 @@ function DetailsForm({
   const { api } = useConsole()
   const [name, setName] = useState(details.name)
   const [cloudName, setCloudName] = useState(details.cloudName)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, run } = useAction()
   const [saved, setSaved] = useState(false)
-  const [busy, setBusy] = useState(false)
   const isOwner = details.role === 'owner' || details.role === 'admin'
   const cloudProblem = cloudName === details.cloudName ? null : cloudNameProblem(cloudName)
   const submit = async (event: FormEvent) => {
@@ -55,17 +91,11 @@ function DetailsForm({
         return
       body.cloudName = cloudName
     }
-    setBusy(true)
-    setError(null)
     setSaved(false)
-    try {
+    await run(async () => {
       onSaved(await api.updateDetails(body))
       setSaved(true)
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <form onSubmit={(event) => void submit(event)} className="card settings-card">
@@ -98,19 +128,9 @@ function DetailsForm({
         </small>
         {cloudProblem === null ? null : <p className="field-error">{cloudProblem}</p>}
       </div>
-      <ErrorText message={error} />
-      {saved ? (
-        <p className="form-alert is-success" role="status">
-          Saved.
-        </p>
-      ) : null}
-      {isOwner ? (
-        <button type="submit" className="button is-primary" disabled={busy}>
-          Save
-        </button>
-      ) : (
-        <p>Only owners and admins can change these.</p>
-      )}
+      <SaveFooter error={error} saved={saved} busy={busy} canSave={isOwner} label="Save">
+        Only owners and admins can change these.
+      </SaveFooter>
     </form>
   )
 }
@@ -133,9 +153,8 @@ function CorsForm({ isOwner }: { isOwner: boolean }) {
   const settings = useLoad(() => team.cors(), `cors:${org._id}`)
   const [mode, setMode] = useState<'any' | 'list' | 'none' | undefined>(undefined)
   const [text, setText] = useState<string | undefined>(undefined)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, setError, run } = useAction()
   const [saved, setSaved] = useState(false)
-  const [busy, setBusy] = useState(false)
   const current = settings.state.status === 'ready' ? settings.state.data.corsOrigins : undefined
   const currentMode =
     current === undefined
@@ -156,19 +175,13 @@ function CorsForm({ isOwner }: { isOwner: boolean }) {
       setError('List at least one origin, such as https://shop.example.com.')
       return
     }
-    setBusy(true)
-    setError(null)
     setSaved(false)
-    try {
+    await run(async () => {
       settings.set(await team.updateCors(corsOrigins))
       setMode(undefined)
       setText(undefined)
       setSaved(true)
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   const choice = (value: 'any' | 'list' | 'none', label: string) => (
     <label className="radio-row">
@@ -218,19 +231,9 @@ function CorsForm({ isOwner }: { isOwner: boolean }) {
             />
           </div>
         ) : null}
-        <ErrorText message={error} />
-        {saved ? (
-          <p className="form-alert is-success" role="status">
-            Saved.
-          </p>
-        ) : null}
-        {isOwner ? (
-          <button type="submit" className="button is-primary" disabled={busy}>
-            Save CORS
-          </button>
-        ) : (
-          <p>Only owners can change this.</p>
-        )}
+        <SaveFooter error={error} saved={saved} busy={busy} canSave={isOwner} label="Save CORS">
+          Only owners can change this.
+        </SaveFooter>
       </form>
     </section>
   )

@@ -14,7 +14,8 @@ import {
 } from '../../components/console/console-context.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
-import { type OrgSettings, problemOf, type SigningKey } from '../../lib/console-api.ts'
+import { useAction } from '../../components/use-action.ts'
+import type { OrgSettings, SigningKey } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/settings-security.ts'
 
@@ -47,19 +48,9 @@ function Toggles({
   onSaved: (s: OrgSettings) => void
 }) {
   const { api } = useConsole()
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState<string | null>(null)
-  const change = async (key: keyof OrgSettings, value: boolean) => {
-    setBusy(key)
-    setError(null)
-    try {
-      onSaved(await api.updateSettings({ [key]: value }))
-    } catch (reason) {
-      setError(problemOf(reason))
-    } finally {
-      setBusy(null)
-    }
-  }
+  const { busy, error, run } = useAction()
+  const change = (key: keyof OrgSettings, value: boolean) =>
+    run(async () => onSaved(await api.updateSettings({ [key]: value })))
   return (
     <div className="card settings-card">
       {TOGGLES.map(([key, label, hint]) => (
@@ -68,7 +59,7 @@ function Toggles({
             <input
               type="checkbox"
               checked={settings[key]}
-              disabled={busy !== null}
+              disabled={busy}
               onChange={(event) => void change(key, event.target.checked)}
               data-testid={`setting-${key}`}
             />{' '}
@@ -193,27 +184,20 @@ function SigningKeys() {
   const { api, org } = useConsole()
   const keys = useLoad(() => api.signingKeys(), `keys:${org._id}`)
   const [created, setCreated] = useState<SigningKey | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const create = async () => {
-    setError(null)
-    try {
+  const { error, attempt } = useAction()
+  const create = () =>
+    attempt(async () => {
       setCreated(await api.createSigningKey())
       await keys.reload()
-    } catch (reason) {
-      setError(problemOf(reason))
-    }
-  }
+    })
   // Revoking changes what the settings allow (the last key cannot go while URLs must be signed).
   const revoke = async (key: SigningKey) => {
     if (!window.confirm(`Revoke ${key.accessKey}? URLs signed with it stop working.`)) return
-    setError(null)
-    try {
+    await attempt(async () => {
       await api.revokeSigningKey(key._id)
       if (created?._id === key._id) setCreated(null)
       await keys.reload()
-    } catch (reason) {
-      setError(problemOf(reason))
-    }
+    })
   }
   return (
     <>

@@ -14,8 +14,8 @@ import {
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
+import { useAction } from '../../components/use-action.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
-import { problemOf } from '../../lib/console-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import { WEBHOOK_EVENTS, type Webhook, webhooksApi } from '../../lib/webhooks-api.ts'
 import type { Route } from './+types/settings-webhooks.ts'
@@ -41,29 +41,22 @@ export default function Webhooks() {
   const [description, setDescription] = useState('')
   const [events, setEvents] = useState<string[]>(WEBHOOK_EVENTS.map(([event]) => event))
   const [created, setCreated] = useState<Webhook | null>(null)
-  const [error, setError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, attempt, run } = useAction()
 
-  const act = async (work: () => Promise<void>) => {
-    setError(null)
+  const act = (work: () => Promise<void>) => {
     setNotice(null)
-    try {
-      await work()
-    } catch (reason) {
-      setError(problemOf(reason))
-    }
+    return attempt(work)
   }
-  const create = async (event: FormEvent) => {
+  const create = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    await act(async () => {
+    setNotice(null)
+    return run(async () => {
       setCreated(await api.create({ url: url.trim(), events, description: description.trim() }))
       setUrl('')
       setDescription('')
       await hooks.reload()
     })
-    setBusy(false)
   }
   const ping = (hook: Webhook) =>
     act(async () => {

@@ -4,7 +4,8 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import type { ConsoleApi, LibraryItem } from '../../../lib/console-api.ts'
 import { problemOf } from '../../../lib/console-api.ts'
-import { Dialog, ErrorText, useConsole } from '../console-context.tsx'
+import { useAction } from '../../use-action.ts'
+import { Dialog, DialogButtons, ErrorText, useConsole } from '../console-context.tsx'
 import {
   deleteCountText,
   deletedNotice,
@@ -55,14 +56,13 @@ export function ActionDialog({
 }) {
   const { api } = useConsole()
   const [value, setValue] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  // The dialog stays open with what was typed, and the API's reason.
+  const { busy, error, setError, run } = useAction()
   const [count, setCount] = useState<string | null>(null)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when another action opens
   useEffect(() => {
     setError(null)
-    setBusy(false)
     setCount(null)
     if (pending?.kind === 'rename') setValue(pending.item.name)
     else if (pending?.kind === 'move') setValue(path)
@@ -89,18 +89,6 @@ export function ActionDialog({
         {null}
       </Dialog>
     )
-
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true)
-    setError(null)
-    try {
-      await work()
-    } catch (reason) {
-      // The dialog stays open with what was typed, and the API's reason.
-      setError(problemOf(reason))
-      setBusy(false)
-    }
-  }
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -197,7 +185,7 @@ export function ActionDialog({
           </div>
         )}
         <ErrorText message={error} testId="dialog-error" />
-        <div className="button-row">
+        <DialogButtons onClose={onClose}>
           <button
             type="submit"
             className={`button ${pending.kind === 'delete' ? 'is-danger' : 'is-primary'}`}
@@ -214,10 +202,7 @@ export function ActionDialog({
                     ? 'Add tags'
                     : 'Create'}
           </button>
-          <button type="button" className="button is-ghost" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        </DialogButtons>
       </form>
     </Dialog>
   )
