@@ -3,15 +3,11 @@
 // weaker role (403 forbidden) and lets every role at or above it through — for owners, admins,
 // members, viewers and API tokens. A new call on an organisation without a declared role fails the
 // first test. Then the owner rules of the members calls.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { OpenApiDocument, OpenApiOperation } from '../openapi.ts'
-import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { expectError } from '../test-client.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { ORG_ROLES, type OrgRole, roleAtLeast } from './auth.ts'
 
 const ORG = '/service/panel/organization/v1.0'
@@ -36,27 +32,18 @@ function organisationCalls(document: OpenApiDocument): Call[] {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('roles on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
+  const suite = useTestServer(kind, {}, { owner: { token: true } })
   let document: OpenApiDocument
-  let owner: Awaited<ReturnType<ReturnType<typeof createTestClient>['signup']>>
   const cookies = new Map<OrgRole, string>()
-  let token = ''
 
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
+    const { server, client, owner } = suite
     document = (await (await fetch(`${server.url}/service/openapi.json`)).json()) as OpenApiDocument
-    owner = await client.signup()
     cookies.set('owner', owner.cookie)
     for (const role of ['admin', 'member', 'viewer'] as const) {
       const { member } = await client.join(owner, { role })
       cookies.set(role, member.cookie)
     }
-    token = (await client.createToken(owner)).token
-  })
-  afterAll(async () => {
-    await server?.stop()
   })
 
   it('declares a role for every call on an organisation', () => {
@@ -71,14 +58,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('roles on %s', (kind) =
 
   /** The call's URL with the owner's organisation and the declared examples of other parameters. */
   const urlOf = ({ path, operation }: Call, withOrgQuery: boolean) => {
-    let url = path.replace('{orgId}', owner.organisation._id)
+    let url = path.replace('{orgId}', suite.owner.organisation._id)
     for (const parameter of operation.parameters ?? []) {
       if (parameter.in === 'path' && parameter.name !== 'orgId') {
         url = url.replace(`{${parameter.name}}`, encodeURIComponent(String(parameter.example)))
       }
     }
     return withOrgQuery && !path.includes('{orgId}')
-      ? `${url}?orgId=${owner.organisation._id}`
+      ? `${url}?orgId=${suite.owner.organisation._id}`
       : url
   }
 
@@ -91,7 +78,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('roles on %s', (kind) =
       const needed = call.operation['x-required-role'] as OrgRole
       const name = `${call.method.toUpperCase()} ${call.path}`
       const send = (auth: { cookie?: string; token?: string }) =>
-        client.call(call.method.toUpperCase(), urlOf(call, auth.cookie !== undefined), {
+        suite.call(call.method.toUpperCase(), urlOf(call, auth.cookie !== undefined), {
           ...auth,
           ...(call.method === 'get' || call.method === 'delete' ? {} : { body: {} }),
         })
@@ -103,7 +90,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('roles on %s', (kind) =
           wrong.push(`${name} as ${role}: ${answer.status} ${JSON.stringify(answer.body)}`)
         }
       }
-      const answer = await send({ token })
+      const answer = await send({ token: suite.token })
       if (call.operation['x-api-tokens'] === refused(answer.status, answer.body)) {
         wrong.push(`${name} as API token: ${answer.status} ${JSON.stringify(answer.body)}`)
       }
@@ -113,12 +100,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('roles on %s', (kind) =
 
   describe('owner rules on members and invitations', () => {
     it('lets an admin manage non-owners but never make, unmake or remove an owner', async () => {
-      const team = await client.signup()
-      const { member: admin } = await client.join(team, { role: 'admin' })
-      const { member } = await client.join(team, { role: 'member' })
+      const team = await suite.client.signup()
+      const { member: admin } = await suite.client.join(team, { role: 'admin' })
+      const { member } = await suite.client.join(team, { role: 'member' })
       const base = `${ORG}/${team.organisation._id}`
       const asAdmin = (method: string, path: string, body?: unknown) =>
-        client.call(method, `${base}${path}`, {
+        suite.call(method, `${base}${path}`, {
           cookie: admin.cookie,
           ...(body === undefined ? {} : { body }),
         })
@@ -146,7 +133,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('roles on %s', (kind) =
       })
       expect(invited.status, JSON.stringify(invited.body)).toBe(201)
       expect(invited.body).toMatchObject({ role: 'viewer' })
-      const list = await client.call('GET', `${base}/members`, { cookie: member.cookie })
+      const list = await suite.call('GET', `${base}/members`, { cookie: member.cookie })
       expect((list.body as { email: string; role: string }[]).map((m) => m.role).sort()).toEqual([
         'admin',
         'owner',
@@ -157,29 +144,29 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('roles on %s', (kind) =
     })
 
     it('lets an owner make an owner, and keeps the last owner', async () => {
-      const team = await client.signup()
-      const { member } = await client.join(team, { role: 'viewer' })
+      const team = await suite.client.signup()
+      const { member } = await suite.client.join(team, { role: 'viewer' })
       const base = `${ORG}/${team.organisation._id}`
       expectError(
-        await client.call('PATCH', `${base}/members/${team.user._id}`, {
+        await suite.call('PATCH', `${base}/members/${team.user._id}`, {
           cookie: team.cookie,
           body: { role: 'admin' },
         }),
         409,
         'last_owner',
       )
-      const promoted = await client.call('PATCH', `${base}/members/${member.user._id}`, {
+      const promoted = await suite.call('PATCH', `${base}/members/${member.user._id}`, {
         cookie: team.cookie,
         body: { role: 'owner' },
       })
       expect(promoted.status, JSON.stringify(promoted.body)).toBe(200)
-      const stepDown = await client.call('PATCH', `${base}/members/${team.user._id}`, {
+      const stepDown = await suite.call('PATCH', `${base}/members/${team.user._id}`, {
         cookie: team.cookie,
         body: { role: 'admin' },
       })
       expect(stepDown.status, JSON.stringify(stepDown.body)).toBe(200)
       expectError(
-        await client.call('PATCH', `${base}/members/${member.user._id}`, {
+        await suite.call('PATCH', `${base}/members/${member.user._id}`, {
           cookie: member.cookie,
           body: { role: 'bogus' },
         }),

@@ -2,14 +2,10 @@
 // presets, settings, tokens, signing keys, members and domains are recorded with who did them;
 // the log reads newest first, filtered by kind or family, member, text and days; owners read it,
 // another organisation cannot; old entries go with the retention.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError, multipart, PNG_1PX } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { expectError, multipart, PNG_1PX } from '../test-client.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { createActivityLog } from './activity.ts'
 
 const ORG = '/service/panel/organization/v1.0'
@@ -30,22 +26,17 @@ interface Page {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('the activity log on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
-  let owner: Awaited<ReturnType<ReturnType<typeof createTestClient>['signup']>>
+  const suite = useTestServer(kind, {}, { owner: { token: true } })
   let memberId: string
   let memberCookie: string
 
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-    owner = await client.signup()
+    const { owner, token, client } = suite
     const org = owner.organisation._id
     const as = { cookie: owner.cookie }
     // An upload with an API token (multipart), then a move and a delete with the session.
-    const { token } = await client.createToken(owner, 'uploader')
     const boundary = 'activityboundary'
-    const uploaded = await fetch(`${server.url}${ASSETS}/upload/direct`, {
+    const uploaded = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${token}`,
@@ -82,12 +73,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the activity log on %s
     memberId = member.user._id
     memberCookie = member.cookie
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
 
-  const list = (query = '', cookie = owner.cookie, org = owner.organisation._id) =>
-    client.call('GET', `${ORG}/${org}/activity${query}`, { cookie })
+  const list = (query = '', cookie = suite.owner.cookie, org = suite.owner.organisation._id) =>
+    suite.client.call('GET', `${ORG}/${org}/activity${query}`, { cookie })
 
   it('records what was done, by whom, newest first', async () => {
     const answer = await list()
@@ -113,7 +101,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the activity log on %s
       target: 'shoes/dot.png',
     })
     expect(byKind.get('file.move')).toMatchObject({
-      actor: owner.email,
+      actor: suite.owner.email,
       target: 'shoes/red.png',
       details: { from: 'shoes/dot.png' },
     })
@@ -158,26 +146,26 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the activity log on %s
 
   it('is for owners of the organisation only', async () => {
     expect((await list('', memberCookie)).status).toBe(403)
-    const other = await client.signup()
+    const other = await suite.client.signup()
     expect((await list('', other.cookie)).status).toBe(404)
     const own = (await list('', other.cookie, other.organisation._id)).body as Page
     expect(own.items).toEqual([])
   })
 
   it('forgets entries older than the retention', async () => {
-    const { repo } = server.services.context
+    const { repo } = suite.server.services.context
     const old = await repo.recordActivity({
-      organisationId: owner.organisation._id,
+      organisationId: suite.owner.organisation._id,
       actorUserId: null,
       actor: 'system',
       kind: 'file.upload',
       target: 'old.png',
       details: {},
     })
-    await server.services.context.database.db.execute(
+    await suite.server.services.context.database.db.execute(
       `update activity_log set created_at = now() - interval '400 days' where id = '${old.id}'` as never,
     )
-    expect(await createActivityLog(server.services.context).prune()).toBe(1)
+    expect(await createActivityLog(suite.server.services.context).prune()).toBe(1)
     expect(((await list('?search=old.png')).body as Page).items).toEqual([])
   })
 })
