@@ -14,7 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 
-import { createdAt, id, organisationRef } from './tenant-schema.ts'
+import { createdAt, id, organisationRef, owned } from './tenant-schema.ts'
 
 /**
  * The roles a user can hold in an organisation, weakest last (decision 019): owners do
@@ -92,8 +92,7 @@ export const memberships = pgTable(
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     name: text('name').notNull(),
     /** sha256 (hex) of the whole token. */
     tokenHash: text('token_hash').notNull(),
@@ -115,8 +114,7 @@ export const apiTokens = pgTable(
 export const invitations = pgTable(
   'invitations',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     email: text('email').notNull(),
     role: text('role', { enum: MEMBERSHIP_ROLES }).notNull(),
     tokenHash: text('token_hash').notNull(),

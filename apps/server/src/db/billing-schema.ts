@@ -15,14 +15,13 @@ import {
 } from 'drizzle-orm/pg-core'
 
 import { users } from './account-schema.ts'
-import { createdAt, id, organisationRef, organisations, updatedAt } from './tenant-schema.ts'
+import { createdAt, organisations, owned, timestamps } from './tenant-schema.ts'
 
 /** Every change of an organisation's credits: grants, purchases and what operations spent. */
 export const creditLedger = pgTable(
   'credit_ledger',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     /** Credits added (positive) or spent (negative). */
     delta: integer('delta').notNull(),
     /** The balance after this entry. */
@@ -54,8 +53,7 @@ export const receiptNumbers = pgSequence('receipt_numbers', { startWith: 1 })
 export const payments = pgTable(
   'payments',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     kind: text('kind', { enum: ['subscription', 'topup'] }).notNull(),
     /** The plan id (subscription) or addon id (top-up). */
     itemId: integer('item_id').notNull(),
@@ -101,8 +99,7 @@ export const subscriptions = pgTable(
     /** The provider's subscription and customer (Stripe's `sub_…`, `cus_…`), when it has them. */
     providerSubscriptionId: text('provider_subscription_id'),
     providerCustomerId: text('provider_customer_id'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [check('subscriptions_status_check', sql`${table.status} in ('active', 'canceled')`)],
 )

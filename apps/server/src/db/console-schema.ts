@@ -13,7 +13,7 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { createdAt, id, organisationRef } from './tenant-schema.ts'
+import { createdAt, organisationRef, owned } from './tenant-schema.ts'
 
 /**
  * Usage per organisation per UTC day. Each process adds its counts every few seconds with one
@@ -46,8 +46,7 @@ export const usageDaily = pgTable(
 export const activityLog = pgTable(
   'activity_log',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     /** The user who acted (null for an API token or the system; the user may since be gone). */
     actorUserId: uuid('actor_user_id'),
     /** How the actor is shown: an e-mail, `token <prefix>` or `system`. */

@@ -42,6 +42,10 @@ export const organisationRef = () =>
   uuid('organisation_id')
     .notNull()
     .references(() => organisations.id, { onDelete: 'cascade' })
+/** The first columns of a row an organisation owns: its id and the organisation. */
+export const owned = () => ({ id: id(), organisationId: organisationRef() })
+/** When a row was made and last changed. */
+export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() })
 
 /** The states a job moves through: queued → running → done, or back to queued until failed. */
 export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const
@@ -85,8 +89,7 @@ export const organisations = pgTable(
 export const zones = pgTable(
   'zones',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     slug: text('slug').notNull(),
     name: text('name').notNull(),
     createdAt: createdAt(),
@@ -109,8 +112,7 @@ export type DomainStatus = (typeof DOMAIN_STATUSES)[number]
 export const customDomains = pgTable(
   'custom_domains',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     host: text('host').notNull(),
     status: text('status', { enum: DOMAIN_STATUSES }).notNull().default('verified'),
     /** The challenge token (random, shown to the owner to publish); not a secret. */
@@ -133,8 +135,7 @@ export const customDomains = pgTable(
 export const signingKeys = pgTable(
   'signing_keys',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     accessKey: text('access_key').notNull(),
     secret: text('secret').notNull(),
     createdAt: createdAt(),
@@ -154,8 +155,7 @@ export type FileAccess = (typeof FILE_ACCESS)[number]
 export const files = pgTable(
   'files',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     path: text('path').notNull(),
     name: text('name').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
@@ -176,8 +176,7 @@ export const files = pgTable(
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     /** A video's properties as ffprobe read them at upload (`VideoProperties`); null otherwise. */
     video: jsonb('video').$type<VideoProperties>(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [
     uniqueIndex('files_organisation_path_key').on(table.organisationId, table.path),
@@ -197,14 +196,12 @@ export const files = pgTable(
 export const presets = pgTable(
   'presets',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     name: text('name').notNull(),
     transformation: text('transformation').notNull(),
     params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
     archived: boolean('archived').notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [uniqueIndex('presets_organisation_name_key').on(table.organisationId, table.name)],
 )
@@ -213,8 +210,7 @@ export const presets = pgTable(
 export const derivedImages = pgTable(
   'derived_images',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     fileId: uuid('file_id')
       .notNull()
       .references(() => files.id, { onDelete: 'cascade' }),
@@ -265,8 +261,7 @@ export const jobs = pgTable(
     runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
     lockedBy: text('locked_by'),
     lockedAt: timestamp('locked_at', { withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [
     uniqueIndex('jobs_dedupe_key_key').on(table.dedupeKey),
@@ -304,8 +299,7 @@ const billingColumns = () => ({
   custom: boolean('custom').notNull().default(false),
   active: boolean('active').notNull().default(true),
   sort: integer('sort').notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 })
 
 /** Subscription plans (the free plan is id -994). */
@@ -330,8 +324,7 @@ export const addons = pgTable('addons', billingColumns(), (table) => [
 export const folders = pgTable(
   'folders',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     /** The folder's whole path without leading or trailing slash, e.g. `products/shoes`. */
     path: text('path').notNull(),
     createdAt: createdAt(),

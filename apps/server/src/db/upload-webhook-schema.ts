@@ -14,7 +14,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { createdAt, id, organisationRef, updatedAt } from './tenant-schema.ts'
+import { createdAt, owned, timestamps } from './tenant-schema.ts'
 
 /** The states of a signed upload: open for parts → completing → done, or failed. */
 export const SIGNED_UPLOAD_STATUSES = ['open', 'completing', 'done', 'failed'] as const
@@ -37,8 +37,7 @@ export interface SignedUploadFields {
 export const signedUploads = pgTable(
   'signed_uploads',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     /** 1: one multipart POST of the whole file; 2: parts, then a completion. */
     version: integer('version').notNull(),
     /** sha256 of the URL's secret (the URL is the credential; the secret itself is not kept). */
@@ -49,8 +48,7 @@ export const signedUploads = pgTable(
     receivedBytes: bigint('received_bytes', { mode: 'number' }).notNull().default(0),
     fileId: uuid('file_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [
     index('signed_uploads_expires_at_idx').on(table.expiresAt),
@@ -81,16 +79,14 @@ export const signedUploadParts = pgTable(
 export const webhooks = pgTable(
   'webhooks',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     url: text('url').notNull(),
     /** The HMAC key of its deliveries: kept, as a signing key is, since signing needs it. */
     secret: text('secret').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
     description: text('description').notNull().default(''),
     active: boolean('active').notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [index('webhooks_organisation_idx').on(table.organisationId)],
 )
@@ -102,8 +98,7 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as c
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: id(),
-    organisationId: organisationRef(),
+    ...owned(),
     /** The endpoint; null for a prediction's own `webhook` URL (unsigned: it has no secret). */
     webhookId: uuid('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
@@ -114,8 +109,7 @@ export const webhookDeliveries = pgTable(
     responseStatus: integer('response_status'),
     error: text('error'),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [
     index('webhook_deliveries_organisation_created_idx').on(table.organisationId, table.createdAt),
