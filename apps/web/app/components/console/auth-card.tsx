@@ -1,19 +1,15 @@
 // The signed-out account pages (forgot and reset password, confirming an address, joining an
 // organisation): one card with a title, the calls' error and the note that the step is done.
-import { type ReactNode, useMemo } from 'react'
+import type { ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
-import { accountApi } from '../../lib/account-api.ts'
-import { useConfig, useSession } from '../../lib/app-context.tsx'
 
-export function AuthCard({
-  testId,
-  title,
-  children,
-}: {
+interface AuthCardProps {
   testId: string
   title: string
   children: ReactNode
-}) {
+}
+
+export function AuthCard({ testId, title, children }: AuthCardProps) {
   return (
     <div className="auth-card" data-testid={testId}>
       <h1>{title}</h1>
@@ -51,11 +47,4 @@ export function AuthDone({ testId, children }: { testId: string; children: React
 export function useLinkToken(): string {
   const [params] = useSearchParams()
   return params.get('token') ?? ''
-}
-
-/** The account calls, signed by this browser's session. */
-export function useAccountApi(): ReturnType<typeof accountApi> {
-  const config = useConfig()
-  const session = useSession()
-  return useMemo(() => accountApi(session.client, config), [session, config])
 }

@@ -13,8 +13,10 @@ import {
   withPattern,
 } from '../../lib/console-urls.ts'
 import { useAction } from '../use-action.ts'
-import { CopyButton, ErrorText, formatDate, useConsole, useLoad } from './console-context.tsx'
+import { useConsole } from './console-context.tsx'
+import { CopyButton, ErrorText, formatDate } from './console-ui.tsx'
 import { parseMetadata, parseTags } from './library/library-state.ts'
+import { useLoad } from './load-state.tsx'
 
 const COPY_FORMATS: [CopyFormat, string][] = [
   ['url', 'Copy URL'],

@@ -3,7 +3,8 @@
 import { type FormEvent, useState } from 'react'
 import type { Preset, PresetParam } from '../../lib/console-api.ts'
 import { useAction } from '../use-action.ts'
-import { Dialog, DialogButtons, ErrorText, useConsole } from './console-context.tsx'
+import { useConsole } from './console-context.tsx'
+import { Dialog, DialogButtons, ErrorText } from './console-ui.tsx'
 
 const PARAM_TYPES = ['integer', 'float', 'string', 'color', 'boolean', 'enum', 'file', 'bbox']
 

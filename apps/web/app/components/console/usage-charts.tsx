@@ -5,7 +5,8 @@ import { formatBytes } from '@tessera/url'
 import { useState } from 'react'
 import type { UsageDay } from '../../lib/team-api.ts'
 import { Field } from '../form-field.tsx'
-import { ListState, useConsole, useLoad } from './console-context.tsx'
+import { useConsole } from './console-context.tsx'
+import { ListState, useLoad } from './load-state.tsx'
 import { useTeamApi } from './use-team-api.ts'
 import './team.css'
 
@@ -156,12 +157,7 @@ export function UsageCharts() {
           Show
         </button>
       </form>
-      <ListState
-        state={usage.state}
-        label="usage"
-        onRetry={() => void usage.reload()}
-        empty={() => null}
-      >
+      <ListState load={usage} label="usage">
         {(series) => (
           <>
             <div className="usage-charts">

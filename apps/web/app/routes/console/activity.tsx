@@ -2,14 +2,10 @@
 // uploads, deletes, moves, presets, settings, members, tokens, signing keys, domains, payments —
 // newest first, filtered by member, kind, text and days, a page at a time. Owners read it.
 import { type FormEvent, useState } from 'react'
-import {
-  formatDate,
-  ListState,
-  managesSettings,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { managesSettings, useConsole } from '../../components/console/console-context.tsx'
+import { formatDate } from '../../components/console/console-ui.tsx'
 import { DataTable, NewerOlderPager } from '../../components/console/data-table.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
 import { Field } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
@@ -170,9 +166,8 @@ export default function Activity() {
             </button>
           </form>
           <ListState
-            state={entries.state}
+            load={entries}
             label="the activity"
-            onRetry={() => void entries.reload()}
             empty={(page) => (page.items.length > 0 ? null : <p>Nothing recorded matches.</p>)}
           >
             {(page) => (

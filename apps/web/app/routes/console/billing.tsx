@@ -9,13 +9,9 @@ import { Ledger, Receipts } from '../../components/console/billing/billing-histo
 import { BillingSummary, PaymentResult } from '../../components/console/billing/billing-summary.tsx'
 import { AddonCard, PlanCard } from '../../components/console/billing/plan-cards.tsx'
 import { usePayment } from '../../components/console/billing/use-payment.ts'
-import {
-  ErrorText,
-  ListState,
-  ownsOrg,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { ownsOrg, useConsole } from '../../components/console/console-context.tsx'
+import { ErrorText } from '../../components/console/console-ui.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { getAddons, getPlans } from '../../lib/api.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
@@ -156,9 +152,8 @@ export default function Billing() {
         </NavLink>
       </nav>
       <ListState
-        state={catalogue.state}
+        load={catalogue}
         label="plans"
-        onRetry={() => void catalogue.reload()}
         empty={({ plans, addons }) =>
           (kind === 'topup'
             ? addons.length

@@ -5,12 +5,8 @@
 // dialog are beside it.
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import {
-  ErrorText,
-  ListState,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { useConsole } from '../../components/console/console-context.tsx'
+import { ErrorText } from '../../components/console/console-ui.tsx'
 import { FilePanel } from '../../components/console/file-panel.tsx'
 import { DRAG_TYPE, FolderTree } from '../../components/console/folder-tree.tsx'
 import { ActionDialog } from '../../components/console/library/action-dialog.tsx'
@@ -27,6 +23,7 @@ import {
   withParams,
 } from '../../components/console/library/library-state.ts'
 import { LibraryPager, LibraryToolbar } from '../../components/console/library/library-toolbar.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import type { LibraryItem } from '../../lib/console-api.ts'
 import { problemOf } from '../../lib/console-api.ts'
@@ -283,9 +280,8 @@ export default function Editor() {
             </p>
           ) : null}
           <ListState
-            state={list.state}
+            load={list}
             label="this folder"
-            onRetry={() => void list.reload()}
             empty={(answer) =>
               answer.items.length > 0 ? null : searching ? (
                 <p data-testid="library-no-match">

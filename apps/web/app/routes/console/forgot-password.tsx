@@ -2,7 +2,8 @@
 // account uses the address or not, so the page says the same thing either way.
 import { type FormEvent, useState } from 'react'
 import { Link } from 'react-router'
-import { AuthCard, AuthError, useAccountApi } from '../../components/console/auth-card.tsx'
+import { AuthCard, AuthError } from '../../components/console/auth-card.tsx'
+import { useAccountApi } from '../../components/console/use-account-api.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
 import { metaFor } from '../../lib/seo.ts'

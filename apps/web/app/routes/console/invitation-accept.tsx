@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { AuthCard, useLinkToken } from '../../components/console/auth-card.tsx'
-import { ErrorText } from '../../components/console/console-context.tsx'
+import { ErrorText } from '../../components/console/console-ui.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
 import { useConfig, useSession } from '../../lib/app-context.tsx'

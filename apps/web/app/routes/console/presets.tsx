@@ -2,13 +2,9 @@
 // ones; create from a chain (or from the playground), edit with variables and their types,
 // archive and unarchive, delete. Each shows its `p:name` and an example URL.
 import { useEffect, useState } from 'react'
-import {
-  CopyButton,
-  ErrorText,
-  ListState,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { useConsole } from '../../components/console/console-context.tsx'
+import { CopyButton, ErrorText } from '../../components/console/console-ui.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { PresetDialog } from '../../components/console/preset-dialog.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useConfig } from '../../lib/app-context.tsx'
@@ -158,9 +154,8 @@ export default function Presets() {
       <ErrorText message={error} />
       <h2>In use</h2>
       <ListState
-        state={usable.state}
+        load={usable}
         label="presets"
-        onRetry={() => void usable.reload()}
         empty={(answer) =>
           answer.items.length > 0 ? null : (
             <p>No presets yet. Make one from a chain such as t.resize(w:$w)~t.toFormat(f:webp).</p>
@@ -171,9 +166,8 @@ export default function Presets() {
       </ListState>
       <h2>Archived</h2>
       <ListState
-        state={archived.state}
+        load={archived}
         label="archived presets"
-        onRetry={() => void archived.reload()}
         empty={(answer) => (answer.items.length > 0 ? null : <p>Nothing archived.</p>)}
       >
         {(answer) => (

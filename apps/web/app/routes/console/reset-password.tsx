@@ -2,13 +2,8 @@
 // password. It signs out every session of the account and signs this browser in.
 import { type FormEvent, useState } from 'react'
 import { Link } from 'react-router'
-import {
-  AuthCard,
-  AuthDone,
-  AuthError,
-  useAccountApi,
-  useLinkToken,
-} from '../../components/console/auth-card.tsx'
+import { AuthCard, AuthDone, AuthError, useLinkToken } from '../../components/console/auth-card.tsx'
+import { useAccountApi } from '../../components/console/use-account-api.ts'
 import { PasswordField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'

@@ -2,30 +2,20 @@
 // new address), the password (other sessions end), the sessions signed in and signing them out,
 // and deleting the account (the last owner of an organisation with others must hand it over).
 import { type FormEvent, useState } from 'react'
-import {
-  ErrorText,
-  formatDate,
-  ListState,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { useConsole } from '../../components/console/console-context.tsx'
+import { ErrorText, formatDate } from '../../components/console/console-ui.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
+import { useAccountApi } from '../../components/console/use-account-api.ts'
 import { Field, PasswordField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
-import { accountApi, type OwnSession } from '../../lib/account-api.ts'
-import { useConfig, useSession } from '../../lib/app-context.tsx'
+import type { OwnSession } from '../../lib/account-api.ts'
 import { metaFor } from '../../lib/seo.ts'
 import type { Route } from './+types/settings-account.ts'
 
 export const meta: Route.MetaFunction = (args) =>
   metaFor(args, { title: 'Your account', noIndex: true })
-
-function useAccountApi() {
-  const config = useConfig()
-  const session = useSession()
-  return accountApi(session.client, config)
-}
 
 /** Runs a form's action, with its busy state, error and the message it answers with. */
 function useAnsweredAction() {
@@ -179,9 +169,8 @@ function Sessions() {
     <div className="card settings-card" data-testid="own-sessions">
       <h2>Where you are signed in</h2>
       <ListState
-        state={list.state}
+        load={list}
         label="your sessions"
-        onRetry={() => void list.reload()}
         empty={(items) => (items.length > 0 ? null : <p>No sessions.</p>)}
       >
         {(items) => (

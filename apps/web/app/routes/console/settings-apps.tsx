@@ -1,16 +1,10 @@
 // API tokens (/console/organization/{orgId}/settings/apps, SPEC §2.2): create (the token is shown
 // once, with a copy button), list, revoke.
 import { type FormEvent, useState } from 'react'
-import {
-  CopyButton,
-  ErrorText,
-  formatDate,
-  ListState,
-  managesSettings,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { managesSettings, useConsole } from '../../components/console/console-context.tsx'
+import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
@@ -90,9 +84,8 @@ export default function ApiTokens() {
             </SecretBox>
           )}
           <ListState
-            state={tokens.state}
+            load={tokens}
             label="tokens"
-            onRetry={() => void tokens.reload()}
             empty={(list) => (list.length > 0 ? null : <p>No tokens yet.</p>)}
           >
             {(list) => (

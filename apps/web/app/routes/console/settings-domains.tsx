@@ -2,15 +2,9 @@
 // the DNS TXT record (or HTTP file) that proves it is yours, check it, and once verified its
 // delivery base; remove it. Owners change them, members see them.
 import { type FormEvent, useState } from 'react'
-import {
-  CopyButton,
-  ErrorText,
-  formatDate,
-  ListState,
-  managesSettings,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { managesSettings, useConsole } from '../../components/console/console-context.tsx'
+import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
@@ -177,9 +171,8 @@ export default function DomainSettings() {
       )}
       <ErrorText message={error} />
       <ListState
-        state={domains.state}
+        load={domains}
         label="domains"
-        onRetry={() => void domains.reload()}
         empty={(list) => (list.length > 0 ? null : <p>No custom domains yet.</p>)}
       >
         {(list) => (

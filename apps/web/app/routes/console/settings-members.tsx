@@ -2,17 +2,10 @@
 // and the link shown too), role changes and removal. Owners and admins manage members; only
 // owners make, unmake or remove owners (decision 019).
 import { type FormEvent, useState } from 'react'
-import {
-  CopyButton,
-  ErrorText,
-  formatDate,
-  ListState,
-  managesSettings,
-  ownsOrg,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { managesSettings, ownsOrg, useConsole } from '../../components/console/console-context.tsx'
+import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
@@ -171,9 +164,8 @@ export default function Members() {
       </details>
       <h2>People</h2>
       <ListState
-        state={members.state}
+        load={members}
         label="members"
-        onRetry={() => void members.reload()}
         empty={(list) => (list.length > 0 ? null : <p>No members.</p>)}
       >
         {(list) => (
@@ -186,9 +178,8 @@ export default function Members() {
         <>
           <h2>Open invitations</h2>
           <ListState
-            state={invitations.state}
+            load={invitations}
             label="invitations"
-            onRetry={() => void invitations.reload()}
             empty={(list) => (list.length > 0 ? null : <p>No open invitations.</p>)}
           >
             {(list) => (

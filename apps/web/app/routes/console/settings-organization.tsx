@@ -1,12 +1,9 @@
 // Organisation settings: its name and its cloud name (the first segment of every delivery URL).
 import { type FormEvent, type ReactNode, useState } from 'react'
 import { Link } from 'react-router'
-import {
-  ErrorText,
-  ListState,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { useConsole } from '../../components/console/console-context.tsx'
+import { ErrorText } from '../../components/console/console-ui.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
 import '../../components/console/team.css'
@@ -278,12 +275,7 @@ export default function OrganizationSettings() {
   const details = useLoad(() => api.details(), `details:${org._id}`)
   return (
     <SettingsPage testId="settings-organization" title="Organisation">
-      <ListState
-        state={details.state}
-        label="the organisation"
-        onRetry={() => void details.reload()}
-        empty={() => null}
-      >
+      <ListState load={details} label="the organisation">
         {(data) => <DetailsForm details={data} onSaved={details.set} />}
       </ListState>
       <DeliveryDomain

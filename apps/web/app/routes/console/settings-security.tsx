@@ -3,15 +3,9 @@
 // with a new key, to check what delivery accepts.
 import { signUrl } from '@tessera/url'
 import { type FormEvent, useState } from 'react'
-import {
-  CopyButton,
-  ErrorText,
-  formatDate,
-  ListState,
-  managesSettings,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { managesSettings, useConsole } from '../../components/console/console-context.tsx'
+import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
@@ -140,12 +134,7 @@ export default function Security() {
   return (
     <SettingsPage testId="settings-security" title="Security">
       <h2>Delivery</h2>
-      <ListState
-        state={settings.state}
-        label="the security settings"
-        onRetry={() => void settings.reload()}
-        empty={() => null}
-      >
+      <ListState load={settings} label="the security settings">
         {(data) =>
           canManage ? (
             <Toggles settings={data} onSaved={settings.set} />
@@ -222,9 +211,8 @@ function SigningKeys() {
         </SecretBox>
       )}
       <ListState
-        state={keys.state}
+        load={keys}
         label="signing keys"
-        onRetry={() => void keys.reload()}
         empty={(list) => (list.length > 0 ? null : <p>No signing keys yet.</p>)}
       >
         {(list) => (

@@ -2,16 +2,10 @@
 // endpoint for the organisation's events (its signing secret is shown once), pause, ping or
 // remove it, and read the delivery log. Owners change; members read.
 import { type FormEvent, useMemo, useState } from 'react'
-import {
-  CopyButton,
-  ErrorText,
-  formatDate,
-  ListState,
-  ownsOrg,
-  useConsole,
-  useLoad,
-} from '../../components/console/console-context.tsx'
+import { ownsOrg, useConsole } from '../../components/console/console-context.tsx'
+import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
+import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
@@ -159,9 +153,8 @@ export default function Webhooks() {
       )}
       <h2>Endpoints</h2>
       <ListState
-        state={hooks.state}
+        load={hooks}
         label="webhooks"
-        onRetry={() => void hooks.reload()}
         empty={(list) => (list.length > 0 ? null : <p>No webhooks yet.</p>)}
       >
         {(list) => (
@@ -231,9 +224,8 @@ export default function Webhooks() {
         </button>
       </div>
       <ListState
-        state={log.state}
+        load={log}
         label="deliveries"
-        onRetry={() => void log.reload()}
         empty={(page) => (page.items.length > 0 ? null : <p>Nothing sent yet.</p>)}
       >
         {(page) => (

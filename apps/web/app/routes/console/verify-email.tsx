@@ -3,13 +3,8 @@
 // does not use the token by itself).
 import { useState } from 'react'
 import { Link } from 'react-router'
-import {
-  AuthCard,
-  AuthDone,
-  AuthError,
-  useAccountApi,
-  useLinkToken,
-} from '../../components/console/auth-card.tsx'
+import { AuthCard, AuthDone, AuthError, useLinkToken } from '../../components/console/auth-card.tsx'
+import { useAccountApi } from '../../components/console/use-account-api.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
 import { metaFor } from '../../lib/seo.ts'

@@ -1,8 +1,9 @@
 // What the billing page lists a page at a time: the receipts of paid payments (owners only) and
 // the credit ledger.
 import type { ConsoleApi, LedgerEntry, Paged, Payment } from '../../../lib/console-api.ts'
-import { formatDate, ListState, type Loaded } from '../console-context.tsx'
+import { formatDate } from '../console-ui.tsx'
 import { DataTable, NewerOlderPager } from '../data-table.tsx'
+import { ListState, type Loaded } from '../load-state.tsx'
 import { money } from './plan-cards.tsx'
 
 const REASONS: Record<string, string> = {
@@ -28,9 +29,8 @@ export function Receipts({ api, receipts }: { api: ConsoleApi; receipts: PagedLi
     <>
       <h2>Receipts</h2>
       <ListState
-        state={receipts.state}
+        load={receipts}
         label="the receipts"
-        onRetry={() => void receipts.reload()}
         empty={(answer) =>
           answer.items.length > 0 ? null : <p>No payments yet: each one paid gets a receipt.</p>
         }
@@ -91,9 +91,8 @@ export function Ledger({ ledger }: { ledger: PagedList<LedgerEntry> }) {
     <>
       <h2>Credit ledger</h2>
       <ListState
-        state={ledger.state}
+        load={ledger}
         label="the ledger"
-        onRetry={() => void ledger.reload()}
         empty={(answer) => (answer.items.length > 0 ? null : <p>No credit changes yet.</p>)}
       >
         {(answer) => (

@@ -2,7 +2,7 @@
 // portal), the credit balance, and what became of the payment being followed.
 import type { Ref } from 'react'
 import type { Credits, Payment } from '../../../lib/console-api.ts'
-import { formatDate } from '../console-context.tsx'
+import { formatDate } from '../console-ui.tsx'
 
 export function BillingSummary({
   current,

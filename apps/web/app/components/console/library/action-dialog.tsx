@@ -5,7 +5,8 @@ import { type FormEvent, useEffect, useState } from 'react'
 import type { ConsoleApi, LibraryItem } from '../../../lib/console-api.ts'
 import { problemOf } from '../../../lib/console-api.ts'
 import { useAction } from '../../use-action.ts'
-import { Dialog, DialogButtons, ErrorText, useConsole } from '../console-context.tsx'
+import { useConsole } from '../console-context.tsx'
+import { Dialog, DialogButtons, ErrorText } from '../console-ui.tsx'
 import {
   deleteCountText,
   deletedNotice,

@@ -4,7 +4,7 @@ import { formatBytes } from '@tessera/url'
 import type { DragEvent } from 'react'
 import type { LibraryItem } from '../../../lib/console-api.ts'
 import { formatDuration, thumbnailUrl, videoThumbnailUrl } from '../../../lib/console-urls.ts'
-import { formatDate } from '../console-context.tsx'
+import { formatDate } from '../console-ui.tsx'
 import { keyOf } from './library-state.ts'
 
 /** The drag and drop handlers of one item (a folder takes drops). */
