@@ -18,14 +18,16 @@ export type TestClient = ReturnType<typeof createTestClient>
 /** An account the client signed up: its session, email and organisation. */
 export type SignedUpAccount = Awaited<ReturnType<TestClient['signup']>>
 
-/** A file to store: its bytes, or the path of a demo file whose bytes to copy. */
-export type TestFile = Buffer | { demo: string }
+/** A file to store: its bytes, a function making them, or the path of a demo file to copy. */
+export type TestFile = Buffer | (() => Promise<Buffer>) | { demo: string }
 
 /** The demo's horse (`samples/horse.png`), the picture most delivery tests start from. */
 export const DEMO_HORSE: TestFile = { demo: 'samples/horse.png' }
 
 /** The account a suite signs up before its tests, and what it starts with. */
 export interface OwnerSetUp {
+  /** Sign-up fields instead of the client's defaults, e.g. `{ firstName: 'Bob' }`. */
+  profile?: Record<string, unknown>
   /** Files stored in its organisation (no upload call), by path. */
   files?: Record<string, TestFile>
   /** Settings of its organisation, e.g. `{ strictTransformations: false }` for unsigned AI. */
@@ -65,7 +67,11 @@ export async function storeTestFiles(
   files: Record<string, TestFile>,
 ): Promise<void> {
   for (const [path, file] of Object.entries(files)) {
-    const bytes = Buffer.isBuffer(file) ? file : await demoFileBytes(server, file.demo)
+    const bytes = Buffer.isBuffer(file)
+      ? file
+      : typeof file === 'function'
+        ? await file()
+        : await demoFileBytes(server, file.demo)
     await storeTestFile(server, organisationId, path, bytes)
   }
 }
@@ -77,22 +83,21 @@ function started<T>(value: T | undefined, what = 'the suite server has not start
 
 /**
  * Starts a server before the suite's tests (hooks declared after this one run after it) and
- * stops it after them; `env` and `options` are `startTestServer`'s (`env` may be a function, read
- * when the server starts: after the hooks declared before this one), and `options.owner` signs
- * up an account to start from.
+ * stops it after them; `env` and `options` are `startTestServer`'s (either may be a function,
+ * read when the server starts: after the hooks declared before this one), and `options.owner`
+ * signs up an account to start from.
  */
 export function useTestServer(
   kind: TestDatabaseKind,
   env: Record<string, string> | (() => Record<string, string>) = {},
-  options: SuiteOptions = {},
+  options: SuiteOptions | (() => SuiteOptions) = {},
 ): SuiteServer {
-  const { owner: ownerSetUp, ...startOptions } = options
   let server: TestServer | undefined
   let client: TestClient | undefined
   let owner: SetUpAccount | undefined
   async function signUp(setUp: OwnerSetUp = {}): Promise<SetUpAccount> {
     const running = started(server)
-    const account = await started(client).signup()
+    const account = await started(client).signup(setUp.profile)
     await storeTestFiles(running, account.organisation._id, setUp.files ?? {})
     if (setUp.settings !== undefined) {
       await setOrganisationSettings(running, account.organisation, setUp.settings)
@@ -102,6 +107,8 @@ export function useTestServer(
     return token === undefined ? account : { ...account, token }
   }
   beforeAll(async () => {
+    const { owner: ownerSetUp, ...startOptions } =
+      typeof options === 'function' ? options() : options
     server = await startTestServer(kind, typeof env === 'function' ? env() : env, startOptions)
     client = createTestClient(server)
     if (ownerSetUp !== undefined) owner = await signUp(ownerSetUp)

@@ -4,11 +4,12 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { asc, eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../db/index.ts'
 import type { JsonSchema, OpenApiDocument } from '../openapi.ts'
-import { type CallOptions, createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import type { CallOptions } from '../test-client.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 export const API = '/service/panel/assets/v1.0/org'
 
@@ -148,8 +149,7 @@ export async function widthOf(response: Response): Promise<number | undefined> {
 
 /** Starts a server with Ada and Bob (each an organisation and an API token of it) and records every call made through `call`, for the OpenAPI check. */
 export function useAssetsSuite(kind: TestDatabaseKind) {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
+  const suite = useTestServer(kind)
   const recorded: Recorded[] = []
   // Ada and Bob each own an organisation; each also has an API token of it.
   let ada: {
@@ -177,7 +177,7 @@ export function useAssetsSuite(kind: TestDatabaseKind) {
         : 'cookie' in who
           ? { cookie: who.cookie }
           : { token: who.token, sign: false }
-    const answer = await client.call(method, path, {
+    const answer = await suite.call(method, path, {
       ...credentials,
       ...options,
     })
@@ -186,24 +186,21 @@ export function useAssetsSuite(kind: TestDatabaseKind) {
   }
 
   async function newMember(firstName: string) {
-    const signed = await client.signup({ firstName })
-    const orgId = signed.organisation._id
-    const made = await client.call('POST', `/service/panel/organization/v1.0/${orgId}/tokens`, {
-      cookie: signed.cookie,
-      body: { name: 'tests' },
+    const { cookie, organisation, token } = await suite.signUp({
+      profile: { firstName },
+      token: true,
     })
-    expect(made.status).toBe(201)
     return {
-      cookie: signed.cookie,
-      orgId,
-      cloudName: signed.organisation.cloudName,
-      token: (made.body as { token: string }).token,
+      cookie,
+      orgId: organisation._id,
+      cloudName: organisation.cloudName,
+      token: token as string,
     }
   }
 
   /** Stores a PNG of `size` px at `path` in the organisation, as an upload would. */
   async function addFile(orgId: string, path: string, size = 40) {
-    const { repo, storage } = server.services.context
+    const { repo, storage } = suite.server.services.context
     const data = await png(size)
     const storageKey = `orgs/${orgId}/originals/${randomUUID()}`
     await storage.put(storageKey, data)
@@ -222,7 +219,7 @@ export function useAssetsSuite(kind: TestDatabaseKind) {
 
   /** Everything an organisation holds, to compare before and after a refused call. */
   async function holdings(orgId: string) {
-    const { db } = server.services.context.database
+    const { db } = suite.server.services.context.database
     const [files, folders, presets] = await Promise.all([
       db
         .select()
@@ -245,13 +242,13 @@ export function useAssetsSuite(kind: TestDatabaseKind) {
 
   const deliver = (cloudName: string, pattern: string, path: string) =>
     fetch(
-      `${server.url}/v2/${cloudName}/${pattern}/${path.split('/').map(encodeURIComponent).join('/')}`,
+      `${suite.server.url}/v2/${cloudName}/${pattern}/${path.split('/').map(encodeURIComponent).join('/')}`,
     )
-  const local = (url: string) => url.replace(server.config.publicUrl, server.url)
+  const local = (url: string) => url.replace(suite.server.config.publicUrl, suite.server.url)
 
   /** Storage keys of a file's derived images once `count` are indexed (they are stored after the answer). */
   async function derivedKeys(fileId: string, count = 0): Promise<string[]> {
-    const { db } = server.services.context.database
+    const { db } = suite.server.services.context.database
     for (let attempt = 0; ; attempt++) {
       const rows = await db
         .select({ storageKey: schema.derivedImages.storageKey })
@@ -263,20 +260,15 @@ export function useAssetsSuite(kind: TestDatabaseKind) {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
     ada = await newMember('Ada')
     bob = await newMember('Bob')
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
   return {
     get server() {
-      return server
+      return suite.server
     },
     get client() {
-      return client
+      return suite.client
     },
     get ada() {
       return ada
@@ -345,4 +337,23 @@ export function describeAnswersDocumented(
 
     more?.(() => document)
   })
+}
+
+/**
+ * An assets API test file's suite, on each database the run uses: a server with Ada and Bob
+ * (`useAssetsSuite`), the file's `tests`, then the check that every answer they saw (more than
+ * `answers.least`) is documented, with `answers.more` tests that read the document.
+ */
+export function describeAssetsApi(
+  answers: { least: number; more?: (document: () => OpenApiDocument) => void },
+  tests: (t: AssetsSuite) => void,
+): void {
+  describe.each<TestDatabaseKind>(testDatabases('server'))(
+    'files, folders and presets on %s',
+    (kind) => {
+      const t = useAssetsSuite(kind)
+      tests(t)
+      describeAnswersDocumented(t, answers.least, answers.more)
+    },
+  )
 }
