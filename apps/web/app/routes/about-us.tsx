@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import { PageHero } from '../components/page-hero.tsx'
+import { PageSection } from '../components/page-section.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { useConfig } from '../lib/app-context.tsx'
 import { sampleImage } from '../lib/images.ts'
@@ -52,21 +53,16 @@ export default function AboutUs() {
           />
         </div>
       </section>
-      <section className="section is-alt">
-        <div className="container">
-          <div className="section-header">
-            <h2>What we believe</h2>
-          </div>
-          <div className="grid cols-3">
-            {VALUES.map((value) => (
-              <article key={value.title} className="card">
-                <h3>{value.title}</h3>
-                <p>{value.text}</p>
-              </article>
-            ))}
-          </div>
+      <PageSection title="What we believe" className="is-alt">
+        <div className="grid cols-3">
+          {VALUES.map((value) => (
+            <article key={value.title} className="card">
+              <h3>{value.title}</h3>
+              <p>{value.text}</p>
+            </article>
+          ))}
         </div>
-      </section>
+      </PageSection>
       <section className="section">
         <div className="container prose">
           <h2>Open source, AGPL</h2>

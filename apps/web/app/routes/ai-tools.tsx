@@ -2,6 +2,7 @@ import { useReducer } from 'react'
 import { Form, Link } from 'react-router'
 import { AppCard } from '../components/app-card.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import { CardListSection } from '../components/page-section.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { isToolRunnable } from '../lib/ai-tool.ts'
 import { serverApi } from '../lib/api.server.ts'
@@ -132,52 +133,46 @@ function AiToolsPage({ data }: { data: LoaderData }) {
           </button>
         </Form>
       </PageHero>
-      <section className="section is-flush-top" aria-labelledby="tool-list-heading">
-        <div className="container">
-          {/* The cards' titles are h3: this keeps the heading order h1 → h2 → h3. */}
-          <h2 id="tool-list-heading" className="visually-hidden">
-            All AI tools
-          </h2>
-          {list.length === 0 && pagination.currentPage > 1 ? (
-            <p className="lead" data-testid="past-the-end">
-              Page {pagination.currentPage} is past the end of the list.{' '}
-              <Link
-                to={
-                  loaderData.q === ''
-                    ? '/ai-tools'
-                    : `/ai-tools?q=${encodeURIComponent(loaderData.q)}`
-                }
-              >
-                Back to the first page
-              </Link>
-            </p>
-          ) : list.length === 0 ? (
-            <p className="lead" data-testid="no-tools">
-              {loaderData.q === ''
-                ? 'No AI tools are listed right now.'
-                : `No tools match “${loaderData.q}”.`}
-            </p>
-          ) : (
-            <div className="grid cols-3" data-testid="tool-list">
-              {list.map((app, index) => (
-                <AppCard key={app.slug} app={app} position={index} usable={isToolRunnable(app)} />
-              ))}
-            </div>
-          )}
-          {pagination.hasNext ? (
-            <p className="text-center space-above-6">
-              <button
-                type="button"
-                className="button is-secondary"
-                onClick={loadMore}
-                disabled={state.loading.loadMore}
-              >
-                {state.loading.loadMore ? 'Loading…' : 'Load more'}
-              </button>
-            </p>
-          ) : null}
-        </div>
-      </section>
+      <CardListSection title="All AI tools" titleId="tool-list-heading" className="is-flush-top">
+        {list.length === 0 && pagination.currentPage > 1 ? (
+          <p className="lead" data-testid="past-the-end">
+            Page {pagination.currentPage} is past the end of the list.{' '}
+            <Link
+              to={
+                loaderData.q === ''
+                  ? '/ai-tools'
+                  : `/ai-tools?q=${encodeURIComponent(loaderData.q)}`
+              }
+            >
+              Back to the first page
+            </Link>
+          </p>
+        ) : list.length === 0 ? (
+          <p className="lead" data-testid="no-tools">
+            {loaderData.q === ''
+              ? 'No AI tools are listed right now.'
+              : `No tools match “${loaderData.q}”.`}
+          </p>
+        ) : (
+          <div className="grid cols-3" data-testid="tool-list">
+            {list.map((app, index) => (
+              <AppCard key={app.slug} app={app} position={index} usable={isToolRunnable(app)} />
+            ))}
+          </div>
+        )}
+        {pagination.hasNext ? (
+          <p className="text-center space-above-6">
+            <button
+              type="button"
+              className="button is-secondary"
+              onClick={loadMore}
+              disabled={state.loading.loadMore}
+            >
+              {state.loading.loadMore ? 'Loading…' : 'Load more'}
+            </button>
+          </p>
+        ) : null}
+      </CardListSection>
     </>
   )
 }

@@ -12,6 +12,7 @@ import {
   ZapIcon,
 } from '../components/icons.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import { CardListSection, PageSection } from '../components/page-section.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { metaFor } from '../lib/seo.ts'
 import type { Route } from './+types/features.ts'
@@ -79,45 +80,37 @@ export default function Features() {
         title="A complete image pipeline, behind one URL"
         lead="Everything a modern site needs to store, shape and serve images, without writing image code."
       />
-      <section className="section" aria-labelledby="feature-list-heading">
-        <div className="container">
-          {/* The cards' titles are h3: this keeps the heading order h1 → h2 → h3. */}
-          <h2 id="feature-list-heading" className="visually-hidden">
-            Features
-          </h2>
-          <div className="grid cols-3">
-            {FEATURES.map((feature) => (
-              <article key={feature.title} className="card">
-                <span className="icon-badge">{feature.icon}</span>
-                <h3>{feature.title}</h3>
-                <p>{feature.text}</p>
-              </article>
-            ))}
-          </div>
+      <CardListSection title="Features" titleId="feature-list-heading">
+        <div className="grid cols-3">
+          {FEATURES.map((feature) => (
+            <article key={feature.title} className="card">
+              <span className="icon-badge">{feature.icon}</span>
+              <h3>{feature.title}</h3>
+              <p>{feature.text}</p>
+            </article>
+          ))}
         </div>
-      </section>
-      <section className="section is-alt">
-        <div className="container">
-          <div className="section-header">
-            <h2>See it in a URL</h2>
-            <p>Each operation is plugin.method(param:value). Join them with ~.</p>
-          </div>
-          <pre className="code-block">
-            <code>
-              {
-                '/v2/demo/t.resize(w:800,h:600,f:cover)~t.sharpen(s:1)/samples/rocket.jpg?f_auto=true\n'
-              }
-              {'/v2/demo/p:card(w:400)/samples/chelsea.png\n'}
-              {'/v2/demo/erase.bg(i:ecommerce)/samples/coffee.png'}
-            </code>
-          </pre>
-          <p className="text-center space-above-5">
-            <Link className="button is-primary" to="/api">
-              Browse the operations
-            </Link>
-          </p>
-        </div>
-      </section>
+      </CardListSection>
+      <PageSection
+        title="See it in a URL"
+        lead="Each operation is plugin.method(param:value). Join them with ~."
+        className="is-alt"
+      >
+        <pre className="code-block">
+          <code>
+            {
+              '/v2/demo/t.resize(w:800,h:600,f:cover)~t.sharpen(s:1)/samples/rocket.jpg?f_auto=true\n'
+            }
+            {'/v2/demo/p:card(w:400)/samples/chelsea.png\n'}
+            {'/v2/demo/erase.bg(i:ecommerce)/samples/coffee.png'}
+          </code>
+        </pre>
+        <p className="text-center space-above-5">
+          <Link className="button is-primary" to="/api">
+            Browse the operations
+          </Link>
+        </p>
+      </PageSection>
     </>
   )
 }

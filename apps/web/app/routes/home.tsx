@@ -1,6 +1,7 @@
 import { CATALOGUE } from '@tessera/url'
 import { Link } from 'react-router'
 import { SmartLink } from '../components/nav-link.tsx'
+import { PageSection } from '../components/page-section.tsx'
 import { RecentPosts } from '../components/recent-posts.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { SiblingPromos } from '../components/sibling-promos.tsx'
@@ -117,71 +118,60 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section className="section home-features" aria-labelledby="why-title">
-        <div className="container">
-          <div className="section-header">
-            <h2 id="why-title">One URL does the work of an image pipeline</h2>
-            <p>
-              Chain up to 15 operations, save them as presets, and let the cache serve each result
-              in milliseconds after the first request.
-            </p>
+      <PageSection
+        title="One URL does the work of an image pipeline"
+        lead="Chain up to 15 operations, save them as presets, and let the cache serve each result in milliseconds after the first request."
+        titleId="why-title"
+        className="home-features"
+      >
+        <div className="grid cols-4 stats">
+          <div>
+            <strong>{operations}</strong>
+            <span>operations in the catalogue</span>
           </div>
-          <div className="grid cols-4 stats">
-            <div>
-              <strong>{operations}</strong>
-              <span>operations in the catalogue</span>
-            </div>
-            <div>
-              <strong>AVIF · WebP</strong>
-              <span>chosen per browser with f_auto</span>
-            </div>
-            <div>
-              <strong>1 process</strong>
-              <span>website, API and delivery</span>
-            </div>
-            <div>
-              <strong>AGPL</strong>
-              <span>open source, self-hosted</span>
-            </div>
+          <div>
+            <strong>AVIF · WebP</strong>
+            <span>chosen per browser with f_auto</span>
+          </div>
+          <div>
+            <strong>1 process</strong>
+            <span>website, API and delivery</span>
+          </div>
+          <div>
+            <strong>AGPL</strong>
+            <span>open source, self-hosted</span>
           </div>
         </div>
-      </section>
+      </PageSection>
 
       {sections.map((section, index) => (
         <UseCaseSection key={section.sectionId} section={section} alt={index % 2 === 0} />
       ))}
 
-      <section className="section" aria-labelledby="tools-title">
-        <div className="container">
-          <div className="section-header">
-            <h2 id="tools-title">AI tools you can use right now</h2>
-            <p>No account needed to try them on your own images.</p>
-          </div>
-          <SiblingPromos source="home" />
-        </div>
-      </section>
+      <PageSection
+        title="AI tools you can use right now"
+        lead="No account needed to try them on your own images."
+        titleId="tools-title"
+      >
+        <SiblingPromos source="home" />
+      </PageSection>
 
       {announcements.length > 1 ? (
-        <section className="section is-alt" aria-labelledby="news-title">
-          <div className="container">
-            <div className="section-header">
-              <h2 id="news-title">What is new</h2>
-            </div>
-            <div className={`grid ${announcements.length === 2 ? 'cols-2 news-pair' : 'cols-3'}`}>
-              {announcements.map((item) => (
-                <article key={item.id} className="card">
-                  <h3>{item.title}</h3>
-                  <p>{item.description}</p>
-                  {item.link === undefined ? null : (
-                    <SmartLink className="card-link" href={item.link} sameTab>
-                      {item.linkText ?? 'Read more'}
-                    </SmartLink>
-                  )}
-                </article>
-              ))}
-            </div>
+        <PageSection title="What is new" titleId="news-title" className="is-alt">
+          <div className={`grid ${announcements.length === 2 ? 'cols-2 news-pair' : 'cols-3'}`}>
+            {announcements.map((item) => (
+              <article key={item.id} className="card">
+                <h3>{item.title}</h3>
+                <p>{item.description}</p>
+                {item.link === undefined ? null : (
+                  <SmartLink className="card-link" href={item.link} sameTab>
+                    {item.linkText ?? 'Read more'}
+                  </SmartLink>
+                )}
+              </article>
+            ))}
           </div>
-        </section>
+        </PageSection>
       ) : null}
 
       {posts.length > 0 ? <RecentPosts posts={posts} /> : null}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { CheckIcon, MinusIcon } from '../components/icons.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import { PageSection } from '../components/page-section.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { usePageLocation } from '../components/use-page-location.ts'
 import { serverApi } from '../lib/api.server.ts'
@@ -176,35 +177,33 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
           )}
         </div>
       </section>
-      <section className="section is-alt">
-        <div className="container">
-          <div className="section-header">
-            <h2>Need more credits?</h2>
-            <p>Top-ups add credits to any plan, on top of its own; credits do not expire.</p>
+      <PageSection
+        title="Need more credits?"
+        lead="Top-ups add credits to any plan, on top of its own; credits do not expire."
+        className="is-alt"
+      >
+        {addons === null || addons.length === 0 ? (
+          <p className="text-center">Top-ups are not on sale right now.</p>
+        ) : (
+          <div className="grid cols-4" data-testid="addons">
+            {addons.map((addon: Addon) => (
+              <article key={addon._id} className="card addon-card">
+                <h3>{addon.name}</h3>
+                <p className="plan-price">
+                  <span>{money(addon.amount, addon.currency)}</span>
+                </p>
+                <p>{addon.description}</p>
+                <a className="button is-secondary is-small" href={buy('topup', addon._id)}>
+                  Buy top-up
+                </a>
+              </article>
+            ))}
           </div>
-          {addons === null || addons.length === 0 ? (
-            <p className="text-center">Top-ups are not on sale right now.</p>
-          ) : (
-            <div className="grid cols-4" data-testid="addons">
-              {addons.map((addon: Addon) => (
-                <article key={addon._id} className="card addon-card">
-                  <h3>{addon.name}</h3>
-                  <p className="plan-price">
-                    <span>{money(addon.amount, addon.currency)}</span>
-                  </p>
-                  <p>{addon.description}</p>
-                  <a className="button is-secondary is-small" href={buy('topup', addon._id)}>
-                    Buy top-up
-                  </a>
-                </article>
-              ))}
-            </div>
-          )}
-          <p className="text-center space-above-6">
-            Questions about a large volume? <Link to="/contactus?topic=sales">Talk to sales</Link>.
-          </p>
-        </div>
-      </section>
+        )}
+        <p className="text-center space-above-6">
+          Questions about a large volume? <Link to="/contactus?topic=sales">Talk to sales</Link>.
+        </p>
+      </PageSection>
     </>
   )
 }

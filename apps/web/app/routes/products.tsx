@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import { PageHero } from '../components/page-hero.tsx'
+import { PageSection } from '../components/page-section.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { SiblingPromos } from '../components/sibling-promos.tsx'
 import { UseCaseSection } from '../components/use-case-section.tsx'
@@ -53,14 +54,9 @@ export default function Products({ loaderData }: Route.ComponentProps) {
           <UseCaseSection key={section.sectionId} section={section} alt={index % 2 === 1} />
         ))
       )}
-      <section className="section is-alt">
-        <div className="container">
-          <div className="section-header">
-            <h2>AI tools built on the same engine</h2>
-          </div>
-          <SiblingPromos source="products" />
-        </div>
-      </section>
+      <PageSection title="AI tools built on the same engine" className="is-alt">
+        <SiblingPromos source="products" />
+      </PageSection>
     </>
   )
 }

@@ -1,5 +1,6 @@
 import { AppCard } from '../components/app-card.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import { CardListSection } from '../components/page-section.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
 import { getDynamicApps } from '../lib/api.ts'
@@ -31,23 +32,17 @@ export default function Tools({ loaderData }: Route.ComponentProps) {
         title="Free image tools"
         lead="Everyday fixes, done by the same engine that powers our delivery: compress, convert, resize and recolour."
       />
-      <section className="section is-flush-top" aria-labelledby="tool-list-heading">
-        <div className="container">
-          {/* The cards' titles are h3: this keeps the heading order h1 → h2 → h3. */}
-          <h2 id="tool-list-heading" className="visually-hidden">
-            All tools
-          </h2>
-          {loaderData.apps.length === 0 ? (
-            <p className="lead">No tools are listed right now.</p>
-          ) : (
-            <div className="grid cols-3">
-              {loaderData.apps.map((app, index) => (
-                <AppCard key={app.slug} app={app} position={index} />
-              ))}
-            </div>
-          )}
-        </div>
-      </section>
+      <CardListSection title="All tools" titleId="tool-list-heading" className="is-flush-top">
+        {loaderData.apps.length === 0 ? (
+          <p className="lead">No tools are listed right now.</p>
+        ) : (
+          <div className="grid cols-3">
+            {loaderData.apps.map((app, index) => (
+              <AppCard key={app.slug} app={app} position={index} />
+            ))}
+          </div>
+        )}
+      </CardListSection>
     </>
   )
 }

@@ -1,4 +1,5 @@
 import { data, Link } from 'react-router'
+import { PageSection } from '../components/page-section.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { SiblingPromos } from '../components/sibling-promos.tsx'
 import { UseCaseSection } from '../components/use-case-section.tsx'
@@ -30,14 +31,9 @@ export default function UseCase({ loaderData }: Route.ComponentProps) {
       <div className="usecase-top">
         <UseCaseSection section={section} headingLevel={1} />
       </div>
-      <section className="section is-alt">
-        <div className="container">
-          <div className="section-header">
-            <h2>Try it on your images</h2>
-          </div>
-          <SiblingPromos source={`usecase-${section.sectionId}`} />
-        </div>
-      </section>
+      <PageSection title="Try it on your images" className="is-alt">
+        <SiblingPromos source={`usecase-${section.sectionId}`} />
+      </PageSection>
       <section className="section">
         <div className="container">
           <h2>More use cases</h2>
