@@ -5,6 +5,7 @@
 // users in their active organisation with its credits. The tool page loads this module once it
 // has painted (routes/ai-tool.tsx); its stylesheet is the page's own, so the server's markup is
 // styled at once.
+
 import { useEffect, useId, useState } from 'react'
 import { isAiTool, isToolRunnable, originalUrl, toolRunUrl } from '../lib/ai-tool.ts'
 import type { DynamicApp } from '../lib/api.ts'
@@ -25,6 +26,7 @@ import {
 import { absoluteUrl } from '../lib/runtime-config.ts'
 import { ToolResult } from './ai-tool-result.tsx'
 import { useCaptcha } from './captcha.tsx'
+import { HiddenFileInput, UploadProgress } from './file-pick.tsx'
 import { useDeliveryRun } from './use-delivery-run.ts'
 import { useFetchedImage } from './use-fetched-image.ts'
 import { usePageLocation } from './use-page-location.ts'
@@ -206,21 +208,9 @@ export function AiToolRunner({ app }: { app: DynamicApp }) {
           <label htmlFor={inputId} className="button is-primary">
             Choose an image
           </label>
-          <input
-            id={inputId}
-            type="file"
-            accept="image/*"
-            className="visually-hidden"
-            onChange={(event) => {
-              const file = event.target.files?.[0]
-              event.target.value = ''
-              if (file !== undefined) void onFile(file)
-            }}
-          />
+          <HiddenFileInput id={inputId} accept="image/*" onFile={(file) => void onFile(file)} />
           {upload.status === 'uploading' ? (
-            <progress max={100} value={upload.progress} aria-label={`Uploading ${upload.name}`}>
-              {upload.progress}%
-            </progress>
+            <UploadProgress percent={upload.progress} label={`Uploading ${upload.name}`} />
           ) : null}
           {upload.status === 'failed' ? (
             <p className="tool-alert" role="alert" data-testid="upload-error">

@@ -2,6 +2,8 @@
 // HTTP 202 ("still processing") retried up to 12 times with waits of 500 ms doubling, and an
 // answer the browser cannot show (not jpeg, png, webp, avif or tiff) fetched again as png.
 
+import { CodedError } from './coded-error.ts'
+
 /** SPEC §9: retries, factor and minimum wait of the image fetch. */
 export const IMAGE_FETCH_RETRIES = 12
 export const IMAGE_FETCH_FACTOR = 2
@@ -24,15 +26,8 @@ export interface FetchedImage {
 }
 
 /** A failed fetch; `status` is the HTTP status (0 when no answer), `code`/`message` the body's. */
-export class ImageFetchError extends Error {
-  readonly status: number
-  readonly code: string
-  constructor(status: number, code: string, message: string) {
-    super(message)
-    this.name = 'ImageFetchError'
-    this.status = status
-    this.code = code
-  }
+export class ImageFetchError extends CodedError {
+  override name = 'ImageFetchError'
 }
 
 /** The wait before retry `attempt` (1-based): 500, 1000, 2000 … ms. */

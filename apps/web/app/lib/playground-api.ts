@@ -4,6 +4,7 @@
 // answers 404, which the pages show as "not available".
 import { ORG_SEGMENT, PANEL_API_PATHS, PUBLIC_API_PATHS, signRequest } from '@tessera/url'
 import type { Preset } from '../components/playground/playground-state.ts'
+import { CodedError } from './coded-error.ts'
 import type { HttpClient } from './http-client.ts'
 import { HttpError } from './http-client.ts'
 import { CaptchaError } from './integrations/captcha.ts'
@@ -60,15 +61,8 @@ export interface VisitorUpload {
 }
 
 /** A failed call the pages explain: the status and the server's `{ code, message }`. */
-export class CallError extends Error {
-  readonly status: number
-  readonly code: string
-  constructor(status: number, code: string, message: string) {
-    super(message)
-    this.name = 'CallError'
-    this.status = status
-    this.code = code
-  }
+export class CallError extends CodedError {
+  override name = 'CallError'
 }
 
 /** The daily limit of the visitor calls (429). */

@@ -1,6 +1,7 @@
 // The image the playground works on: a demo sample or an upload for visitors, the
 // organisation's files (folder by folder) or an upload for members.
-import { useEffect, useState } from 'react'
+
+import { useEffect, useId, useState } from 'react'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
 import { APP_EVENTS, trackAppEvent } from '../../lib/app-events.ts'
 import {
@@ -15,6 +16,7 @@ import {
   uploadAsVisitor,
 } from '../../lib/playground-api.ts'
 import type { Captcha } from '../captcha.tsx'
+import { HiddenFileInput, UploadProgress } from '../file-pick.tsx'
 import { readDeliveryUrl } from './chain-items.ts'
 import type { ImageSource } from './playground-state.ts'
 
@@ -57,6 +59,7 @@ export function SourcePicker({
     | { status: 'failed'; message: string }
     | { status: 'done'; message: string }
   >({ status: 'idle' })
+  const inputId = useId()
   const [folder, setFolder] = useState('')
   const [entries, setEntries] = useState<MemberFile[] | null>(null)
   const [listError, setListError] = useState<string | null>(null)
@@ -192,23 +195,16 @@ export function SourcePicker({
           )}
         </div>
       )}
-      <label className="pg-upload">
+      <label className="pg-upload" htmlFor={inputId}>
         <span className="button is-secondary is-small">Upload an image, video or PDF</span>
-        <input
-          type="file"
+        <HiddenFileInput
+          id={inputId}
           accept="image/*,video/*,.heic,.heif,.pdf,application/pdf"
-          className="visually-hidden"
-          onChange={(event) => {
-            const file = event.target.files?.[0]
-            event.target.value = ''
-            if (file !== undefined) void onFile(file)
-          }}
+          onFile={(file) => void onFile(file)}
         />
       </label>
       {upload.status === 'uploading' ? (
-        <progress max={100} value={upload.progress} aria-label="Upload progress">
-          {upload.progress}%
-        </progress>
+        <UploadProgress percent={upload.progress} label="Upload progress" />
       ) : upload.status === 'failed' ? (
         <p className="pg-alert" role="alert" data-testid="upload-error">
           {upload.message}
