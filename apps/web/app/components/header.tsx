@@ -127,7 +127,7 @@ export function Header() {
               <SmartLink
                 href={child.route}
                 sameTab
-                className="site-dropdown-link"
+                className="site-dropdown-link bare-button"
                 onClick={() => dispatch({ type: 'dropdowns_closed' })}
               >
                 {child.display}
@@ -171,12 +171,12 @@ export function Header() {
         hidden={state.openDropdown !== 'profile'}
       >
         <li>
-          <a className="site-dropdown-link" href={dashboard}>
+          <a className="site-dropdown-link bare-button" href={dashboard}>
             Go to Dashboard
           </a>
         </li>
         <li>
-          <button type="button" className="site-dropdown-link" onClick={signOut}>
+          <button type="button" className="site-dropdown-link bare-button" onClick={signOut}>
             Log out
           </button>
         </li>

@@ -109,6 +109,7 @@ function SearchForm({ query }: { query: string }) {
           id="docs-q"
           name="q"
           type="search"
+          className="search-input"
           placeholder="Search the docs (resize, presets, tokens…)"
           defaultValue={query}
           data-testid="docs-search-input"

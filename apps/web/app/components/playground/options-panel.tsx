@@ -84,7 +84,7 @@ export function OptionsPanel({
         id="pg-search"
         ref={search}
         type="search"
-        className="pg-search"
+        className="pg-search search-input"
         placeholder={tab === 'presets' ? 'Search presets' : 'Search operations'}
         value={query}
         onChange={(event) => setQuery(event.target.value)}
@@ -103,7 +103,7 @@ export function OptionsPanel({
                     {operation.runnable ? (
                       <button
                         type="button"
-                        className="pg-option"
+                        className="pg-option bare-button"
                         aria-label={`${verb} ${operation.displayName}`}
                         onClick={() => onPick(operationItem(operation))}
                       >
@@ -111,7 +111,7 @@ export function OptionsPanel({
                         <small>{operation.description}</small>
                       </button>
                     ) : (
-                      <div className="pg-option is-off" data-testid="not-runnable">
+                      <div className="pg-option bare-button is-off" data-testid="not-runnable">
                         <span>
                           {operation.displayName}{' '}
                           <span className="pill pg-pill-off">not on this server</span>

@@ -174,12 +174,17 @@ export function SourcePicker({
               {entries.map((entry) => (
                 <li key={entry.fullPath}>
                   {entry.type === 'folder' ? (
-                    <button type="button" onClick={() => setFolder(entry.fullPath)}>
+                    <button
+                      type="button"
+                      className="bare-button"
+                      onClick={() => setFolder(entry.fullPath)}
+                    >
                       📁 {entry.name}
                     </button>
                   ) : (
                     <button
                       type="button"
+                      className="bare-button"
                       aria-pressed={source?.filePath === entry.fullPath}
                       onClick={() => {
                         const read = readDeliveryUrl(entry.url, [])

@@ -76,7 +76,7 @@ export function LibraryGrid({
             )}
             <button
               type="button"
-              className="item-open"
+              className="item-open bare-button"
               onClick={() => onOpen(item)}
               aria-label={item.type === 'folder' ? `Open folder ${item.name}` : `Show ${item.name}`}
             >
