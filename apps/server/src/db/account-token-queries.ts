@@ -38,6 +38,15 @@ export type DeleteAccountResult =
   | { ok: true; deletedOrganisations: string[] }
   | { ok: false; organisations: { id: string; name: string }[] }
 
+/** The open (unused, unexpired) token of this hash and kind. */
+const openToken = (tokenHash: string, kind: AccountTokenKind) =>
+  and(
+    eq(accountTokens.tokenHash, tokenHash),
+    eq(accountTokens.kind, kind),
+    isNull(accountTokens.usedAt),
+    gt(accountTokens.expiresAt, now()),
+  )
+
 /** The account-token, own-session, address, account-deletion and outbox queries. */
 export function createAccountTokenQueries(db: Db) {
   /** Stores a new token; the user's earlier open tokens of the same kind stop working. */
@@ -68,14 +77,7 @@ export function createAccountTokenQueries(db: Db) {
     const [token] = await db
       .update(accountTokens)
       .set({ usedAt: now() })
-      .where(
-        and(
-          eq(accountTokens.tokenHash, tokenHash),
-          eq(accountTokens.kind, kind),
-          isNull(accountTokens.usedAt),
-          gt(accountTokens.expiresAt, now()),
-        ),
-      )
+      .where(openToken(tokenHash, kind))
       .returning()
     if (token === undefined) return undefined
     const [user] = await db.select().from(users).where(eq(users.id, token.userId))
@@ -87,17 +89,7 @@ export function createAccountTokenQueries(db: Db) {
     tokenHash: string,
     kind: AccountTokenKind,
   ): Promise<AccountToken | undefined> {
-    const [token] = await db
-      .select()
-      .from(accountTokens)
-      .where(
-        and(
-          eq(accountTokens.tokenHash, tokenHash),
-          eq(accountTokens.kind, kind),
-          isNull(accountTokens.usedAt),
-          gt(accountTokens.expiresAt, now()),
-        ),
-      )
+    const [token] = await db.select().from(accountTokens).where(openToken(tokenHash, kind))
     return token
   }
 

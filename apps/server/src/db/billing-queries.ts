@@ -96,6 +96,13 @@ export async function changeIn(
   return { status: 'applied', entry, balance: updated.credits }
 }
 
+/** Credits to grant or spend are a whole number ≥ 0. */
+function checkCredits(credits: number, what: 'grant' | 'spend'): void {
+  if (!Number.isSafeInteger(credits) || credits < 0) {
+    throw new RangeError(`Credits to ${what} must be a whole number ≥ 0, got ${credits}`)
+  }
+}
+
 /**
  * The billing queries (see createRepository). Everything here is read and written through an
  * organisation's id.
@@ -159,41 +166,32 @@ export function createBillingQueries(db: Db) {
     }
   }
 
+  /** Changes the balance by `sign` × `credits` once per reason and reference (`changeOnce`). */
+  const changeCredits =
+    (sign: 1 | -1) =>
+    async (
+      organisationId: string,
+      credits: number,
+      reason: string,
+      reference: string | null = null,
+    ): Promise<CreditChange> => {
+      checkCredits(credits, sign === 1 ? 'grant' : 'spend')
+      return changeOnce(organisationId, reason, reference, (tx) =>
+        changeIn(tx, organisationId, sign * credits, reason, reference),
+      )
+    }
+
   /**
    * Adds credits (a purchase, the free plan, a refund). With a `reference`, granting again for
    * the same reason and reference changes nothing (`duplicate`).
    */
-  async function grantCredits(
-    organisationId: string,
-    credits: number,
-    reason: string,
-    reference: string | null = null,
-  ): Promise<CreditChange> {
-    if (!Number.isSafeInteger(credits) || credits < 0) {
-      throw new RangeError(`Credits to grant must be a whole number ≥ 0, got ${credits}`)
-    }
-    return changeOnce(organisationId, reason, reference, (tx) =>
-      changeIn(tx, organisationId, credits, reason, reference),
-    )
-  }
+  const grantCredits = changeCredits(1)
 
   /**
    * Takes credits unless the balance would go below 0 (`insufficient`, nothing changed). With a
    * `reference`, spending again for the same reason and reference changes nothing.
    */
-  async function spendCredits(
-    organisationId: string,
-    credits: number,
-    reason: string,
-    reference: string | null = null,
-  ): Promise<CreditChange> {
-    if (!Number.isSafeInteger(credits) || credits < 0) {
-      throw new RangeError(`Credits to spend must be a whole number ≥ 0, got ${credits}`)
-    }
-    return changeOnce(organisationId, reason, reference, (tx) =>
-      changeIn(tx, organisationId, -credits, reason, reference),
-    )
-  }
+  const spendCredits = changeCredits(-1)
 
   /**
    * Queues a job and takes its credits in one transaction (the ledger entry references the job),
@@ -205,9 +203,7 @@ export function createBillingQueries(db: Db) {
     reason: string,
     input: NewPaidJob,
   ): Promise<{ job: Job; change: CreditChange & { status: 'applied' } } | CreditChange> {
-    if (!Number.isSafeInteger(credits) || credits < 0) {
-      throw new RangeError(`Credits to spend must be a whole number ≥ 0, got ${credits}`)
-    }
+    checkCredits(credits, 'spend')
     let insufficient: CreditChange | undefined
     const done = await db
       .transaction(async (tx) => {

@@ -82,6 +82,20 @@ export interface DerivedInput {
 
 export type Repository = ReturnType<typeof createRepository>
 
+/** The columns of a file that its stored bytes decide (an upload or an overwrite sets them). */
+const storedColumns = (input: FileInput) => ({
+  name: input.name,
+  size: input.size,
+  format: input.format,
+  contentType: input.contentType,
+  width: input.width ?? null,
+  height: input.height ?? null,
+  pages: input.pages ?? null,
+  hash: input.hash,
+  storageKey: input.storageKey,
+  video: input.video ?? null,
+})
+
 /**
  * The queries the server runs. Everything that belongs to an organisation is read and written
  * through that organisation's id, so one tenant's call can never reach another's rows.
@@ -110,20 +124,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
   async function upsertFile(organisationId: string, input: FileInput): Promise<StoredFile> {
     const [row] = await db
       .insert(files)
-      .values({
-        organisationId,
-        path: input.path,
-        name: input.name,
-        size: input.size,
-        format: input.format,
-        contentType: input.contentType,
-        width: input.width ?? null,
-        height: input.height ?? null,
-        pages: input.pages ?? null,
-        hash: input.hash,
-        storageKey: input.storageKey,
-        video: input.video ?? null,
-      })
+      .values({ organisationId, path: input.path, ...storedColumns(input) })
       .onConflictDoUpdate({
         target: [files.organisationId, files.path],
         set: {
@@ -158,19 +159,10 @@ export function createRepository(db: Db, options: RepositoryOptions = {}) {
     overwrite: boolean,
   ): Promise<{ file: StoredFile; replaced: StoredFile | undefined } | 'exists'> {
     const values = {
-      name: input.name,
-      size: input.size,
-      format: input.format,
-      contentType: input.contentType,
-      width: input.width ?? null,
-      height: input.height ?? null,
-      pages: input.pages ?? null,
-      hash: input.hash,
-      storageKey: input.storageKey,
+      ...storedColumns(input),
       access: input.access ?? 'public-read',
       tags: input.tags ?? [],
       metadata: input.metadata ?? {},
-      video: input.video ?? null,
     }
     // A first upload racing another one to a new path finds the row there on its next try.
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -5,13 +5,12 @@
 // organisation's URL answers 404 as one no organisation has. It never spends credits (an AI
 // chain not run yet answers 409 `not_run`), and answers are private to the browser that asked.
 import { Hono } from 'hono'
-import { type Auth, bearerToken } from '../accounts/auth.ts'
+import type { Auth } from '../accounts/auth.ts'
 import type { AppContext, AppEnv } from '../context.ts'
-import type { Delivery, DeliveryRequest } from '../delivery/delivery.ts'
+import type { Delivery } from '../delivery/delivery.ts'
 import { unknownCloudName } from '../delivery/resolve.ts'
 import { HttpError } from '../http/errors.ts'
-import { clientAddress } from '../http/request.ts'
-import { readTarget } from './routes.ts'
+import { readCalledTarget, targetRequest } from './target.ts'
 
 /** How long a browser keeps a preview (it is the member's own file; no shared cache keeps it). */
 export const PREVIEW_MAX_AGE = 3600
@@ -22,31 +21,20 @@ export function previewRoutes(
   { auth, delivery }: { auth: Auth; delivery: Delivery },
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  const { config, lookups } = app
-
   router.get('/', async (c) => {
-    if (bearerToken(c) === undefined) await auth.requireUser(c)
-    const target = readTarget(c.req.query('url'))
     // A custom domain's URL names its organisation by the host; any other host is read by its
     // path, as the transformation context reads it.
-    const domain =
-      target.host === undefined || config.deliveryHosts.includes(target.host)
-        ? undefined
-        : await lookups.organisationByDomain(target.host)
+    const called = await readCalledTarget(app, auth, c)
+    const { target } = called
     const headers = new Headers()
     const etag = c.req.header('if-none-match')
     if (etag !== undefined) headers.set('if-none-match', etag)
     const accept = c.req.header('accept')
     if (accept !== undefined) headers.set('accept', accept)
-    const request: DeliveryRequest = {
+    const request = targetRequest(app, c, called, {
       method: c.req.method === 'HEAD' ? 'HEAD' : 'GET',
-      path: target.path,
-      search: target.search,
-      url: `${config.publicUrl}${target.path}${target.search}`,
       headers,
-      clientAddress: clientAddress(c),
-      ...(domain === undefined ? {} : { customDomainOrganisationId: domain.id }),
-    }
+    })
     let answer: Response
     try {
       answer = await delivery.preview(request, async (organisationId) => {
