@@ -6,19 +6,12 @@ import { readFile } from 'node:fs/promises'
 import { type Ai, createAi } from '@tessera/engine'
 import sharp from 'sharp'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { createTestClient } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-} from '../test-server.ts'
-import type { SignedUpAccount, TestClient } from '../test-suite.ts'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { type OwnerSetUp, type TestFile, useTestServer } from '../test-suite.ts'
 import type { ContextStep, TransformationContextAnswer } from '../transformation/context.ts'
 import { TRANSFORMATION_CONTEXT } from '../transformation/paths.ts'
 
 export const SAMPLES = new URL('../../demo/samples/', import.meta.url)
-const ORG = '/service/panel/organization/v1.0'
 export const PREDICTIONS = '/service/panel/transformation/v1.0/org'
 /** Generous: a model's first call loads it, and the machine is shared. */
 export const SLOW = 300_000
@@ -81,65 +74,93 @@ export function useAiService(): () => Ai {
   }
 }
 
+/** Owner set-up of an AI server: unsigned AI URLs, with these files and an API token. */
+function aiOwner(files: Record<string, TestFile>): OwnerSetUp {
+  // Unsigned URLs run AI operations only without strict transformations (on for new
+  // organisations; strict-transformations tests cover them).
+  return { files, settings: { strictTransformations: false }, token: true }
+}
+
 /**
- * Starts a server using `ai()` before the suite's tests, with an owner whose organisation takes
- * unsigned AI URLs, the sample inputs under `in/` and an API token; stops it after.
+ * Starts a server using `ai()` before the suite's tests, with 1000 credits for new organisations
+ * and an owner whose organisation takes unsigned AI URLs and holds `files`, and an API token of
+ * it; stops it after. `urlOf` names a delivery URL of the owner's, `contextOf` asks for the
+ * transformation context of one with the token.
+ */
+export function useAiServer(kind: TestDatabaseKind, ai: () => Ai, files: Record<string, TestFile>) {
+  const suite = useTestServer(kind, { FREE_PLAN_CREDITS: '1000' }, () => ({
+    ai: ai(),
+    owner: aiOwner(files),
+  }))
+  const urlOf = (pattern: string, path: string) =>
+    `/v2/${suite.owner.organisation.cloudName}/${pattern}/${path}`
+  const contextOf = (url: string) =>
+    suite.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, {
+      token: suite.token,
+    })
+  return { suite, urlOf, contextOf }
+}
+
+/**
+ * Fetches `url` while it answers 202 (its job queued or running; bounded), reading each 202's
+ * body; answers the first other response.
+ */
+export async function fetchWhileQueued(url: string, init: RequestInit = {}): Promise<Response> {
+  let response = await fetch(url, init)
+  for (let attempt = 0; attempt < 3000 && response.status === 202; attempt++) {
+    await response.arrayBuffer()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    response = await fetch(url, init)
+  }
+  return response
+}
+
+/** Makes a value at the first call only, and answers that value at every call. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined
+  return () => {
+    made ??= make()
+    return made
+  }
+}
+
+/** The cat sample, 96 px wide: a small PNG input. */
+export const smallCat = once(async () =>
+  sharp(await readFile(new URL('chelsea.png', SAMPLES)))
+    .resize(96)
+    .png()
+    .toBuffer(),
+)
+
+/** The sample inputs under `in/` of the AI operation suites, made once a worker. */
+const SAMPLE_INPUTS: Record<string, () => Promise<Buffer>> = {
+  'in/horse.png': once(() => readFile(new URL('horse.png', SAMPLES))),
+  'in/astronaut.png': once(() => readFile(new URL('astronaut.png', SAMPLES))),
+  'in/astronaut-wm.png': once(() => readFile(new URL('astronaut-wm.png', SAMPLES))),
+  'in/small.png': smallCat,
+  'in/text.png': once(textImage),
+}
+
+/**
+ * Starts a server using `ai()` before the suite's tests (`useAiServer`), its owner holding the
+ * sample inputs under `in/`; stops it after.
  */
 export function useAiOperationsSuite(kind: TestDatabaseKind, ai: () => Ai) {
-  let server: TestServer
-  let client: TestClient
-  let owner: SignedUpAccount
-  let token: string
+  const { suite, urlOf, contextOf: contextAnswer } = useAiServer(kind, ai, SAMPLE_INPUTS)
+  /** The stored inputs' bytes, by path. */
   const files = new Map<string, Buffer>()
-
-  async function addFile(path: string, image: Buffer) {
-    await storeTestFile(server, owner.organisation._id, path, image)
-    files.set(path, image)
-  }
-
   beforeAll(async () => {
-    server = await startTestServer(kind, { FREE_PLAN_CREDITS: '1000' }, { ai: ai() })
-    client = createTestClient(server)
-    owner = await client.signup()
-    const { repo, lookups } = server.services.context
-    // Unsigned URLs run AI operations only without strict transformations (on for new
-    // organisations; strict-transformations tests cover them).
-    await repo.updateOrganisationSettings(owner.organisation._id, { strictTransformations: false })
-    lookups.forgetOrganisation({
-      id: owner.organisation._id,
-      cloudName: owner.organisation.cloudName,
-    })
-    for (const name of ['horse.png', 'astronaut.png', 'astronaut-wm.png']) {
-      await addFile(`in/${name}`, await readFile(new URL(name, SAMPLES)))
-    }
-    const cat = await readFile(new URL('chelsea.png', SAMPLES))
-    await addFile('in/small.png', await sharp(cat).resize(96).png().toBuffer())
-    await addFile('in/text.png', await textImage())
-    const created = await client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
-      cookie: owner.cookie,
-      body: { name: 'ai tests' },
-    })
-    token = (created.body as { token: string }).token
+    for (const [path, make] of Object.entries(SAMPLE_INPUTS)) files.set(path, await make())
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
-
-  const urlOf = (pattern: string, path: string) =>
-    `/v2/${owner.organisation.cloudName}/${pattern}/${path}`
 
   /** Fetches a delivery URL: first 202 (queued), then 200 once the job has stored the image. */
   async function deliver(pattern: string, path: string): Promise<Buffer> {
-    const url = `${server.url}${urlOf(pattern, path)}`
-    let response = await fetch(url)
-    expect(response.status, `${pattern}: ${await response.clone().text()}`).toBe(202)
-    expect(response.headers.get('retry-after')).toBe('1')
-    await response.arrayBuffer()
-    for (let attempt = 0; attempt < 3000 && response.status === 202; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      response = await fetch(url)
-      if (response.status === 202) await response.arrayBuffer()
-    }
+    const url = `${suite.server.url}${urlOf(pattern, path)}`
+    const queued = await fetch(url)
+    expect(queued.status, `${pattern}: ${await queued.clone().text()}`).toBe(202)
+    expect(queued.headers.get('retry-after')).toBe('1')
+    await queued.arrayBuffer()
+    const response = await fetchWhileQueued(url)
     expect(response.status, `${pattern}: ${await response.clone().text()}`).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^image\//)
     return Buffer.from(await response.arrayBuffer())
@@ -147,30 +168,26 @@ export function useAiOperationsSuite(kind: TestDatabaseKind, ai: () => Ai) {
 
   /** The context of a URL already delivered: read from the cache, no job run again. */
   async function contextOf(pattern: string, path: string): Promise<ContextStep[]> {
-    const before = await server.services.jobs.drain()
+    const before = await suite.server.services.jobs.drain()
     expect(before).toBe(0)
-    const answer = await client.call(
-      'GET',
-      `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(urlOf(pattern, path))}`,
-      { token },
-    )
+    const answer = await contextAnswer(urlOf(pattern, path))
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
-    expect(await server.services.jobs.drain()).toBe(0)
+    expect(await suite.server.services.jobs.drain()).toBe(0)
     return (answer.body as TransformationContextAnswer).context.steps
   }
 
   return {
     get server() {
-      return server
+      return suite.server
     },
     get client() {
-      return client
+      return suite.client
     },
     get owner() {
-      return owner
+      return suite.owner
     },
     get token() {
-      return token
+      return suite.token
     },
     files,
     urlOf,

@@ -3,73 +3,40 @@
 // only an explicit t.toFormat(f:jpeg) flattens it. One AI service for the file (ISNet loads
 // once); the run's one database, small inputs.
 import { readFile } from 'node:fs/promises'
-import { createAi } from '@tessera/engine'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient } from '../test-client.ts'
-import {
-  defaultTestDatabase,
-  startTestServer,
-  storeTestFile,
-  type TestServer,
-} from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { defaultTestDatabase } from '../test-server.ts'
 import type { TransformationContextAnswer } from '../transformation/context.ts'
-import { TRANSFORMATION_CONTEXT } from '../transformation/paths.ts'
+import {
+  fetchWhileQueued,
+  SAMPLES,
+  SLOW,
+  useAiServer,
+  useAiService,
+} from './ai-operations-suite.ts'
 
-const SAMPLES = new URL('../../demo/samples/', import.meta.url)
-const ORG = '/service/panel/organization/v1.0'
-const SLOW = 300_000
-
-const ai = createAi()
-afterAll(async () => {
-  await ai.close()
-})
+const ai = useAiService()
 
 describe('cut-outs over HTTP', () => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
-  let owner: Awaited<ReturnType<typeof client.signup>>
-  let token: string
-
-  beforeAll(async () => {
-    server = await startTestServer(defaultTestDatabase(), { FREE_PLAN_CREDITS: '1000' }, { ai })
-    client = createTestClient(server)
-    owner = await client.signup()
-    const { repo, lookups } = server.services.context
-    // Unsigned URLs run AI operations only without strict transformations.
-    await repo.updateOrganisationSettings(owner.organisation._id, { strictTransformations: false })
-    lookups.forgetOrganisation({
-      id: owner.organisation._id,
-      cloudName: owner.organisation.cloudName,
-    })
-    const portrait = await sharp(await readFile(new URL('astronaut.png', SAMPLES)))
-      .resize(256, 256)
-      .jpeg()
-      .toBuffer()
-    await storeTestFile(server, owner.organisation._id, 'in/portrait.jpg', portrait)
-    const created = await client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
-      cookie: owner.cookie,
-      body: { name: 'cut-out tests' },
-    })
-    token = (created.body as { token: string }).token
+  const {
+    suite,
+    contextOf,
+    urlOf: deliveryUrl,
+  } = useAiServer(defaultTestDatabase(), ai, {
+    'in/portrait.jpg': async () =>
+      await sharp(await readFile(new URL('astronaut.png', SAMPLES)))
+        .resize(256, 256)
+        .jpeg()
+        .toBuffer(),
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
-
   const urlOf = (pattern: string, query = '') =>
-    `/v2/${owner.organisation.cloudName}/${pattern}/in/portrait.jpg${query}`
+    `${deliveryUrl(pattern, 'in/portrait.jpg')}${query}`
 
   /** 202 while the job runs, then the image. */
   async function deliver(pattern: string, query = '', accept?: string) {
-    const url = `${server.url}${urlOf(pattern, query)}`
+    const url = `${suite.server.url}${urlOf(pattern, query)}`
     const headers: Record<string, string> = accept === undefined ? {} : { accept }
-    let response = await fetch(url, { headers })
-    for (let attempt = 0; attempt < 3000 && response.status === 202; attempt++) {
-      await response.arrayBuffer()
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      response = await fetch(url, { headers })
-    }
+    const response = await fetchWhileQueued(url, { headers })
     expect(response.status, `${pattern}: ${await response.clone().text()}`).toBe(200)
     const data = Buffer.from(await response.arrayBuffer())
     const { data: pixels, info } = await sharp(data)
@@ -93,11 +60,7 @@ describe('cut-outs over HTTP', () => {
       expect(image.hasAlpha).toBe(true)
       expect(image.alpha(4, 4)).toBe(0)
       expect(image.alpha(110, 70)).toBe(255)
-      const answer = await client.call(
-        'GET',
-        `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(urlOf('erase.bg()'))}`,
-        { token },
-      )
+      const answer = await contextOf(urlOf('erase.bg()'))
       expect(answer.status).toBe(200)
       const { context } = answer.body as TransformationContextAnswer
       expect(context.output).toEqual({ format: 'png', hasAlpha: true })
