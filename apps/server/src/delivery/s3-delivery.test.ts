@@ -1,56 +1,28 @@
 // The whole server on S3-compatible storage (a real s3rver on loopback): demo data, delivery,
 // the derived-image cache and uploads all go through the S3 adapter.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import S3rver from 's3rver'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { s3ServerEnv, useS3rver } from '../storage/storage-suite.ts'
+import { defaultTestDatabase } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 describe('delivery on S3-compatible storage', () => {
-  let workDir: string
-  let s3rver: S3rver
-  let server: TestServer
-
-  beforeAll(async () => {
-    workDir = await mkdtemp(join(tmpdir(), 'tessera-s3-'))
-    s3rver = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      directory: join(workDir, 's3rver'),
-      silent: true,
-      configureBuckets: [{ name: 'images' }],
-    })
-    const { port } = await s3rver.run()
-    server = await startTestServer(defaultTestDatabase(), {
-      STORAGE_DRIVER: 's3',
-      S3_BUCKET: 'images',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_PREFIX: 'tessera',
-      HOT_CACHE_MB: '0',
-    })
-  }, 60_000)
-  afterAll(async () => {
-    await server?.stop()
-    await s3rver?.close()
-    await rm(workDir, { recursive: true, force: true })
-  })
+  useS3rver()
+  const suite = useTestServer(defaultTestDatabase(), () => s3ServerEnv({ S3_PREFIX: 'tessera' }))
 
   it('reports S3 storage as ready', async () => {
-    expect(await (await fetch(`${server.url}/readyz`)).json()).toMatchObject({ storage: 'ok' })
+    expect(await (await fetch(`${suite.server.url}/readyz`)).json()).toMatchObject({
+      storage: 'ok',
+    })
   })
 
   it('serves originals with ranges and transformed images from the cache', async () => {
-    const original = await fetch(`${server.url}/v2/demo/original/samples/horse.png`, {
+    const original = await fetch(`${suite.server.url}/v2/demo/original/samples/horse.png`, {
       headers: { range: 'bytes=0-7' },
     })
     expect(original.status).toBe(206)
     expect(Buffer.from(await original.arrayBuffer()).toString('hex')).toBe('89504e470d0a1a0a')
-    const path = `${server.url}/v2/demo/t.resize(w:40)~t.grey()/samples/horse.png`
+    const path = `${suite.server.url}/v2/demo/t.resize(w:40)~t.grey()/samples/horse.png`
     const first = await fetch(path)
     const second = await fetch(path)
     expect([first.status, second.status]).toEqual([200, 200])
@@ -69,13 +41,13 @@ describe('delivery on S3-compatible storage', () => {
       ]),
       'green.png',
     )
-    const response = await fetch(`${server.url}/service/panel/assets/v1.0/upload/direct`, {
+    const response = await fetch(`${suite.server.url}/service/panel/assets/v1.0/upload/direct`, {
       method: 'POST',
       body,
-      headers: { authorization: `Bearer ${await server.createToken()}` },
+      headers: { authorization: `Bearer ${await suite.server.createToken()}` },
     })
     expect(response.status).toBe(200)
-    const delivered = await fetch(`${server.url}/v2/demo/original/green.png`)
+    const delivered = await fetch(`${suite.server.url}/v2/demo/original/green.png`)
     expect((await sharp(Buffer.from(await delivered.arrayBuffer())).metadata()).width).toBe(9)
   })
 })

@@ -18,32 +18,72 @@ export const BUCKET = 'tessera-test'
 export const SECRET = 'S3RVER'
 
 let workDir: string
-let s3rver: S3rver
+let s3rver: S3rver | undefined
+let port = 0
 export let endpoint: string
+
+/** Starts the stand-in on `port` (0 at first: a free one; then the same one again). */
+async function startS3rver(): Promise<void> {
+  s3rver = new S3rver({
+    port,
+    address: '127.0.0.1',
+    directory: join(workDir, 's3rver'),
+    silent: true,
+    configureBuckets: [{ name: BUCKET }],
+  })
+  port = (await s3rver.run()).port
+  endpoint = `http://127.0.0.1:${port}`
+}
+
+/** The running stand-in of a test file, to take away and bring back under a server. */
+export interface S3Stand {
+  /** Stops it: the store goes away. */
+  stop(): Promise<void>
+  /** Starts it again on the same port, with what it held. */
+  start(): Promise<void>
+}
 
 /**
  * The S3 stand-in (s3rver) for a test file: started before its tests, stopped after. Called by
  * each file, not at this module's top level: test files share modules within a worker
  * (vitest.workers.ts TEST_ISOLATE), so hooks here would run for the first file only.
  */
-export function useS3rver(): void {
+export function useS3rver(): S3Stand {
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'tessera-storage-'))
-    s3rver = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      directory: join(workDir, 's3rver'),
-      silent: true,
-      configureBuckets: [{ name: BUCKET }],
-    })
-    const { port } = await s3rver.run()
-    endpoint = `http://127.0.0.1:${port}`
+    port = 0
+    await startS3rver()
   })
 
   afterAll(async () => {
     await s3rver?.close()
     await rm(workDir, { recursive: true, force: true })
   })
+
+  return {
+    async stop() {
+      await s3rver?.close()
+      s3rver = undefined
+    },
+    start: startS3rver,
+  }
+}
+
+/**
+ * The settings of a server that keeps its files in the stand-in, with no hot cache (every read
+ * goes to the store); read them once `useS3rver`'s hook has started it.
+ */
+export function s3ServerEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    STORAGE_DRIVER: 's3',
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: SECRET,
+    HOT_CACHE_MB: '0',
+    ...extra,
+  }
 }
 
 export function s3Options(overrides: Partial<S3StorageOptions> = {}): S3StorageOptions {
