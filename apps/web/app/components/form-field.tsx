@@ -1,8 +1,9 @@
 // A labelled input of the site's and the console's forms, named as its id (the forms read their
 // name), with an optional hint below it. Passwords take the same rules everywhere.
-import type { InputHTMLAttributes, ReactNode } from 'react'
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react'
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'>
+type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'name' | 'children'>
 
 export function Field({
   id,
@@ -23,6 +24,31 @@ export function Field({
       <input id={id} name={id} {...input} />
       {hint === undefined ? null : <small className="field-hint">{hint}</small>}
       {children}
+    </div>
+  )
+}
+
+/** A labelled select, named as its id; `after` follows it (a field's own error). */
+export function SelectField({
+  id,
+  label,
+  children,
+  after,
+  ...select
+}: {
+  id: string
+  label: ReactNode
+  /** The options. */
+  children: ReactNode
+  after?: ReactNode
+} & SelectProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={id} {...select}>
+        {children}
+      </select>
+      {after}
     </div>
   )
 }

@@ -2,9 +2,29 @@
 // list of cards under a heading only screen readers read.
 import type { ReactNode } from 'react'
 
+/** The section and its container; `titleId` names the section by its heading. */
+function Band({
+  titleId,
+  className,
+  children,
+}: {
+  titleId: string | undefined
+  className: string | undefined
+  children: ReactNode
+}) {
+  return (
+    <section
+      className={className === undefined ? 'section' : `section ${className}`}
+      aria-labelledby={titleId}
+    >
+      <div className="container">{children}</div>
+    </section>
+  )
+}
+
 /**
- * A band with a visible heading (`title`, and `lead` under it). `titleId` names the section by
- * its heading; `className` adds to `section` (`is-alt` for the tinted band).
+ * A band with a visible heading (`title`, and `lead` under it). `className` adds to `section`
+ * (`is-alt` for the tinted band).
  */
 export function PageSection({
   title,
@@ -20,18 +40,13 @@ export function PageSection({
   children: ReactNode
 }) {
   return (
-    <section
-      className={className === undefined ? 'section' : `section ${className}`}
-      aria-labelledby={titleId}
-    >
-      <div className="container">
-        <div className="section-header">
-          <h2 id={titleId}>{title}</h2>
-          {lead === undefined ? null : <p>{lead}</p>}
-        </div>
-        {children}
+    <Band titleId={titleId} className={className}>
+      <div className="section-header">
+        <h2 id={titleId}>{title}</h2>
+        {lead === undefined ? null : <p>{lead}</p>}
       </div>
-    </section>
+      {children}
+    </Band>
   )
 }
 
@@ -48,17 +63,12 @@ export function CardListSection({
   children: ReactNode
 }) {
   return (
-    <section
-      className={className === undefined ? 'section' : `section ${className}`}
-      aria-labelledby={titleId}
-    >
-      <div className="container">
-        {/* This keeps the heading order h1 → h2 → h3. */}
-        <h2 id={titleId} className="visually-hidden">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </section>
+    <Band titleId={titleId} className={className}>
+      {/* This keeps the heading order h1 → h2 → h3. */}
+      <h2 id={titleId} className="visually-hidden">
+        {title}
+      </h2>
+      {children}
+    </Band>
   )
 }

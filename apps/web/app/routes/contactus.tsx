@@ -1,6 +1,6 @@
 import { data, Form, useActionData, useLocation, useNavigation } from 'react-router'
 import { useCaptcha } from '../components/captcha.tsx'
-import { Field } from '../components/form-field.tsx'
+import { Field, SelectField } from '../components/form-field.tsx'
 import { PageHero } from '../components/page-hero.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import {
@@ -62,7 +62,11 @@ export default function ContactUs() {
   const sending = navigation.state === 'submitting'
   // With a captcha configured, its widget sits in the form and adds its token field to it.
   const captcha = useCaptcha('contact')
-  const describedBy = (name: string) => (errors[name] === undefined ? undefined : `${name}-error`)
+  // A field with an error is marked invalid and described by it.
+  const checked = (name: string) => ({
+    'aria-invalid': errors[name] !== undefined,
+    'aria-describedby': errors[name] === undefined ? undefined : `${name}-error`,
+  })
   const fieldError = (name: string) =>
     errors[name] === undefined ? null : (
       <span className="field-error" id={`${name}-error`}>
@@ -91,14 +95,7 @@ export default function ContactUs() {
             ) : null}
             <Form method="post" noValidate>
               <div className="grid cols-2 is-rows-tight">
-                <Field
-                  id="name"
-                  label="Name"
-                  autoComplete="name"
-                  required
-                  aria-invalid={errors.name !== undefined}
-                  aria-describedby={describedBy('name')}
-                >
+                <Field id="name" label="Name" autoComplete="name" required {...checked('name')}>
                   {fieldError('name')}
                 </Field>
                 <Field
@@ -107,35 +104,29 @@ export default function ContactUs() {
                   type="email"
                   autoComplete="email"
                   required
-                  aria-invalid={errors.email !== undefined}
-                  aria-describedby={describedBy('email')}
+                  {...checked('email')}
                 >
                   {fieldError('email')}
                 </Field>
                 <Field id="company" label="Company (optional)" autoComplete="organization">
                   {fieldError('company')}
                 </Field>
-                <div className="field">
-                  <label htmlFor="topic">Topic</label>
-                  <select id="topic" name="topic" defaultValue={topicFromSearch(location.search)}>
-                    {Object.entries(CONTACT_TOPICS).map(([value, label]) => (
-                      <option key={value} value={value}>
-                        {label}
-                      </option>
-                    ))}
-                  </select>
-                  {fieldError('topic')}
-                </div>
+                <SelectField
+                  id="topic"
+                  label="Topic"
+                  defaultValue={topicFromSearch(location.search)}
+                  after={fieldError('topic')}
+                >
+                  {Object.entries(CONTACT_TOPICS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </SelectField>
               </div>
               <div className="field">
                 <label htmlFor="message">Message</label>
-                <textarea
-                  id="message"
-                  name="message"
-                  required
-                  aria-invalid={errors.message !== undefined}
-                  aria-describedby={describedBy('message')}
-                />
+                <textarea id="message" name="message" required {...checked('message')} />
                 {fieldError('message')}
               </div>
               {captcha.widget}

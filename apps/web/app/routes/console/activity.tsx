@@ -7,7 +7,7 @@ import { formatDate } from '../../components/console/console-ui.tsx'
 import { DataTable, NewerOlderPager } from '../../components/console/data-table.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
-import { Field } from '../../components/form-field.tsx'
+import { Field, SelectField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import '../../components/console/team.css'
 import type { Member } from '../../lib/console-api.ts'
@@ -94,49 +94,45 @@ export default function Activity() {
       ) : (
         <>
           <form className="activity-filters" onSubmit={apply} data-testid="activity-filters">
-            <div className="field">
-              <label htmlFor="activity-member">Member</label>
-              <select
-                id="activity-member"
-                value={draft.member ?? ''}
-                onChange={(e) => set('member')(e.target.value)}
-                data-testid="activity-member"
-              >
-                <option value="">Everyone</option>
-                {members.state.status === 'ready'
-                  ? members.state.data.map((member) => (
-                      <option key={member._id} value={member._id}>
-                        {member.email}
-                      </option>
-                    ))
-                  : null}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="activity-kind">What</label>
-              <select
-                id="activity-kind"
-                value={draft.kind ?? ''}
-                onChange={(e) => set('kind')(e.target.value)}
-                data-testid="activity-kind"
-              >
-                <option value="">Everything</option>
-                <optgroup label="Groups">
-                  {FAMILIES.map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
+            <SelectField
+              id="activity-member"
+              label="Member"
+              value={draft.member ?? ''}
+              onChange={(e) => set('member')(e.target.value)}
+              data-testid="activity-member"
+            >
+              <option value="">Everyone</option>
+              {members.state.status === 'ready'
+                ? members.state.data.map((member) => (
+                    <option key={member._id} value={member._id}>
+                      {member.email}
                     </option>
-                  ))}
-                </optgroup>
-                <optgroup label="Kinds">
-                  {kinds.map((kind) => (
-                    <option key={kind} value={kind}>
-                      {kindText(kind)}
-                    </option>
-                  ))}
-                </optgroup>
-              </select>
-            </div>
+                  ))
+                : null}
+            </SelectField>
+            <SelectField
+              id="activity-kind"
+              label="What"
+              value={draft.kind ?? ''}
+              onChange={(e) => set('kind')(e.target.value)}
+              data-testid="activity-kind"
+            >
+              <option value="">Everything</option>
+              <optgroup label="Groups">
+                {FAMILIES.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="Kinds">
+                {kinds.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {kindText(kind)}
+                  </option>
+                ))}
+              </optgroup>
+            </SelectField>
             <Field
               id="activity-search"
               label="Search"

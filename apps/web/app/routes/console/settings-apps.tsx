@@ -6,6 +6,7 @@ import { CopyButton, ErrorText, formatDate } from '../../components/console/cons
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
+import { Field } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
 import type { ApiToken } from '../../lib/console-api.ts'
@@ -52,18 +53,16 @@ export default function ApiTokens() {
       ) : (
         <>
           <form className="card settings-card" onSubmit={(event) => void create(event)}>
-            <div className="field">
-              <label htmlFor="token-name">Name</label>
-              <input
-                id="token-name"
-                value={name}
-                required
-                maxLength={100}
-                placeholder="build server"
-                onChange={(e) => setName(e.target.value)}
-                data-testid="token-name"
-              />
-            </div>
+            <Field
+              id="token-name"
+              label="Name"
+              value={name}
+              required
+              maxLength={100}
+              placeholder="build server"
+              onChange={(e) => setName(e.target.value)}
+              data-testid="token-name"
+            />
             <button
               type="submit"
               className="button is-primary"

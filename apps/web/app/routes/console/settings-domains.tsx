@@ -7,6 +7,7 @@ import { CopyButton, ErrorText, formatDate } from '../../components/console/cons
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
+import { Field } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
 import '../../components/console/team.css'
@@ -148,20 +149,18 @@ export default function DomainSettings() {
       </p>
       {canChange ? (
         <form className="card settings-card" onSubmit={(event) => void add(event)}>
-          <div className="field">
-            <label htmlFor="domain-host">Domain</label>
-            <input
-              id="domain-host"
-              value={host}
-              required
-              maxLength={253}
-              placeholder="img.example.com"
-              autoCapitalize="none"
-              spellCheck={false}
-              onChange={(e) => setHost(e.target.value)}
-              data-testid="domain-host"
-            />
-          </div>
+          <Field
+            id="domain-host"
+            label="Domain"
+            value={host}
+            required
+            maxLength={253}
+            placeholder="img.example.com"
+            autoCapitalize="none"
+            spellCheck={false}
+            onChange={(e) => setHost(e.target.value)}
+            data-testid="domain-host"
+          />
           <button type="submit" className="button is-primary" disabled={busy}>
             Add domain
           </button>

@@ -7,6 +7,7 @@ import { CopyButton, ErrorText, formatDate } from '../../components/console/cons
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
+import { Field, SelectField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
 import type { Invitation, Member } from '../../lib/console-api.ts'
@@ -105,30 +106,26 @@ export default function Members() {
         <form className="card settings-card" onSubmit={(event) => void invite(event)}>
           <h2>Invite someone</h2>
           <div className="inline-form-row">
-            <div className="field">
-              <label htmlFor="invite-email">Email</label>
-              <input
-                id="invite-email"
-                type="email"
-                required
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-                data-testid="invite-email"
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="invite-role">Role</label>
-              <select
-                id="invite-role"
-                value={role}
-                onChange={(e) => setRole(e.target.value)}
-                data-testid="invite-role"
-              >
-                {givable.map(([r]) => (
-                  <option key={r}>{r}</option>
-                ))}
-              </select>
-            </div>
+            <Field
+              id="invite-email"
+              label="Email"
+              type="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              data-testid="invite-email"
+            />
+            <SelectField
+              id="invite-role"
+              label="Role"
+              value={role}
+              onChange={(e) => setRole(e.target.value)}
+              data-testid="invite-role"
+            >
+              {givable.map(([r]) => (
+                <option key={r}>{r}</option>
+              ))}
+            </SelectField>
           </div>
           <button
             type="submit"
