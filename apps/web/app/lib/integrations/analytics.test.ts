@@ -13,17 +13,12 @@ import {
   UNAUTHORISED_USER,
   watchForStart,
 } from './analytics.ts'
+import { ADA } from './test-user.ts'
 
 const reduce = (actions: AnalyticsAction[], from: AnalyticsState = INITIAL_ANALYTICS) =>
   actions.reduce(analyticsReducer, from)
 
-const user = {
-  _id: 'u1',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  createdAt: '2025-01-01T00:00:00.000Z',
-}
+const user = ADA
 
 describe('the tag manager load (SPEC §4)', () => {
   it('is off without a key and skipped in development', () => {

@@ -9,14 +9,9 @@ import {
   saveRestoreId,
   shouldStartChat,
 } from './chat.ts'
+import { ADA } from './test-user.ts'
 
-const user = {
-  _id: 'u1',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  createdAt: '2025-01-01T00:00:00.000Z',
-}
+const user = ADA
 
 function memoryStore() {
   const map = new Map<string, string>()

@@ -1,5 +1,6 @@
 // What the billing page lists a page at a time: the receipts of paid payments (owners only) and
 // the credit ledger.
+import type { ReactNode } from 'react'
 import type { ConsoleApi, LedgerEntry, Paged, Payment } from '../../../lib/console-api.ts'
 import { formatDate } from '../console-ui.tsx'
 import { DataTable, NewerOlderPager } from '../data-table.tsx'
@@ -23,54 +24,48 @@ interface PagedList<T> {
   setPageNo: (pageNo: number) => void
 }
 
-export function Receipts({ api, receipts }: { api: ConsoleApi; receipts: PagedList<Payment> }) {
-  const { pageNo, setPageNo } = receipts
+/**
+ * A paged list of the billing page: its title, the table of the page shown and "Newer" and
+ * "Older" (`pagerAlways`: even when there is one page).
+ */
+function PagedTable<T>({
+  title,
+  list,
+  label,
+  empty,
+  testId,
+  columns,
+  pagerLabel,
+  pagerAlways = false,
+  row,
+}: {
+  title: string
+  list: PagedList<T>
+  label: string
+  empty: string
+  testId: string
+  columns: string[]
+  pagerLabel: string
+  pagerAlways?: boolean
+  row: (item: T) => ReactNode
+}) {
+  const { pageNo, setPageNo } = list
   return (
     <>
-      <h2>Receipts</h2>
+      <h2>{title}</h2>
       <ListState
-        load={receipts}
-        label="the receipts"
-        empty={(answer) =>
-          answer.items.length > 0 ? null : <p>No payments yet: each one paid gets a receipt.</p>
-        }
+        load={list}
+        label={label}
+        empty={(answer) => (answer.items.length > 0 ? null : <p>{empty}</p>)}
       >
         {(answer) => (
           <>
-            <DataTable testId="receipts" columns={['Receipt', 'Paid', 'What', 'Amount']}>
-              {answer.items.map((paid) => (
-                <tr key={paid.paymentId} data-testid="receipt-row">
-                  <td>
-                    <a
-                      href={api.receiptUrl(paid.paymentId)}
-                      target="_blank"
-                      rel="noopener"
-                      className="receipt-number"
-                      data-testid="receipt-open"
-                    >
-                      {paid.receiptNumber ?? 'Receipt'}
-                    </a>
-                    <br />
-                    <a
-                      href={api.receiptUrl(paid.paymentId, true)}
-                      download
-                      data-testid="receipt-download"
-                    >
-                      Download
-                    </a>
-                  </td>
-                  <td>{paid.completedAt === null ? '—' : formatDate(paid.completedAt)}</td>
-                  <td>
-                    {paid.kind === 'subscription' ? 'Subscription' : 'Top-up'} ·{' '}
-                    {paid.credits.toLocaleString('en-US')} credits
-                  </td>
-                  <td>{money(paid.amount, paid.currency)}</td>
-                </tr>
-              ))}
+            <DataTable testId={testId} columns={columns}>
+              {answer.items.map(row)}
             </DataTable>
-            {answer.page.hasNext || pageNo > 1 ? (
+            {pagerAlways || answer.page.hasNext || pageNo > 1 ? (
               <NewerOlderPager
-                label="Receipt pages"
+                label={pagerLabel}
                 pageNo={pageNo}
                 hasNext={answer.page.hasNext}
                 onPage={setPageNo}
@@ -85,41 +80,66 @@ export function Receipts({ api, receipts }: { api: ConsoleApi; receipts: PagedLi
   )
 }
 
-export function Ledger({ ledger }: { ledger: PagedList<LedgerEntry> }) {
-  const { pageNo, setPageNo } = ledger
+export function Receipts({ api, receipts }: { api: ConsoleApi; receipts: PagedList<Payment> }) {
   return (
-    <>
-      <h2>Credit ledger</h2>
-      <ListState
-        load={ledger}
-        label="the ledger"
-        empty={(answer) => (answer.items.length > 0 ? null : <p>No credit changes yet.</p>)}
-      >
-        {(answer) => (
-          <>
-            <DataTable testId="ledger" columns={['When', 'What', 'Change', 'Balance']}>
-              {answer.items.map((entry) => (
-                <tr key={entry._id} data-testid="ledger-row" data-reason={entry.reason}>
-                  <td>{formatDate(entry.createdAt)}</td>
-                  <td>{REASONS[entry.reason] ?? entry.reason}</td>
-                  <td className={entry.delta < 0 ? 'is-negative' : 'is-positive'}>
-                    {entry.delta > 0 ? `+${entry.delta}` : entry.delta}
-                  </td>
-                  <td>{entry.balance}</td>
-                </tr>
-              ))}
-            </DataTable>
-            <NewerOlderPager
-              label="Ledger pages"
-              pageNo={pageNo}
-              hasNext={answer.page.hasNext}
-              onPage={setPageNo}
+    <PagedTable
+      title="Receipts"
+      list={receipts}
+      label="the receipts"
+      empty="No payments yet: each one paid gets a receipt."
+      testId="receipts"
+      columns={['Receipt', 'Paid', 'What', 'Amount']}
+      pagerLabel="Receipt pages"
+      row={(paid) => (
+        <tr key={paid.paymentId} data-testid="receipt-row">
+          <td>
+            <a
+              href={api.receiptUrl(paid.paymentId)}
+              target="_blank"
+              rel="noopener"
+              className="receipt-number"
+              data-testid="receipt-open"
             >
-              Page {pageNo}
-            </NewerOlderPager>
-          </>
-        )}
-      </ListState>
-    </>
+              {paid.receiptNumber ?? 'Receipt'}
+            </a>
+            <br />
+            <a href={api.receiptUrl(paid.paymentId, true)} download data-testid="receipt-download">
+              Download
+            </a>
+          </td>
+          <td>{paid.completedAt === null ? '—' : formatDate(paid.completedAt)}</td>
+          <td>
+            {paid.kind === 'subscription' ? 'Subscription' : 'Top-up'} ·{' '}
+            {paid.credits.toLocaleString('en-US')} credits
+          </td>
+          <td>{money(paid.amount, paid.currency)}</td>
+        </tr>
+      )}
+    />
+  )
+}
+
+export function Ledger({ ledger }: { ledger: PagedList<LedgerEntry> }) {
+  return (
+    <PagedTable
+      title="Credit ledger"
+      list={ledger}
+      label="the ledger"
+      empty="No credit changes yet."
+      testId="ledger"
+      columns={['When', 'What', 'Change', 'Balance']}
+      pagerLabel="Ledger pages"
+      pagerAlways
+      row={(entry) => (
+        <tr key={entry._id} data-testid="ledger-row" data-reason={entry.reason}>
+          <td>{formatDate(entry.createdAt)}</td>
+          <td>{REASONS[entry.reason] ?? entry.reason}</td>
+          <td className={entry.delta < 0 ? 'is-negative' : 'is-positive'}>
+            {entry.delta > 0 ? `+${entry.delta}` : entry.delta}
+          </td>
+          <td>{entry.balance}</td>
+        </tr>
+      )}
+    />
   )
 }
