@@ -4,9 +4,36 @@
 import { formatBytes } from '@tessera/url'
 import { useState } from 'react'
 import { type UploadEntry, type UploadState, uploadProblem } from '../../lib/upload-state.ts'
+import { Field } from '../form-field.tsx'
 import type { useUploadQueue } from './use-upload-queue.ts'
 
 type UploadQueue = ReturnType<typeof useUploadQueue>
+
+/** The folder both upload pages put the files into. */
+export function FolderField({
+  id,
+  folder,
+  onChange,
+  placeholder,
+  testId,
+}: {
+  id: string
+  folder: string
+  onChange: (folder: string) => void
+  placeholder?: string
+  testId?: string
+}) {
+  return (
+    <Field
+      id={id}
+      label="Into folder (empty for All files)"
+      value={folder}
+      onChange={(event) => onChange(event.target.value)}
+      placeholder={placeholder}
+      data-testid={testId}
+    />
+  )
+}
 
 export function UploadSummary({
   state,

@@ -3,7 +3,7 @@
 import { type FormEvent, useState } from 'react'
 import { Link } from 'react-router'
 import { useConsole } from '../../components/console/console-context.tsx'
-import { UploadQueueList } from '../../components/console/upload-list.tsx'
+import { FolderField, UploadQueueList } from '../../components/console/upload-list.tsx'
 import { type UploadWork, useUploadQueue } from '../../components/console/use-upload-queue.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { normalisePath } from '../../lib/console-urls.ts'
@@ -71,14 +71,7 @@ export default function UploadFromUrl() {
       <p className="eyebrow">Media library</p>
       <h1>Upload from URL</h1>
       <form onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="url-folder">Into folder (empty for All files)</label>
-          <input
-            id="url-folder"
-            value={folder}
-            onChange={(event) => setFolder(event.target.value)}
-          />
-        </div>
+        <FolderField id="url-folder" folder={folder} onChange={setFolder} />
         <div className="field">
           <label htmlFor="url-list">Image URLs, one a line</label>
           <textarea

@@ -3,7 +3,7 @@
 import { type DragEvent, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { useConsole } from '../../components/console/console-context.tsx'
-import { UploadQueueList } from '../../components/console/upload-list.tsx'
+import { FolderField, UploadQueueList } from '../../components/console/upload-list.tsx'
 import { type UploadWork, useUploadQueue } from '../../components/console/use-upload-queue.ts'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useConfig, useSession } from '../../lib/app-context.tsx'
@@ -154,16 +154,13 @@ export default function Upload() {
     <div className="console-panel is-wide" data-testid="upload-page">
       <p className="eyebrow">Media library</p>
       <h1>Upload</h1>
-      <div className="field">
-        <label htmlFor="upload-folder">Into folder (empty for All files)</label>
-        <input
-          id="upload-folder"
-          value={folder}
-          onChange={(event) => setFolder(event.target.value)}
-          placeholder="products/shoes"
-          data-testid="upload-folder"
-        />
-      </div>
+      <FolderField
+        id="upload-folder"
+        folder={folder}
+        onChange={setFolder}
+        placeholder="products/shoes"
+        testId="upload-folder"
+      />
       <section
         className={`dropzone${dragging ? ' is-dragging' : ''}`}
         aria-label="Drop files here"
