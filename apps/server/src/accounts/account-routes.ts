@@ -67,6 +67,19 @@ export function accountRoutes(
     return decision.use
   }
 
+  /** One more mail to `email` (a confirmation link), or 429 past its recovery limit. */
+  const limitMailsTo = (email: string) =>
+    takeOrRefuse(
+      [
+        {
+          key: `recovery:email:${email}`,
+          limit: RECOVERY_LIMITS.perEmail,
+          windowMs: RECOVERY_LIMITS.windowMs,
+        },
+      ],
+      'Too many mails asked for: try again later',
+    )
+
   /** Checks the current password of an account change; failures count against the user. */
   const confirmPassword = async (user: User, given: string) => {
     const use = await takeOrRefuse(
@@ -201,16 +214,7 @@ export function accountRoutes(
     if (user.emailVerifiedAt !== null) {
       throw new HttpError(409, 'already_verified', 'This address is already confirmed')
     }
-    await takeOrRefuse(
-      [
-        {
-          key: `recovery:email:${user.email}`,
-          limit: RECOVERY_LIMITS.perEmail,
-          windowMs: RECOVERY_LIMITS.windowMs,
-        },
-      ],
-      'Too many mails asked for: try again later',
-    )
+    await limitMailsTo(user.email)
     await sendVerification(c.get('log'), user, user.email)
     return c.json({ message: `A confirmation link is on its way to ${user.email}.` }, 202)
   })
@@ -226,16 +230,7 @@ export function accountRoutes(
     if ((await repo.findUserByEmail(input.email)) !== undefined) {
       throw new HttpError(409, 'email_taken', 'Another account uses this address')
     }
-    await takeOrRefuse(
-      [
-        {
-          key: `recovery:email:${input.email}`,
-          limit: RECOVERY_LIMITS.perEmail,
-          windowMs: RECOVERY_LIMITS.windowMs,
-        },
-      ],
-      'Too many mails asked for: try again later',
-    )
+    await limitMailsTo(input.email)
     await sendVerification(c.get('log'), user, input.email)
     return c.json(
       {

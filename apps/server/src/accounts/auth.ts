@@ -123,6 +123,29 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
       `No organisation ${JSON.stringify(id.slice(0, 64))} of yours`,
     )
 
+  /** Refuses an API token a call its access does not let tokens make. */
+  const refuseTokens = (access: OrganisationAccess) => {
+    if (!tokensMay(access)) {
+      throw new HttpError(403, 'forbidden', 'API tokens cannot make this call: sign in')
+    }
+  }
+
+  /** A member as the caller, when their role in the organisation is strong enough (else 403). */
+  const memberCaller = (
+    user: User,
+    { organisation, role }: { organisation: Organisation; role: MembershipRole },
+    access: OrganisationAccess,
+  ): Caller => {
+    if (!roleAtLeast(role, access.role)) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        `This needs the ${access.role} role or above in the organisation; you are ${role}`,
+      )
+    }
+    return { organisation, user, role, tokenId: undefined }
+  }
+
   /**
    * The caller of a call on organisation `organisationId`: a member signed in, or an API token of
    * that organisation. Another organisation's id answers 404 as if it did not exist, so ids
@@ -137,9 +160,7 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
     if (token !== undefined) {
       const caller = await tokenCaller(token)
       if (caller.organisation.id !== organisationId) throw noSuchOrganisation(organisationId)
-      if (!tokensMay(access)) {
-        throw new HttpError(403, 'forbidden', 'API tokens cannot make this call: sign in')
-      }
+      refuseTokens(access)
       return caller
     }
     const user = await requireUser(c)
@@ -147,19 +168,7 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
     if (!isUuid(organisationId)) throw noSuchOrganisation(organisationId)
     const membership = await repo.findMembership(user.id, organisationId)
     if (membership === undefined) throw noSuchOrganisation(organisationId)
-    if (!roleAtLeast(membership.role, access.role)) {
-      throw new HttpError(
-        403,
-        'forbidden',
-        `This needs the ${access.role} role or above in the organisation; you are ${membership.role}`,
-      )
-    }
-    return {
-      organisation: membership.organisation,
-      user,
-      role: membership.role,
-      tokenId: undefined,
-    }
+    return memberCaller(user, membership, access)
   }
 
   /** `requireOrganisation` for the organisation named by the route's `:orgId` parameter. */
@@ -175,9 +184,7 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
   async function requireAnyOrganisation(c: Context, access: OrganisationAccess): Promise<Caller> {
     const token = bearerToken(c)
     if (token !== undefined) {
-      if (!tokensMay(access)) {
-        throw new HttpError(403, 'forbidden', 'API tokens cannot make this call: sign in')
-      }
+      refuseTokens(access)
       return tokenCaller(token)
     }
     const user = await requireUser(c)
@@ -187,19 +194,7 @@ export function createAuth(app: Pick<AppContext, 'repo' | 'config' | 'sessions'>
     if (first === undefined) {
       throw new HttpError(404, 'organisation_not_found', 'You belong to no organisation')
     }
-    if (!roleAtLeast(first.role, access.role)) {
-      throw new HttpError(
-        403,
-        'forbidden',
-        `This needs the ${access.role} role or above in the organisation; you are ${first.role}`,
-      )
-    }
-    return {
-      organisation: first.organisation,
-      user,
-      role: first.role,
-      tokenId: undefined,
-    }
+    return memberCaller(user, first, access)
   }
 
   return {

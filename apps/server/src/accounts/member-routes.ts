@@ -8,6 +8,7 @@ import type { AppContext, AppEnv } from '../context.ts'
 import type { Invitation } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
+import { pickJson } from '../http/pick-json.ts'
 import { invitationMail } from '../mail/templates.ts'
 import { createAccountMail } from './account-mail.ts'
 import { type Auth, type Caller, randomToken, sha256 } from './auth.ts'
@@ -20,10 +21,7 @@ export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 function invitationJson(invitation: Invitation) {
   return {
     _id: invitation.id,
-    email: invitation.email,
-    role: invitation.role,
-    createdAt: invitation.createdAt.toISOString(),
-    expiresAt: invitation.expiresAt.toISOString(),
+    ...pickJson(invitation, ['email', 'role', 'createdAt', 'expiresAt']),
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
+import { pickJson } from '../http/pick-json.ts'
 import { API_TOKEN_PREFIX, type Auth, type Caller, randomToken, sha256 } from './auth.ts'
 import { memberRoutes } from './member-routes.ts'
 import { idParam, noStore } from './organisation-http.ts'
@@ -22,13 +23,7 @@ export const MAX_TOKENS_PER_ORGANISATION = 50
 /** Live signing keys an organisation may hold (enough to rotate with room to spare). */
 export const MAX_SIGNING_KEYS_PER_ORGANISATION = 10
 function tokenJson(token: ApiToken) {
-  return {
-    _id: token.id,
-    name: token.name,
-    prefix: token.prefix,
-    createdAt: token.createdAt.toISOString(),
-    lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
-  }
+  return { _id: token.id, ...pickJson(token, ['name', 'prefix', 'createdAt', 'lastUsedAt']) }
 }
 
 /** The settings of an organisation (docs/api.md, "Organisation settings"). */
@@ -43,11 +38,7 @@ function settingsJson(organisation: Organisation) {
 
 /** A signing key as listed: never its secret, which is shown once, when it is created. */
 function signingKeyJson(key: SigningKey) {
-  return {
-    _id: key.id,
-    accessKey: key.accessKey,
-    createdAt: key.createdAt.toISOString(),
-  }
+  return { _id: key.id, ...pickJson(key, ['accessKey', 'createdAt']) }
 }
 
 /**

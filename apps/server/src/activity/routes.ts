@@ -7,6 +7,7 @@ import type { AppContext, AppEnv } from '../context.ts'
 import type { ActivityEntry } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { offsetOf, pageOf } from '../http/paging.ts'
+import { pickJson } from '../http/pick-json.ts'
 import { parseQuery, readQuery } from '../http/query.ts'
 import { ACTIVITY_KINDS } from './activity.ts'
 import { activityQuery } from './requests.ts'
@@ -14,12 +15,7 @@ import { activityQuery } from './requests.ts'
 function entryJson(entry: ActivityEntry) {
   return {
     _id: entry.id,
-    kind: entry.kind,
-    actor: entry.actor,
-    actorUserId: entry.actorUserId,
-    target: entry.target,
-    details: entry.details,
-    createdAt: entry.createdAt.toISOString(),
+    ...pickJson(entry, ['kind', 'actor', 'actorUserId', 'target', 'details', 'createdAt']),
   }
 }
 

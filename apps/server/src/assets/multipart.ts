@@ -129,27 +129,16 @@ export function receiveMultipart(
         .then(({ size }) => ({ size, hash: hash.digest('hex') }))
       stored.catch((error: unknown) => fail(error))
     })
-    parser.on('fieldsLimit', () =>
-      fail(
-        new HttpError(
-          400,
-          'too_many_fields',
-          `Send at most ${MULTIPART_LIMITS.fields} fields besides the file`,
-        ),
-      ),
-    )
-    parser.on('filesLimit', () =>
-      fail(new HttpError(400, 'too_many_files', 'Send one file per upload')),
-    )
-    parser.on('partsLimit', () =>
-      fail(
-        new HttpError(
-          400,
-          'too_many_parts',
-          `Send at most ${MULTIPART_LIMITS.parts} parts in one upload`,
-        ),
-      ),
-    )
+    // Each of busboy's limits is refused with its own code.
+    const { fields: maxFields, parts: maxParts } = MULTIPART_LIMITS
+    const refusals = [
+      ['fieldsLimit', 'too_many_fields', `Send at most ${maxFields} fields besides the file`],
+      ['filesLimit', 'too_many_files', 'Send one file per upload'],
+      ['partsLimit', 'too_many_parts', `Send at most ${maxParts} parts in one upload`],
+    ] as const
+    for (const [limit, code, message] of refusals) {
+      parser.on(limit, () => fail(new HttpError(400, code, message)))
+    }
     parser.on('error', (error) => fail(malformed(error)))
     parser.on('close', () => {
       if (failed) return

@@ -10,6 +10,7 @@ import type { Preset } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
 import { offsetOf, pageOf } from '../http/paging.ts'
+import { pickJson } from '../http/pick-json.ts'
 import { parseQuery, readQuery, shown } from '../http/query.ts'
 import {
   createPresetBody,
@@ -28,12 +29,7 @@ function presetJson(preset: Preset) {
     _id: preset.id,
     orgId: preset.organisationId,
     presetName: preset.name,
-    name: preset.name,
-    transformation: preset.transformation,
-    params: preset.params,
-    archived: preset.archived,
-    createdAt: preset.createdAt.toISOString(),
-    updatedAt: preset.updatedAt.toISOString(),
+    ...pickJson(preset, ['name', 'transformation', 'params', 'archived', 'createdAt', 'updatedAt']),
   }
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { AppContext, AppEnv } from '../context.ts'
 import type { Addon, BillingFeature, ListBillingOptions, ListPage, Plan } from '../db/index.ts'
 import { offsetOf, pageOf, pageQuery } from '../http/paging.ts'
+import { pickJson } from '../http/pick-json.ts'
 import { booleanText, freeText, parseQuery, readQuery } from '../http/query.ts'
 import { BILLING_PAGE_SIZE } from './paths.ts'
 
@@ -36,16 +37,9 @@ function featuresJson(features: readonly BillingFeature[]) {
 function addonJson(addon: Addon) {
   return {
     _id: addon.id,
-    name: addon.name,
-    description: addon.description,
-    amount: addon.amount,
-    currency: addon.currency,
-    credits: addon.credits,
+    ...pickJson(addon, ['name', 'description', 'amount', 'currency', 'credits']),
     features: featuresJson(addon.features),
-    tags: addon.tags,
-    custom: addon.custom,
-    createdAt: addon.createdAt.toISOString(),
-    updatedAt: addon.updatedAt.toISOString(),
+    ...pickJson(addon, ['tags', 'custom', 'createdAt', 'updatedAt']),
   }
 }
 

@@ -12,6 +12,7 @@ import type { CreditEntry, Payment, Plan, Subscription } from '../db/schema.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, readBody } from '../http/json-body.ts'
 import { offsetOf, pageOf } from '../http/paging.ts'
+import { pickJson } from '../http/pick-json.ts'
 import { parseQuery, readQuery } from '../http/query.ts'
 import type { PaymentProvider } from './payments.ts'
 import { receiptFileName, receiptHeaders, receiptLabel, receiptPage } from './receipt.ts'
@@ -25,11 +26,7 @@ function planJson(plan: Plan | undefined, planId: number) {
   if (plan === undefined) return { _id: planId }
   return {
     _id: plan.id,
-    name: plan.name,
-    amount: plan.amount,
-    currency: plan.currency,
-    interval: plan.interval,
-    credits: plan.credits,
+    ...pickJson(plan, ['name', 'amount', 'currency', 'interval', 'credits']),
   }
 }
 
@@ -48,11 +45,7 @@ function subscriptionJson(subscription: Subscription | undefined) {
 function entryJson(entry: CreditEntry) {
   return {
     _id: entry.id,
-    delta: entry.delta,
-    balance: entry.balance,
-    reason: entry.reason,
-    reference: entry.reference,
-    createdAt: entry.createdAt.toISOString(),
+    ...pickJson(entry, ['delta', 'balance', 'reason', 'reference', 'createdAt']),
   }
 }
 
@@ -64,16 +57,10 @@ function paymentJson(payment: Payment, provider: PaymentProvider | undefined) {
   return {
     _id: payment.id,
     paymentId: payment.id,
-    kind: payment.kind,
-    itemId: payment.itemId,
-    amount: payment.amount,
-    currency: payment.currency,
-    credits: payment.credits,
-    status: payment.status,
+    ...pickJson(payment, ['kind', 'itemId', 'amount', 'currency', 'credits', 'status']),
     provider: payment.provider,
     ...(checkoutUrl === undefined ? {} : { checkoutUrl }),
-    createdAt: payment.createdAt.toISOString(),
-    completedAt: payment.completedAt?.toISOString() ?? null,
+    ...pickJson(payment, ['createdAt', 'completedAt']),
     receiptNumber: payment.receiptNumber === null ? null : receiptLabel(payment.receiptNumber),
   }
 }

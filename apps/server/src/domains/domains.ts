@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import type { AppContext } from '../context.ts'
 import { type CustomDomain, isUniqueViolation } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
+import { pickJson } from '../http/pick-json.ts'
 import {
   challengePath,
   challengeRecordName,
@@ -38,12 +39,7 @@ export function domainJson(domain: CustomDomain) {
   const token = domain.token ?? ''
   return {
     _id: domain.id,
-    host: domain.host,
-    status: domain.status,
-    createdAt: domain.createdAt.toISOString(),
-    checkedAt: domain.checkedAt?.toISOString() ?? null,
-    verifiedAt: domain.verifiedAt?.toISOString() ?? null,
-    lastError: domain.lastError,
+    ...pickJson(domain, ['host', 'status', 'createdAt', 'checkedAt', 'verifiedAt', 'lastError']),
     challenge:
       token === ''
         ? null

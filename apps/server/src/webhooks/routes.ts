@@ -10,6 +10,7 @@ import type { Webhook, WebhookDelivery } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
 import { jsonLimit, parseBody, readJson } from '../http/json-body.ts'
 import { offsetOf, pageOf } from '../http/paging.ts'
+import { pickJson } from '../http/pick-json.ts'
 import { parseQuery, readQuery } from '../http/query.ts'
 import type { WebhookSender } from './delivery.ts'
 import {
@@ -24,30 +25,28 @@ import { assertTarget } from './target.ts'
 export function webhookJson(hook: Webhook) {
   return {
     _id: hook.id,
-    url: hook.url,
-    events: hook.events,
-    description: hook.description,
-    active: hook.active,
+    ...pickJson(hook, ['url', 'events', 'description', 'active']),
     secretHint: `…${hook.secret.slice(-4)}`,
-    createdAt: hook.createdAt.toISOString(),
-    updatedAt: hook.updatedAt.toISOString(),
+    ...pickJson(hook, ['createdAt', 'updatedAt']),
   }
 }
 
 export function deliveryJson(delivery: WebhookDelivery) {
   return {
     _id: delivery.id,
-    webhookId: delivery.webhookId,
-    url: delivery.url,
-    event: delivery.event,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    responseStatus: delivery.responseStatus,
-    error: delivery.error,
-    payload: delivery.payload,
-    createdAt: delivery.createdAt.toISOString(),
-    updatedAt: delivery.updatedAt.toISOString(),
-    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+    ...pickJson(delivery, [
+      'webhookId',
+      'url',
+      'event',
+      'status',
+      'attempts',
+      'responseStatus',
+      'error',
+      'payload',
+      'createdAt',
+      'updatedAt',
+      'deliveredAt',
+    ]),
   }
 }
 
