@@ -206,24 +206,33 @@ export function checkUrl(
   return { url, allowPrivate }
 }
 
-function requestOnce(
+/**
+ * One request to `url` whose host name is looked up under the remote rules (`guardedLookup`):
+ * the response as soon as its head arrives.
+ */
+export function guardedRequest(
   url: URL,
   allowPrivate: boolean,
-  signal: AbortSignal,
+  {
+    body,
+    ...options
+  }: { method: string; signal: AbortSignal; headers: Record<string, string>; body?: string },
 ): Promise<IncomingMessage> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
-    const req = send(url, {
-      method: 'GET',
-      lookup: guardedLookup(allowPrivate),
-      signal,
-      headers: { 'user-agent': 'Tessera/0.1 (+image fetch)', accept: '*/*' },
-    })
+    const req = send(url, { ...options, lookup: guardedLookup(allowPrivate) })
     req.on('response', resolve)
     req.on('error', reject)
-    req.end()
+    req.end(body)
   })
 }
+
+const requestOnce = (url: URL, allowPrivate: boolean, signal: AbortSignal) =>
+  guardedRequest(url, allowPrivate, {
+    method: 'GET',
+    signal,
+    headers: { 'user-agent': 'Tessera/0.1 (+image fetch)', accept: '*/*' },
+  })
 
 async function readBody(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(response.headers['content-length'])

@@ -4,9 +4,7 @@
 // registration is refused now), no redirect followed, within a time limit. Every attempt is kept
 // in the delivery log; a failed one is tried again by the jobs table's back-off until the last.
 import { createHmac } from 'node:crypto'
-import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
-import { guardedLookup, RemoteError } from '../assets/remote.ts'
+import { guardedRequest, RemoteError } from '../assets/remote.ts'
 import type { AppContext } from '../context.ts'
 import type { Job, WebhookDelivery } from '../db/index.ts'
 import { HttpError } from '../http/errors.ts'
@@ -38,29 +36,22 @@ export class DeliveryError extends Error {
   }
 }
 
-function post(
+async function post(
   url: URL,
   allowPrivate: boolean,
   headers: Record<string, string>,
   body: string,
 ): Promise<number> {
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-  return new Promise((resolve, reject) => {
-    const req = send(url, {
-      method: 'POST',
-      lookup: guardedLookup(allowPrivate),
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    })
-    req.on('response', (response: IncomingMessage) => {
-      // The answer's body is not needed: read and dropped so the socket is freed.
-      response.on('error', () => undefined)
-      response.resume()
-      resolve(response.statusCode ?? 0)
-    })
-    req.on('error', reject)
-    req.end(body)
+  const response = await guardedRequest(url, allowPrivate, {
+    method: 'POST',
+    signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    body,
   })
+  // The answer's body is not needed: read and dropped so the socket is freed.
+  response.on('error', () => undefined)
+  response.resume()
+  return response.statusCode ?? 0
 }
 
 export type WebhookSender = ReturnType<typeof createWebhookSender>
