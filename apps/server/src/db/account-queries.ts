@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, lte, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
+import { revokeLive } from './query-helpers.ts'
 import {
   type ApiToken,
   apiTokens,
@@ -46,18 +47,7 @@ export function createAccountQueries(db: Db) {
 
   /** Revokes a live token of the organisation; false when there is none with this id. */
   async function revokeApiToken(organisationId: string, id: string): Promise<boolean> {
-    const rows = await db
-      .update(apiTokens)
-      .set({ revokedAt: sql`now()` })
-      .where(
-        and(
-          eq(apiTokens.id, id),
-          eq(apiTokens.organisationId, organisationId),
-          isNull(apiTokens.revokedAt),
-        ),
-      )
-      .returning({ id: apiTokens.id })
-    return rows.length > 0
+    return revokeLive(db, apiTokens, organisationId, eq(apiTokens.id, id))
   }
 
   /** The live token with this hash and its organisation; records that it was used. */

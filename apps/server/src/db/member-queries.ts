@@ -2,6 +2,7 @@
 // createRepository).
 import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Db } from './database.ts'
+import { revokeLive } from './query-helpers.ts'
 import {
   type Invitation,
   invitations,
@@ -70,18 +71,7 @@ export function createMemberQueries(db: Db) {
 
   /** Revokes a live signing key of the organisation by id; false when there is none. */
   async function revokeSigningKeyById(organisationId: string, id: string): Promise<boolean> {
-    const rows = await db
-      .update(signingKeys)
-      .set({ revokedAt: sql`now()` })
-      .where(
-        and(
-          eq(signingKeys.organisationId, organisationId),
-          eq(signingKeys.id, id),
-          isNull(signingKeys.revokedAt),
-        ),
-      )
-      .returning({ id: signingKeys.id })
-    return rows.length > 0
+    return revokeLive(db, signingKeys, organisationId, eq(signingKeys.id, id))
   }
 
   async function findMembership(
@@ -164,19 +154,8 @@ export function createMemberQueries(db: Db) {
   }
 
   async function revokeInvitation(organisationId: string, id: string): Promise<boolean> {
-    const rows = await db
-      .update(invitations)
-      .set({ revokedAt: sql`now()` })
-      .where(
-        and(
-          eq(invitations.id, id),
-          eq(invitations.organisationId, organisationId),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-        ),
-      )
-      .returning({ id: invitations.id })
-    return rows.length > 0
+    const open = isNull(invitations.acceptedAt)
+    return revokeLive(db, invitations, organisationId, eq(invitations.id, id), open)
   }
 
   /**

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, isNull } from 'drizzle-orm'
 import type { Db } from './database.ts'
-import { isUuid, now, returned } from './query-helpers.ts'
+import { isUuid, returned, revokeLive } from './query-helpers.ts'
 import {
   type CustomDomain,
   customDomains,
@@ -121,18 +121,7 @@ export function createOrganisationQueries(db: Db) {
 
   /** Returns whether a key that was still active got revoked. */
   async function revokeSigningKey(organisationId: string, accessKey: string): Promise<boolean> {
-    const rows = await db
-      .update(signingKeys)
-      .set({ revokedAt: now() })
-      .where(
-        and(
-          eq(signingKeys.organisationId, organisationId),
-          eq(signingKeys.accessKey, accessKey),
-          isNull(signingKeys.revokedAt),
-        ),
-      )
-      .returning({ id: signingKeys.id })
-    return rows.length > 0
+    return revokeLive(db, signingKeys, organisationId, eq(signingKeys.accessKey, accessKey))
   }
 
   return {

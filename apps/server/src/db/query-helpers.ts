@@ -1,7 +1,9 @@
 // Small pieces every query module uses.
 
-import { type SQL, sql } from 'drizzle-orm'
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
+import type { Db } from './database.ts'
+import type { apiTokens, invitations, signingKeys } from './schema.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -45,4 +47,26 @@ export function rowsOf<T>(result: unknown): T[] {
   const rows = (result as { rows?: unknown } | null)?.rows
   if (!Array.isArray(rows)) throw new Error('The database answered a query without rows')
   return rows as T[]
+}
+
+/** A table of things an organisation revokes: API tokens, signing keys, invitations. */
+type Revocable = typeof apiTokens | typeof signingKeys | typeof invitations
+
+/**
+ * Revokes the organisation's live row of `table` that `which` picks (and `more` allows); whether
+ * there was one.
+ */
+export async function revokeLive(
+  db: Db,
+  table: Revocable,
+  organisationId: string,
+  which: SQL,
+  ...more: SQL[]
+): Promise<boolean> {
+  const rows = await db
+    .update(table)
+    .set({ revokedAt: now() })
+    .where(and(eq(table.organisationId, organisationId), which, isNull(table.revokedAt), ...more))
+    .returning({ id: table.id })
+  return rows.length > 0
 }
