@@ -3,28 +3,18 @@
 // kind ends the older; the outbox keeps only the newest mails; an account is deleted with the
 // organisations only it belonged to, and refused while it is the last owner of a shared one.
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRepository, type Repository } from './repository.ts'
-import { openTestDatabase, type TestDatabase } from './test-database.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestRepository } from './repository-suite.ts'
 
 const ENGINES = ['pglite', 'postgres'] as const
 const hash = () => randomBytes(32).toString('hex')
 
 describe.each(ENGINES)('account tokens and the outbox (%s)', (engine) => {
-  let opened: TestDatabase | undefined
-  let repo: Repository
-
-  beforeAll(async () => {
-    opened = await openTestDatabase(engine)
-    repo = createRepository(opened.database.db)
-  }, 60_000)
-  afterAll(async () => {
-    await opened?.close()
-  })
+  const suite = useTestRepository(engine)
 
   const newUser = async () => {
     const tag = randomBytes(4).toString('hex')
-    return repo.createUserWithOrganisation(
+    return suite.repo.createUserWithOrganisation(
       { email: `t-${tag}@example.com`, passwordHash: null, firstName: 'T', lastName: 'K' },
       { cloudName: `t${tag}`, name: `Org ${tag}` },
     )
@@ -34,7 +24,7 @@ describe.each(ENGINES)('account tokens and the outbox (%s)', (engine) => {
     const { user } = await newUser()
     const tokenHash = hash()
     const expiresAt = new Date(Date.now() + 60_000)
-    await repo.createAccountToken({
+    await suite.repo.createAccountToken({
       userId: user.id,
       kind: 'password_reset',
       tokenHash,
@@ -42,71 +32,71 @@ describe.each(ENGINES)('account tokens and the outbox (%s)', (engine) => {
       expiresAt,
     })
     // Another kind's hash does not match.
-    expect(await repo.useAccountToken(tokenHash, 'verify_email')).toBeUndefined()
+    expect(await suite.repo.useAccountToken(tokenHash, 'verify_email')).toBeUndefined()
     const both = await Promise.all([
-      repo.useAccountToken(tokenHash, 'password_reset'),
-      repo.useAccountToken(tokenHash, 'password_reset'),
+      suite.repo.useAccountToken(tokenHash, 'password_reset'),
+      suite.repo.useAccountToken(tokenHash, 'password_reset'),
     ])
     expect(both.filter((used) => used !== undefined)).toHaveLength(1)
     expect(both.find((used) => used !== undefined)?.user.id).toBe(user.id)
-    expect(await repo.findOpenAccountToken(tokenHash, 'password_reset')).toBeUndefined()
+    expect(await suite.repo.findOpenAccountToken(tokenHash, 'password_reset')).toBeUndefined()
   })
 
   it('refuses an expired token and ends older tokens of the same kind', async () => {
     const { user } = await newUser()
     const expired = hash()
-    await repo.createAccountToken({
+    await suite.repo.createAccountToken({
       userId: user.id,
       kind: 'verify_email',
       tokenHash: expired,
       email: user.email,
       expiresAt: new Date(Date.now() - 1_000),
     })
-    expect(await repo.useAccountToken(expired, 'verify_email')).toBeUndefined()
+    expect(await suite.repo.useAccountToken(expired, 'verify_email')).toBeUndefined()
     const older = hash()
     const newer = hash()
     const expiresAt = new Date(Date.now() + 60_000)
-    await repo.createAccountToken({
+    await suite.repo.createAccountToken({
       userId: user.id,
       kind: 'verify_email',
       tokenHash: older,
       email: user.email,
       expiresAt,
     })
-    await repo.createAccountToken({
+    await suite.repo.createAccountToken({
       userId: user.id,
       kind: 'verify_email',
       tokenHash: newer,
       email: user.email,
       expiresAt,
     })
-    expect(await repo.useAccountToken(older, 'verify_email')).toBeUndefined()
-    expect((await repo.useAccountToken(newer, 'verify_email'))?.token.email).toBe(user.email)
-    expect(await repo.deleteStaleAccountTokens()).toBeGreaterThanOrEqual(3)
+    expect(await suite.repo.useAccountToken(older, 'verify_email')).toBeUndefined()
+    expect((await suite.repo.useAccountToken(newer, 'verify_email'))?.token.email).toBe(user.email)
+    expect(await suite.repo.deleteStaleAccountTokens()).toBeGreaterThanOrEqual(3)
   })
 
   it('keeps only the newest outbox mails', async () => {
     const to = `outbox-${randomBytes(4).toString('hex')}@example.com`
     for (let i = 1; i <= 5; i++) {
-      await repo.addOutboxMail({ to, subject: `mail ${i}`, text: `body ${i}`, html: null }, 3)
+      await suite.repo.addOutboxMail({ to, subject: `mail ${i}`, text: `body ${i}`, html: null }, 3)
     }
-    const kept = await repo.listOutboxMail(10)
+    const kept = await suite.repo.listOutboxMail(10)
     expect(kept.map((mail) => mail.subject)).toEqual(['mail 5', 'mail 4', 'mail 3'])
   })
 
   it('never shows more than the kept mails to a reader while one is added', async () => {
     const to = `outbox-${randomBytes(4).toString('hex')}@example.com`
     const mail = (i: number) => ({ to, subject: `read ${i}`, text: `body ${i}`, html: null })
-    for (let i = 1; i <= 3; i++) await repo.addOutboxMail(mail(i), 3)
+    for (let i = 1; i <= 3; i++) await suite.repo.addOutboxMail(mail(i), 3)
     // A read beside each add: between an add's insert and its trim it saw four.
     for (let i = 4; i <= 13; i++) {
       const [, listed] = await Promise.all([
-        repo.addOutboxMail(mail(i), 3),
-        repo.listOutboxMail(10),
+        suite.repo.addOutboxMail(mail(i), 3),
+        suite.repo.listOutboxMail(10),
       ])
       expect(listed.length).toBeLessThanOrEqual(3)
     }
-    expect((await repo.listOutboxMail(10)).map((kept) => kept.subject)).toEqual([
+    expect((await suite.repo.listOutboxMail(10)).map((kept) => kept.subject)).toEqual([
       'read 13',
       'read 12',
       'read 11',
@@ -116,23 +106,23 @@ describe.each(ENGINES)('account tokens and the outbox (%s)', (engine) => {
   it('deletes an account with its own organisation, not while it is the last owner of a shared one', async () => {
     const { user: owner, organisation: shared } = await newUser()
     const { user: other } = await newUser()
-    await repo.addMembership(other.id, shared.id, 'member')
-    const refused = await repo.deleteAccount(owner.id)
+    await suite.repo.addMembership(other.id, shared.id, 'member')
+    const refused = await suite.repo.deleteAccount(owner.id)
     expect(refused).toEqual({ ok: false, organisations: [{ id: shared.id, name: shared.name }] })
-    expect(await repo.findUserById(owner.id)).toBeDefined()
+    expect(await suite.repo.findUserById(owner.id)).toBeDefined()
     // The member goes; their own organisation with them, the shared one stays.
-    const [own] = (await repo.listUserOrganisations(other.id)).filter(
+    const [own] = (await suite.repo.listUserOrganisations(other.id)).filter(
       (org) => org.organisation.id !== shared.id,
     )
-    const gone = await repo.deleteAccount(other.id)
+    const gone = await suite.repo.deleteAccount(other.id)
     expect(gone).toEqual({ ok: true, deletedOrganisations: [own?.organisation.id] })
-    expect(await repo.findOrganisationById(shared.id)).toBeDefined()
-    expect(await repo.findOrganisationById(own?.organisation.id ?? '')).toBeUndefined()
+    expect(await suite.repo.findOrganisationById(shared.id)).toBeDefined()
+    expect(await suite.repo.findOrganisationById(own?.organisation.id ?? '')).toBeUndefined()
     // Alone now, the owner may go, and the organisation with them.
-    expect(await repo.deleteAccount(owner.id)).toEqual({
+    expect(await suite.repo.deleteAccount(owner.id)).toEqual({
       ok: true,
       deletedOrganisations: [shared.id],
     })
-    expect(await repo.findOrganisationById(shared.id)).toBeUndefined()
+    expect(await suite.repo.findOrganisationById(shared.id)).toBeUndefined()
   })
 })

@@ -9,10 +9,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { count, sql } from 'drizzle-orm'
 import { pgSchema, serial, text } from 'drizzle-orm/pg-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Database, MIGRATIONS_FOLDER } from './database.ts'
-import { createRepository } from './repository.ts'
-import { openTestDatabase, type TestDatabase } from './test-database.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { MIGRATIONS_FOLDER } from './database.ts'
+import { useTestRepository } from './repository-suite.ts'
 import { recentFilesQuery } from './usage-queries.ts'
 
 const ENGINES = ['pglite', 'postgres'] as const
@@ -41,41 +40,35 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 describe.each(ENGINES)('the recent-files index (%s)', (engine) => {
-  let opened: TestDatabase | undefined
-  let database: Database
+  const suite = useTestRepository(engine)
   let organisationId: string
 
   beforeAll(async () => {
-    opened = await openTestDatabase(engine)
-    database = opened.database
-    const repo = createRepository(database.db)
     const ids: string[] = []
     for (let n = 0; n < ORGANISATIONS; n++) {
-      ids.push((await repo.createOrganisation({ cloudName: `recent${n}`, name: `Recent ${n}` })).id)
+      ids.push(
+        (await suite.repo.createOrganisation({ cloudName: `recent${n}`, name: `Recent ${n}` })).id,
+      )
     }
     organisationId = ids[7] as string
     // Every organisation gets FILES_EACH files with updated_at spread over the last days.
-    await database.db.execute(sql`
+    await suite.database.db.execute(sql`
       insert into files (organisation_id, path, name, size, format, content_type, hash, storage_key, updated_at)
       select o.id, 'f/' || g || '.png', g || '.png', g, 'png', 'image/png',
              md5(o.id::text || g) || md5(g::text || o.id::text), 'originals/' || o.id || '/' || g,
              now() - make_interval(secs => g * 37 % 86400)
       from organisations o, generate_series(1, ${FILES_EACH}) g`)
-    await database.db.execute(sql`analyze files`)
+    await suite.database.db.execute(sql`analyze files`)
   }, 120_000)
-
-  afterAll(async () => {
-    await opened?.close()
-  })
 
   it('applies every migration, 0008 included', async () => {
     const journal = JSON.parse(
       await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
     ) as { entries: unknown[] }
-    const [applied] = await database.db.select({ n: count() }).from(migrationsTable)
+    const [applied] = await suite.database.db.select({ n: count() }).from(migrationsTable)
     expect(applied?.n).toBe(journal.entries.length)
     const indexes = rowsOf<{ indexdef: string }>(
-      await database.db.execute(
+      await suite.database.db.execute(
         sql`select indexdef from pg_indexes where tablename = 'files' and indexname = ${INDEX}`,
       ),
     )
@@ -86,9 +79,9 @@ describe.each(ENGINES)('the recent-files index (%s)', (engine) => {
 
   it('reads a page of one organisation through the index, without sorting', async () => {
     for (const offset of [0, 50]) {
-      const query = recentFilesQuery(database.db, organisationId, { limit: 25, offset })
+      const query = recentFilesQuery(suite.database.db, organisationId, { limit: 25, offset })
       const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        await database.db.execute(sql`explain (format json) ${query.getSQL()}`),
+        await suite.database.db.execute(sql`explain (format json) ${query.getSQL()}`),
       )
       const [explained] = row?.['QUERY PLAN'] ?? []
       if (explained === undefined) throw new Error('EXPLAIN answered without a plan')

@@ -2,18 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { isUniqueViolation } from './query-helpers.ts'
 import type { Repository } from './repository.ts'
 import {
-  BACKENDS,
   causeCode,
   derivedInput,
+  describeRepository,
   fileInput,
   rejection,
   unique,
-  useRepositorySuite,
 } from './repository-suite.ts'
 import { files, presets } from './schema.ts'
 
-describe.each(BACKENDS)('the repository on $name', (backend) => {
-  const t = useRepositorySuite(backend)
+describeRepository((t) => {
   const { newOrganisation } = t
 
   describe('files', () => {

@@ -3,11 +3,10 @@
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { createRepository, type Repository } from './repository.ts'
-import { BACKENDS, fileInput, unique, useRepositorySuite } from './repository-suite.ts'
+import { describeRepository, fileInput, unique } from './repository-suite.ts'
 import { jobs, organisations } from './schema.ts'
 
-describe.each(BACKENDS)('the repository on $name', (backend) => {
-  const t = useRepositorySuite(backend)
+describeRepository((t) => {
   const { newOrganisation, makeDue } = t
 
   describe('jobs', () => {

@@ -7,17 +7,15 @@ import { describe, expect, it } from 'vitest'
 import { MIGRATIONS_FOLDER } from './database.ts'
 import { isUniqueViolation } from './query-helpers.ts'
 import {
-  BACKENDS,
   causeCode,
+  describeRepository,
   migrationsTable,
   rejection,
   unique,
-  useRepositorySuite,
 } from './repository-suite.ts'
 import { organisations } from './schema.ts'
 
-describe.each(BACKENDS)('the repository on $name', (backend) => {
-  const t = useRepositorySuite(backend)
+describeRepository((t) => {
   const { newOrganisation } = t
 
   describe('migrations', () => {

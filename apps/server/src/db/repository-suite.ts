@@ -3,11 +3,16 @@
 import { randomBytes } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { pgSchema, serial, text } from 'drizzle-orm/pg-core'
-import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe } from 'vitest'
 import { createDatabase, type Database } from './database.ts'
 import { createRepository, type FileInput, type Repository } from './repository.ts'
 import { jobs } from './schema.ts'
-import { createThrowawayDatabase } from './test-database.ts'
+import {
+  createThrowawayDatabase,
+  openTestDatabase,
+  type TestDatabase,
+  type TestDatabaseKind,
+} from './test-database.ts'
 
 export interface Backend {
   name: string
@@ -147,6 +152,41 @@ export function useRepositorySuite(backend: Backend) {
 }
 
 export type RepositorySuite = ReturnType<typeof useRepositorySuite>
+
+/** A repository test file's suite: its `tests` on each backend, over `useRepositorySuite`. */
+export function describeRepository(tests: (t: RepositorySuite) => void): void {
+  describe.each(BACKENDS)('the repository on $name', (backend) => {
+    tests(useRepositorySuite(backend))
+  })
+}
+
+/**
+ * Opens a migrated test database of `kind` (db/test-database.ts) and a repository over it before
+ * the suite's tests (hooks declared after this one run after it), and closes it after them.
+ */
+export function useTestRepository(kind: TestDatabaseKind) {
+  let opened: TestDatabase | undefined
+  let repo: Repository | undefined
+  beforeAll(async () => {
+    opened = await openTestDatabase(kind)
+    repo = createRepository(opened.database.db)
+  }, SETUP_TIMEOUT)
+  afterAll(async () => {
+    await opened?.close()
+  })
+  const open = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the test database is not open')
+    return value
+  }
+  return {
+    get database(): Database {
+      return open(opened).database
+    },
+    get repo(): Repository {
+      return open(repo)
+    },
+  }
+}
 
 export function derivedInput(organisationId: string, fileId: string, fileVersion: number) {
   const cacheKey = unique('cache')

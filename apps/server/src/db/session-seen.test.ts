@@ -3,66 +3,52 @@
 // cost of a signed-in page view). Both engines.
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from './database.ts'
+import { describe, expect, it } from 'vitest'
 import { SESSION_SEEN_RESOLUTION_MS } from './identity-queries.ts'
-import { createRepository, type Repository } from './repository.ts'
+import { useTestRepository } from './repository-suite.ts'
 import { sessions } from './schema.ts'
-import { openTestDatabase, type TestDatabase } from './test-database.ts'
 
 const ENGINES = ['pglite', 'postgres'] as const
 
 describe.each(ENGINES)('session reads (%s)', (engine) => {
-  let opened: TestDatabase | undefined
-  let database: Database
-  let repo: Repository
-
-  beforeAll(async () => {
-    opened = await openTestDatabase(engine)
-    database = opened.database
-    repo = createRepository(database.db)
-  }, 60_000)
-
-  afterAll(async () => {
-    await opened?.close()
-  })
+  const suite = useTestRepository(engine)
 
   const seenAt = async (id: string) => {
-    const [row] = await database.db.select().from(sessions).where(eq(sessions.id, id))
+    const [row] = await suite.database.db.select().from(sessions).where(eq(sessions.id, id))
     return row?.lastSeenAt.getTime()
   }
 
   it('finds a live session and its user, and writes last_seen_at only when it is old', async () => {
     const tag = randomBytes(4).toString('hex')
-    const { user } = await repo.createUserWithOrganisation(
+    const { user } = await suite.repo.createUserWithOrganisation(
       { email: `seen-${tag}@example.com`, passwordHash: null, firstName: 'Seen', lastName: 'At' },
       { cloudName: `seen${tag}`, name: 'Seen' },
     )
     const id = randomBytes(32).toString('hex')
-    await repo.createSession(id, user.id, new Date(Date.now() + 3_600_000))
+    await suite.repo.createSession(id, user.id, new Date(Date.now() + 3_600_000))
     const old = new Date(Date.now() - SESSION_SEEN_RESOLUTION_MS - 5_000)
-    await database.db.update(sessions).set({ lastSeenAt: old }).where(eq(sessions.id, id))
+    await suite.database.db.update(sessions).set({ lastSeenAt: old }).where(eq(sessions.id, id))
 
-    const first = await repo.findLiveSession(id)
+    const first = await suite.repo.findLiveSession(id)
     expect(first?.user.email).toBe(`seen-${tag}@example.com`)
     const written = await seenAt(id)
     expect(written).toBeGreaterThan(old.getTime())
     expect(first?.session.lastSeenAt.getTime()).toBe(written)
 
-    const second = await repo.findLiveSession(id)
+    const second = await suite.repo.findLiveSession(id)
     expect(second?.user.id).toBe(user.id)
     expect(await seenAt(id)).toBe(written)
   })
 
   it('finds no session that has expired or does not exist', async () => {
     const tag = randomBytes(4).toString('hex')
-    const { user } = await repo.createUserWithOrganisation(
+    const { user } = await suite.repo.createUserWithOrganisation(
       { email: `gone-${tag}@example.com`, passwordHash: null, firstName: 'Gone', lastName: 'By' },
       { cloudName: `gone${tag}`, name: 'Gone' },
     )
     const id = randomBytes(32).toString('hex')
-    await repo.createSession(id, user.id, new Date(Date.now() - 1_000))
-    expect(await repo.findLiveSession(id)).toBeUndefined()
-    expect(await repo.findLiveSession(randomBytes(32).toString('hex'))).toBeUndefined()
+    await suite.repo.createSession(id, user.id, new Date(Date.now() - 1_000))
+    expect(await suite.repo.findLiveSession(id)).toBeUndefined()
+    expect(await suite.repo.findLiveSession(randomBytes(32).toString('hex'))).toBeUndefined()
   })
 })

@@ -1,27 +1,20 @@
 // Signed uploads' and webhooks' queries on both engines (their subject is SQL behaviour): parts
 // sent at once never pass the total or record a number twice, one completion wins, stale uploads
 // are found with their parts, and the webhooks' event filter and delivery log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { testDatabases } from '../test-server.ts'
-import { createRepository, type Repository } from './repository.ts'
-import { openTestDatabase, type TestDatabase } from './test-database.ts'
+import { useTestRepository } from './repository-suite.ts'
 
 describe.each(testDatabases('database'))('signed upload and webhook queries (%s)', (engine) => {
-  let opened: TestDatabase | undefined
-  let repo: Repository
+  const suite = useTestRepository(engine)
   let organisationId: string
 
   beforeAll(async () => {
-    opened = await openTestDatabase(engine)
-    repo = createRepository(opened.database.db)
-    organisationId = (await repo.createOrganisation({ cloudName: 'uploads-q', name: 'Q' })).id
-  })
-  afterAll(async () => {
-    await opened?.close()
+    organisationId = (await suite.repo.createOrganisation({ cloudName: 'uploads-q', name: 'Q' })).id
   })
 
   const newUpload = (expiresInMs = 60_000) =>
-    repo.createSignedUpload({
+    suite.repo.createSignedUpload({
       organisationId,
       version: 2,
       secretHash: 'x',
@@ -46,79 +39,79 @@ describe.each(testDatabases('database'))('signed upload and webhook queries (%s)
     const upload = await newUpload()
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        repo.addSignedUploadPart(part(upload.id, (i % 10) + 1, 100, `h${i}`), 550),
+        suite.repo.addSignedUploadPart(part(upload.id, (i % 10) + 1, 100, `h${i}`), 550),
       ),
     )
-    const stored = await repo.listSignedUploadParts(upload.id)
+    const stored = await suite.repo.listSignedUploadParts(upload.id)
     expect(stored.length).toBeLessThanOrEqual(5)
     expect(new Set(stored.map((p) => p.partNumber)).size).toBe(stored.length)
     expect(results.filter((r) => 'part' in r)).toHaveLength(stored.length)
-    const now = await repo.findSignedUpload(upload.id)
+    const now = await suite.repo.findSignedUpload(upload.id)
     expect(now?.receivedBytes).toBe(stored.length * 100)
   })
 
   it('lets one of two completions win, and takes no part after it', async () => {
     const upload = await newUpload()
-    await repo.addSignedUploadPart(part(upload.id, 1, 10), 1000)
+    await suite.repo.addSignedUploadPart(part(upload.id, 1, 10), 1000)
     const moves = await Promise.all([
-      repo.moveSignedUpload(upload.id, 'open', 'completing'),
-      repo.moveSignedUpload(upload.id, 'open', 'completing'),
+      suite.repo.moveSignedUpload(upload.id, 'open', 'completing'),
+      suite.repo.moveSignedUpload(upload.id, 'open', 'completing'),
     ])
     expect(moves.filter((m) => m !== undefined)).toHaveLength(1)
-    expect(await repo.addSignedUploadPart(part(upload.id, 2, 10), 1000)).toMatchObject({
+    expect(await suite.repo.addSignedUploadPart(part(upload.id, 2, 10), 1000)).toMatchObject({
       refused: 'over_total',
     })
   })
 
   it('refuses to open an expired upload and finds it stale with its parts', async () => {
     const upload = await newUpload(-1000)
-    expect(await repo.moveSignedUpload(upload.id, 'open', 'completing')).toBeUndefined()
-    const stale = await repo.staleSignedUploads(100)
+    expect(await suite.repo.moveSignedUpload(upload.id, 'open', 'completing')).toBeUndefined()
+    const stale = await suite.repo.staleSignedUploads(100)
     expect(stale.map((s) => s.id)).toContain(upload.id)
-    await repo.deleteSignedUploads([upload.id])
-    expect(await repo.findSignedUpload(upload.id)).toBeUndefined()
+    await suite.repo.deleteSignedUploads([upload.id])
+    expect(await suite.repo.findSignedUpload(upload.id)).toBeUndefined()
   })
 
   it('finds the active webhooks of an event and keeps the delivery log per organisation', async () => {
-    const all = await repo.createWebhook(organisationId, {
+    const all = await suite.repo.createWebhook(organisationId, {
       url: 'https://a.example/hook',
       secret: 's'.repeat(20),
       events: ['file.created', 'file.deleted'],
       description: '',
     })
-    await repo.createWebhook(organisationId, {
+    await suite.repo.createWebhook(organisationId, {
       url: 'https://b.example/hook',
       secret: 's'.repeat(20),
       events: ['folder.created'],
       description: '',
     })
-    expect((await repo.webhooksFor(organisationId, 'file.deleted')).map((h) => h.id)).toEqual([
-      all.id,
-    ])
-    await repo.updateWebhook(organisationId, all.id, { active: false })
-    expect(await repo.webhooksFor(organisationId, 'file.deleted')).toEqual([])
-    const delivery = await repo.createDelivery({
+    expect((await suite.repo.webhooksFor(organisationId, 'file.deleted')).map((h) => h.id)).toEqual(
+      [all.id],
+    )
+    await suite.repo.updateWebhook(organisationId, all.id, { active: false })
+    expect(await suite.repo.webhooksFor(organisationId, 'file.deleted')).toEqual([])
+    const delivery = await suite.repo.createDelivery({
       organisationId,
       webhookId: all.id,
       url: all.url,
       event: 'file.created',
       payload: { event: 'file.created' },
     })
-    await repo.recordDeliveryAttempt(delivery.id, {
+    await suite.repo.recordDeliveryAttempt(delivery.id, {
       status: 'pending',
       responseStatus: 500,
       error: 'x',
     })
-    const done = await repo.recordDeliveryAttempt(delivery.id, {
+    const done = await suite.repo.recordDeliveryAttempt(delivery.id, {
       status: 'delivered',
       responseStatus: 200,
       error: null,
     })
     expect(done).toMatchObject({ attempts: 2, status: 'delivered', responseStatus: 200 })
     expect(done?.deliveredAt).toBeInstanceOf(Date)
-    const other = await repo.createOrganisation({ cloudName: 'uploads-r', name: 'R' })
-    expect(await repo.listDeliveries(other.id, { limit: 10, offset: 0 })).toEqual([])
-    expect(await repo.findWebhook(other.id, all.id)).toBeUndefined()
-    expect(await repo.deleteWebhook(other.id, all.id)).toBe(false)
+    const other = await suite.repo.createOrganisation({ cloudName: 'uploads-r', name: 'R' })
+    expect(await suite.repo.listDeliveries(other.id, { limit: 10, offset: 0 })).toEqual([])
+    expect(await suite.repo.findWebhook(other.id, all.id)).toBeUndefined()
+    expect(await suite.repo.deleteWebhook(other.id, all.id)).toBe(false)
   })
 })

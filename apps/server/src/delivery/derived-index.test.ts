@@ -2,31 +2,24 @@
 // window go in as one INSERT, a full batch goes at once, and one row that cannot go in (its file
 // deleted meanwhile) does not cost the others theirs. Both engines.
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRepository, type DerivedInput, type Repository } from '../db/repository.ts'
-import { openTestDatabase, type TestDatabase } from '../db/test-database.ts'
+import { describe, expect, it } from 'vitest'
+import type { DerivedInput, Repository } from '../db/repository.ts'
+import { useTestRepository } from '../db/repository-suite.ts'
 import { createDerivedIndexWriter } from './derived-index.ts'
 
 const ENGINES = ['pglite', 'postgres'] as const
 
 describe.each(ENGINES)('the derived-image index writer (%s)', (engine) => {
-  let opened: TestDatabase | undefined
-  let repo: Repository
-
-  beforeAll(async () => {
-    opened = await openTestDatabase(engine)
-    repo = createRepository(opened.database.db)
-  }, 60_000)
-
-  afterAll(async () => {
-    await opened?.close()
-  })
+  const suite = useTestRepository(engine)
 
   /** A file of a new organisation, and a maker of index rows for it. */
   async function fileWithRows() {
     const tag = randomBytes(4).toString('hex')
-    const organisation = await repo.createOrganisation({ cloudName: `idx${tag}`, name: 'Index' })
-    const file = await repo.upsertFile(organisation.id, {
+    const organisation = await suite.repo.createOrganisation({
+      cloudName: `idx${tag}`,
+      name: 'Index',
+    })
+    const file = await suite.repo.upsertFile(organisation.id, {
       path: 'a.jpg',
       name: 'a.jpg',
       size: 10,
@@ -64,11 +57,11 @@ describe.each(ENGINES)('the derived-image index writer (%s)', (engine) => {
     const target: Pick<Repository, 'recordDerived' | 'recordDerivedMany'> = {
       recordDerivedMany: (inputs) => {
         batches.push(inputs.length)
-        return repo.recordDerivedMany(inputs)
+        return suite.repo.recordDerivedMany(inputs)
       },
       recordDerived: (input) => {
         singles.push(input.cacheKey)
-        return repo.recordDerived(input)
+        return suite.repo.recordDerived(input)
       },
     }
     return { target, batches, singles }
@@ -83,7 +76,7 @@ describe.each(ENGINES)('the derived-image index writer (%s)', (engine) => {
     expect(batches).toEqual([3])
     expect(singles).toEqual([])
     for (const input of rows) {
-      const found = await repo.findDerived(input.cacheKey)
+      const found = await suite.repo.findDerived(input.cacheKey)
       expect(found?.storageKey).toBe(input.storageKey)
       expect(found?.context).toEqual(input.context)
     }
@@ -101,7 +94,7 @@ describe.each(ENGINES)('the derived-image index writer (%s)', (engine) => {
   it('keeps the other rows when one cannot go in, and fails that one alone', async () => {
     const first = await fileWithRows()
     const second = await fileWithRows()
-    const deleted = await repo.deleteFile(second.organisation.id, 'a.jpg')
+    const deleted = await suite.repo.deleteFile(second.organisation.id, 'a.jpg')
     expect(deleted?.file.id).toBe(second.file.id)
     const { target, batches, singles } = counted()
     const writer = createDerivedIndexWriter(target, { windowMs: 100 })
@@ -120,21 +113,21 @@ describe.each(ENGINES)('the derived-image index writer (%s)', (engine) => {
     expect(batches).toEqual([3])
     expect(singles).toEqual([good[0]?.cacheKey, orphan.cacheKey, good[1]?.cacheKey])
     for (const input of good)
-      expect((await repo.findDerived(input.cacheKey))?.fileId).toBe(first.file.id)
-    expect(await repo.findDerived(orphan.cacheKey)).toBeUndefined()
+      expect((await suite.repo.findDerived(input.cacheKey))?.fileId).toBe(first.file.id)
+    expect(await suite.repo.findDerived(orphan.cacheKey)).toBeUndefined()
   })
 
   it('keeps the first row of a cache key and fills in a missing context, as recordDerived does', async () => {
     const { row } = await fileWithRows()
-    const writer = createDerivedIndexWriter(repo, { windowMs: 10 })
+    const writer = createDerivedIndexWriter(suite.repo, { windowMs: 10 })
     const original = { ...row(), context: null }
-    await repo.recordDerived(original)
+    await suite.repo.recordDerived(original)
     await writer.record({
       ...original,
       storageKey: `${original.storageKey}.other`,
       context: [{ name: 'flip' }],
     })
-    const found = await repo.findDerived(original.cacheKey)
+    const found = await suite.repo.findDerived(original.cacheKey)
     expect(found?.storageKey).toBe(original.storageKey)
     expect(found?.context).toEqual([{ name: 'flip' }])
   })

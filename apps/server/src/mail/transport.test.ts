@@ -5,8 +5,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig, mailNote } from '../config.ts'
-import { createRepository, type Repository } from '../db/repository.ts'
-import { openTestDatabase, type TestDatabase } from '../db/test-database.ts'
+import { useTestRepository } from '../db/repository-suite.ts'
 import { createMailer, linksOf } from '../platform/mail.ts'
 import { defaultTestDatabase } from '../test-server.ts'
 import { startTestSmtp, type TestSmtp } from './test-smtp.ts'
@@ -28,18 +27,14 @@ const mailSettings = (smtp: { url: string } | undefined) => ({
 })
 
 describe('the mail transport', () => {
-  let opened: TestDatabase | undefined
-  let repo: Repository
+  const suite = useTestRepository(defaultTestDatabase())
   let smtp: TestSmtp
 
   beforeAll(async () => {
-    opened = await openTestDatabase(defaultTestDatabase())
-    repo = createRepository(opened.database.db)
     smtp = await startTestSmtp()
   }, 60_000)
   afterAll(async () => {
     await smtp?.stop()
-    await opened?.close()
   })
 
   it('finds the links of a text', () => {
@@ -51,7 +46,7 @@ describe('the mail transport', () => {
 
   it('keeps mail in the outbox and logs its links when no SMTP server is set', async () => {
     const { logger, lines } = capturingLogger()
-    const mailer = createMailer({ config: mailSettings(undefined), repo, logger })
+    const mailer = createMailer({ config: mailSettings(undefined), repo: suite.repo, logger })
     expect(mailer.mode).toBe('outbox')
     const to = `outbox.${Date.now().toString(36)}@example.com`
     await mailer.send({ to, subject: 'Hello', text: 'Open https://x.example/reset?token=abc' })
@@ -64,7 +59,11 @@ describe('the mail transport', () => {
 
   it('sends through SMTP when a server is set, and fails when it cannot be reached', async () => {
     const { logger } = capturingLogger()
-    const mailer = createMailer({ config: mailSettings({ url: smtp.url }), repo, logger })
+    const mailer = createMailer({
+      config: mailSettings({ url: smtp.url }),
+      repo: suite.repo,
+      logger,
+    })
     expect(mailer.mode).toBe('smtp')
     const to = `smtp.${Date.now().toString(36)}@example.com`
     await mailer.send({
@@ -81,7 +80,7 @@ describe('the mail transport', () => {
 
     const down = createMailer({
       config: mailSettings({ url: 'smtp://127.0.0.1:1' }),
-      repo,
+      repo: suite.repo,
       logger,
     })
     await expect(down.send({ to, subject: 'x', text: 'y' })).rejects.toThrow()
