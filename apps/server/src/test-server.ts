@@ -185,17 +185,19 @@ export type OrganisationSettingsChanges = Parameters<
 >[1]
 
 /**
- * Changes an organisation's settings straight through the repository (no API call) and forgets
- * the cached lookup of it, so delivery reads them at once.
+ * Changes the settings of the organisation with this cloud name straight through the repository
+ * (no API call) and forgets the cached lookup of it, so delivery reads them at once.
  */
 export async function setOrganisationSettings(
   server: Pick<TestServer, 'services'>,
-  organisation: { _id: string; cloudName: string },
+  cloudName: string,
   changes: OrganisationSettingsChanges,
 ): Promise<void> {
   const { repo, lookups } = server.services.context
-  await repo.updateOrganisationSettings(organisation._id, changes)
-  await lookups.forgetOrganisation({ id: organisation._id, cloudName: organisation.cloudName })
+  const organisation = await repo.findOrganisationByCloudName(cloudName)
+  if (organisation === undefined) throw new Error(`no organisation ${cloudName}`)
+  await repo.updateOrganisationSettings(organisation.id, changes)
+  await lookups.forgetOrganisation(organisation)
 }
 
 /**

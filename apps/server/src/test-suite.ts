@@ -100,7 +100,7 @@ export function useTestServer(
     const account = await started(client).signup(setUp.profile)
     await storeTestFiles(running, account.organisation._id, setUp.files ?? {})
     if (setUp.settings !== undefined) {
-      await setOrganisationSettings(running, account.organisation, setUp.settings)
+      await setOrganisationSettings(running, account.organisation.cloudName, setUp.settings)
     }
     const token =
       setUp.token === true ? (await started(client).createToken(account)).token : undefined

@@ -6,18 +6,7 @@ import { signTestWebhook, TEST_WEBHOOK_SIGNATURE_HEADER, testWebhookSecret } fro
 
 describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments on %s', (kind) => {
   const t = useBillingSuite(kind)
-  const {
-    suite,
-    call,
-    repo,
-    orgPath,
-    credits,
-    ledgerSum,
-    checkout,
-    press,
-    webhook,
-    providerRefOf,
-  } = t
+  const { suite, call, orgPath, credits, checkout, press, webhook } = t
 
   describe('top-ups', () => {
     it('buys credits through the test checkout page, once however often it is paid', async () => {
@@ -59,7 +48,7 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments
       expect((await press(started.checkoutUrl, 'pay')).status).toBe(303)
       expect((await press(started.checkoutUrl, 'cancel')).status).toBe(409)
       expect((await credits(owner)).balance).toBe(150)
-      expect(await ledgerSum(owner)).toBe(150)
+      expect(await t.ledgerSum(owner)).toBe(150)
       const done = await call('GET', orgPath(owner, `/payments/${started.paymentId}`), {
         cookie: owner.cookie,
       })
@@ -99,7 +88,7 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments
     it('settles through the signed webhook the same way, once', async () => {
       const owner = await suite.client.signup()
       const started = await checkout(owner, { kind: 'topup', addonId: 101 })
-      const providerRef = await providerRefOf(owner, started.paymentId)
+      const providerRef = await t.providerRefOf(owner, started.paymentId)
       const body = JSON.stringify({ providerRef, outcome: 'paid' })
       const first = await webhook(body)
       expect(first.status).toBe(200)
@@ -126,7 +115,7 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments
     it('refuses webhooks that are unsigned, forged, stale or unreadable', async () => {
       const owner = await suite.client.signup()
       const started = await checkout(owner, { kind: 'topup', addonId: 101 })
-      const providerRef = await providerRefOf(owner, started.paymentId)
+      const providerRef = await t.providerRefOf(owner, started.paymentId)
       const body = JSON.stringify({ providerRef, outcome: 'paid' })
       const post = (headers: Record<string, string>, text = body) =>
         fetch(`${suite.server.url}${WEBHOOK}`, {
@@ -244,12 +233,12 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments
         86_400_000
       expect(yearDays).toBeGreaterThanOrEqual(365)
       expect(yearDays).toBeLessThanOrEqual(366)
-      expect(await ledgerSum(owner)).toBe(6550)
+      expect(await t.ledgerSum(owner)).toBe(6550)
     })
 
     it('refuses free, custom, inactive and unknown plans and addons with clear messages', async () => {
       const owner = await suite.client.signup()
-      await repo().upsertPlans([
+      await t.repo().upsertPlans([
         {
           id: 777,
           name: 'Retired',
@@ -278,7 +267,7 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments
       expectError(await post({ kind: 'topup', addonId: 1 }), 404, 'addon_not_found')
       expect((await credits(owner)).balance).toBe(50)
       expect(
-        await repo().listCreditLedger(owner.organisation._id, {
+        await t.repo().listCreditLedger(owner.organisation._id, {
           limit: 10,
           offset: 0,
         }),

@@ -5,19 +5,14 @@
 import { makeClip, readProperties } from '@tessera/media'
 import { signUrl } from '@tessera/url'
 import sharp from 'sharp'
-import { describe, expect, it } from 'vitest'
-import {
-  createSignedUrlOrganisation,
-  type TestDatabaseKind,
-  testDatabases,
-} from '../test-server.ts'
-import { useVideoSuite, useVideoTemps } from './video-delivery-suite.ts'
+import { expect, it } from 'vitest'
+import { createSignedUrlOrganisation } from '../test-server.ts'
+import { describeVideoDelivery, useVideoTemps } from './video-delivery-suite.ts'
 
 const temps = useVideoTemps()
 const videoTemps = temps.list
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s', (kind) => {
-  const suite = useVideoSuite(kind, temps.dir)
+describeVideoDelivery(temps, (suite) => {
   const { upload, get, whenDone, bytesOf } = suite
 
   it('resizes a video as a job, charged per minute, answered with ranges once stored', async () => {

@@ -5,8 +5,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeClip } from '@tessera/media'
-import { afterAll, beforeAll, expect } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 export const ASSETS = '/service/panel/assets/v1.0'
 
@@ -26,12 +27,22 @@ export function useVideoTemps() {
   return { dir, list: () => readdir(dir()) }
 }
 
+export type VideoTemps = ReturnType<typeof useVideoTemps>
+
 /**
  * Starts a server whose ffmpeg temp directories go under `temps` before the suite's tests, with a
  * token of the demo organisation and the clip uploaded; stops it after.
  */
 export function useVideoSuite(kind: TestDatabaseKind, temps: () => string) {
-  let server: TestServer
+  const suite = useTestServer(kind, () => ({
+    VIDEO_MAX_SECONDS: '30',
+    // The demo's strict transformations are switched off below: rows are read fresh.
+    LOOKUP_TTL_MS: '0',
+    VIDEO_TEMP_DIR: temps(),
+    VIDEO_CONCURRENCY: '2',
+    VIDEO_THREADS: '1',
+    ANON_AI_RUNS_PER_DAY: '1000',
+  }))
   let token: string
   let organisationId: string
   let clip: Buffer
@@ -40,7 +51,7 @@ export function useVideoSuite(kind: TestDatabaseKind, temps: () => string) {
     const body = new FormData()
     for (const [key, value] of Object.entries(fields)) body.set(key, value)
     body.set('file', new Blob([data]), fileName)
-    const response = await fetch(`${server.url}${ASSETS}/upload/direct`, {
+    const response = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
       method: 'POST',
       body,
       headers: { authorization: `Bearer ${token}` },
@@ -48,7 +59,7 @@ export function useVideoSuite(kind: TestDatabaseKind, temps: () => string) {
     return { status: response.status, json: (await response.json()) as Record<string, unknown> }
   }
   const get = (path: string, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}/v2/demo/${path}`, { headers })
+    fetch(`${suite.server.url}/v2/demo/${path}`, { headers })
 
   /** Asks until the job is done (202 meanwhile), as a client does. */
   async function whenDone(path: string, headers: Record<string, string> = {}) {
@@ -66,33 +77,21 @@ export function useVideoSuite(kind: TestDatabaseKind, temps: () => string) {
   const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer())
 
   beforeAll(async () => {
-    server = await startTestServer(kind, {
-      VIDEO_MAX_SECONDS: '30',
-      // The demo's strict transformations are switched off below: rows are read fresh.
-      LOOKUP_TTL_MS: '0',
-      VIDEO_TEMP_DIR: temps(),
-      VIDEO_CONCURRENCY: '2',
-      VIDEO_THREADS: '1',
-      ANON_AI_RUNS_PER_DAY: '1000',
-    })
-    token = await server.createToken()
-    const demo = await server.services.context.repo.findOrganisationByCloudName('demo')
+    token = await suite.server.createToken()
+    const demo = await suite.server.services.context.repo.findOrganisationByCloudName('demo')
     organisationId = demo?.id as string
     // Most tests here ask unsigned URLs; strict transformations have a test of their own below.
-    await server.services.context.repo.updateOrganisationSettings(organisationId, {
+    await suite.server.services.context.repo.updateOrganisationSettings(organisationId, {
       strictTransformations: false,
     })
     clip = await makeClip({ width: 64, height: 48, seconds: 2, fps: 25, audio: true })
     const stored = await upload(clip, 'clip.mp4', { path: 'videos' })
     expect(stored.status).toBe(200)
   }, 120_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   return {
     get server() {
-      return server
+      return suite.server
     },
     get token() {
       return token
@@ -108,4 +107,13 @@ export function useVideoSuite(kind: TestDatabaseKind, temps: () => string) {
     whenDone,
     bytesOf,
   }
+}
+
+export type VideoSuite = ReturnType<typeof useVideoSuite>
+
+/** A video test file's main suite, on each database the run uses: `tests` over `useVideoSuite`. */
+export function describeVideoDelivery(temps: VideoTemps, tests: (suite: VideoSuite) => void) {
+  describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s', (kind) => {
+    tests(useVideoSuite(kind, temps.dir))
+  })
 }

@@ -4,20 +4,15 @@
 // stills; and a job that fails. Video transforms as jobs: video-delivery-jobs.test.ts.
 import { makeClip, withClaimedDuration } from '@tessera/media'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
-import { ASSETS, useVideoSuite, useVideoTemps } from './video-delivery-suite.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { setOrganisationSettings, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
+import { ASSETS, describeVideoDelivery, useVideoTemps } from './video-delivery-suite.ts'
 
 const temps = useVideoTemps()
 const videoTemps = temps.list
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s', (kind) => {
-  const suite = useVideoSuite(kind, temps.dir)
+describeVideoDelivery(temps, (suite) => {
   const { upload, get, bytesOf } = suite
 
   it('stores an MP4 with its duration, size, codec and frames in the file JSON', async () => {
@@ -139,33 +134,27 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('video delivery on %s',
 })
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('a video job that fails on %s', (kind) => {
-  let server: TestServer
+  const suite = useTestServer(kind, () => ({
+    VIDEO_MAX_OUTPUT_BYTES: '2048',
+    VIDEO_TEMP_DIR: temps.dir(),
+    LOOKUP_TTL_MS: '0',
+  }))
 
   beforeAll(async () => {
-    server = await startTestServer(kind, {
-      VIDEO_MAX_OUTPUT_BYTES: '2048',
-      VIDEO_TEMP_DIR: temps.dir(),
-      LOOKUP_TTL_MS: '0',
-    })
-    const { repo } = server.services.context
-    const demo = await repo.findOrganisationByCloudName('demo')
-    await repo.updateOrganisationSettings(demo?.id as string, { strictTransformations: false })
-  }, 60_000)
-  afterAll(async () => {
-    await server?.stop()
+    await setOrganisationSettings(suite.server, 'demo', { strictTransformations: false })
   })
 
   it('fails once with a clear 4xx, is not retried or stuck, and leaves no temp files', async () => {
-    const token = await server.createToken()
+    const token = await suite.server.createToken()
     const body = new FormData()
     body.set('file', new Blob([await makeClip({ width: 160, height: 120, seconds: 2 })]), 'big.mp4')
-    const stored = await fetch(`${server.url}${ASSETS}/upload/direct`, {
+    const stored = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
       method: 'POST',
       body,
       headers: { authorization: `Bearer ${token}` },
     })
     expect(stored.status).toBe(200)
-    const path = `${server.url}/v2/demo/t.toFormat(f:mp4,q:100)/big.mp4`
+    const path = `${suite.server.url}/v2/demo/t.toFormat(f:mp4,q:100)/big.mp4`
     let answer = await fetch(path)
     for (let attempt = 0; answer.status === 202 && attempt < 300; attempt++) {
       await answer.arrayBuffer()
