@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import type { DynamicApp } from '../lib/api.ts'
-import { CARD_SIZES, ResponsiveImage } from './responsive-image.tsx'
+import { MediaCard } from './media-card.tsx'
 
 /**
  * A dynamic app (AI tool) as a card; its page is /ai-tools/{slug}. `position` is its place in
@@ -18,29 +18,26 @@ export function AppCard({
   usable?: boolean
 }) {
   return (
-    <article className="card has-media" data-testid="app-card">
-      <ResponsiveImage
-        className="card-media"
-        url={app.config.thumbnailURL}
-        sizes={CARD_SIZES}
-        width={480}
-        height={320}
-        loading={position < 3 ? 'eager' : 'lazy'}
-        {...(position === 0 ? { fetchPriority: 'high' as const } : {})}
-        decoding="async"
-      />
-      <div className="card-body">
-        <h3>{app.config.title}</h3>
-        {usable === false ? (
-          <p className="pill" data-testid="not-usable">
-            Coming soon on this server
-          </p>
-        ) : null}
-        <p>{app.config.description}</p>
-        <Link className="card-link" to={`/ai-tools/${app.slug}`}>
-          Open {app.config.title}
-        </Link>
-      </div>
-    </article>
+    <MediaCard
+      testId="app-card"
+      image={{
+        url: app.config.thumbnailURL,
+        width: 480,
+        height: 320,
+        loading: position < 3 ? 'eager' : 'lazy',
+        ...(position === 0 ? { fetchPriority: 'high' as const } : {}),
+      }}
+    >
+      <h3>{app.config.title}</h3>
+      {usable === false ? (
+        <p className="pill" data-testid="not-usable">
+          Coming soon on this server
+        </p>
+      ) : null}
+      <p>{app.config.description}</p>
+      <Link className="card-link" to={`/ai-tools/${app.slug}`}>
+        Open {app.config.title}
+      </Link>
+    </MediaCard>
   )
 }

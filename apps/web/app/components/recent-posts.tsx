@@ -1,8 +1,8 @@
 import { useConfig } from '../lib/app-context.tsx'
 import { type BlogPost, formatPostDate, postUrl } from '../lib/blog.ts'
 import { ArrowRight } from './icons.tsx'
+import { MediaCard } from './media-card.tsx'
 import { SmartLink } from './nav-link.tsx'
-import { CARD_SIZES, ResponsiveImage } from './responsive-image.tsx'
 
 /** The newest blog posts (SPEC §3 recentBlog), each linking to the post on the blog. */
 export function RecentPosts({ posts }: { posts: BlogPost[] }) {
@@ -28,35 +28,30 @@ export function RecentPosts({ posts }: { posts: BlogPost[] }) {
         <div className="grid cols-3">
           {posts.map((post) => {
             return (
-              <article key={post.slug} className="card has-media post-card">
-                {post.cover === undefined ? null : (
-                  <ResponsiveImage
-                    className="card-media"
-                    url={post.cover.url}
-                    sizes={CARD_SIZES}
-                    width={640}
-                    height={360}
-                    loading="lazy"
-                    decoding="async"
-                  />
-                )}
-                <div className="card-body">
-                  <p className="post-meta">
-                    <time dateTime={post.publishedAt}>{formatPostDate(post.publishedAt)}</time>
-                    {post.author === undefined ? null : <span> · {post.author.name}</span>}
-                  </p>
-                  <h3>
-                    <SmartLink className="post-link" href={postUrl(config, post)}>
-                      {post.title}
-                    </SmartLink>
-                  </h3>
-                  <p className="post-excerpt">{post.excerpt}</p>
-                  {/* The title's link covers the card; this only shows where it goes. */}
-                  <span className="card-link" aria-hidden="true">
-                    Read the post
-                  </span>
-                </div>
-              </article>
+              <MediaCard
+                key={post.slug}
+                className="post-card"
+                image={
+                  post.cover === undefined
+                    ? undefined
+                    : { url: post.cover.url, width: 640, height: 360, loading: 'lazy' }
+                }
+              >
+                <p className="post-meta">
+                  <time dateTime={post.publishedAt}>{formatPostDate(post.publishedAt)}</time>
+                  {post.author === undefined ? null : <span> · {post.author.name}</span>}
+                </p>
+                <h3>
+                  <SmartLink className="post-link" href={postUrl(config, post)}>
+                    {post.title}
+                  </SmartLink>
+                </h3>
+                <p className="post-excerpt">{post.excerpt}</p>
+                {/* The title's link covers the card; this only shows where it goes. */}
+                <span className="card-link" aria-hidden="true">
+                  Read the post
+                </span>
+              </MediaCard>
             )
           })}
         </div>

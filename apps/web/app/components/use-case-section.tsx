@@ -1,8 +1,8 @@
 import type { ProductSection } from '../lib/api.ts'
 import { useConfig } from '../lib/app-context.tsx'
 import { docsHome } from '../lib/nav.ts'
+import { MediaCard } from './media-card.tsx'
 import { SmartLink } from './nav-link.tsx'
-import { CARD_SIZES, ResponsiveImage } from './responsive-image.tsx'
 
 /** One use-case section of SPEC §2.7: its header and 2–3 cards linking into the docs. */
 export function UseCaseSection({
@@ -32,24 +32,16 @@ export function UseCaseSection({
         <div className={`grid ${section.cards.length === 2 ? 'cols-2' : 'cols-3'}`}>
           {section.cards.map((card) => {
             return (
-              <article key={card.title} className="card has-media">
-                <ResponsiveImage
-                  className="card-media"
-                  url={card.image}
-                  sizes={CARD_SIZES}
-                  width={640}
-                  height={400}
-                  loading="lazy"
-                  decoding="async"
-                />
-                <div className="card-body">
-                  <CardHeading className="card-title">{card.title}</CardHeading>
-                  <p>{card.description}</p>
-                  <SmartLink className="card-link" href={docsHome(config, card.link)}>
-                    Learn how
-                  </SmartLink>
-                </div>
-              </article>
+              <MediaCard
+                key={card.title}
+                image={{ url: card.image, width: 640, height: 400, loading: 'lazy' }}
+              >
+                <CardHeading className="card-title">{card.title}</CardHeading>
+                <p>{card.description}</p>
+                <SmartLink className="card-link" href={docsHome(config, card.link)}>
+                  Learn how
+                </SmartLink>
+              </MediaCard>
             )
           })}
         </div>

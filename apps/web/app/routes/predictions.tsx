@@ -3,8 +3,8 @@
 
 import { useReducer } from 'react'
 import { Link } from 'react-router'
+import { MediaCard } from '../components/media-card.tsx'
 import { PageHero } from '../components/page-hero.tsx'
-import { CARD_SIZES, ResponsiveImage } from '../components/responsive-image.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
 import { getPredictions } from '../lib/api.ts'
@@ -34,32 +34,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function PredictionCard({ item, position }: { item: PredictionItem; position: number }) {
   return (
-    <article className="card has-media prediction-card" data-testid="prediction-card">
-      {item.thumbnailURL === undefined ? null : (
-        <ResponsiveImage
-          className="card-media"
-          url={item.thumbnailURL}
-          sizes={CARD_SIZES}
-          width={480}
-          height={320}
-          loading={position < 3 ? 'eager' : 'lazy'}
-          decoding="async"
-        />
-      )}
-      <div className="card-body">
-        <h2 className="card-title">{item.displayName ?? item.id}</h2>
-        <p>{item.description}</p>
-        <p className="prediction-meta">
-          {item.operation === undefined ? null : <code>{item.operation}</code>}
-          <span className={`run-badge ${item.runnable === true ? 'is-on' : 'is-off'}`}>
-            {item.runnable === true ? 'Runs on this server' : 'Model not available here'}
-          </span>
-        </p>
-        <Link className="card-link" to={`/predictions/${encodeURIComponent(item.id)}`}>
-          Open {item.displayName ?? item.id}
-        </Link>
-      </div>
-    </article>
+    <MediaCard
+      className="prediction-card"
+      testId="prediction-card"
+      image={
+        item.thumbnailURL === undefined
+          ? undefined
+          : {
+              url: item.thumbnailURL,
+              width: 480,
+              height: 320,
+              loading: position < 3 ? 'eager' : 'lazy',
+            }
+      }
+    >
+      <h2 className="card-title">{item.displayName ?? item.id}</h2>
+      <p>{item.description}</p>
+      <p className="prediction-meta">
+        {item.operation === undefined ? null : <code>{item.operation}</code>}
+        <span className={`run-badge ${item.runnable === true ? 'is-on' : 'is-off'}`}>
+          {item.runnable === true ? 'Runs on this server' : 'Model not available here'}
+        </span>
+      </p>
+      <Link className="card-link" to={`/predictions/${encodeURIComponent(item.id)}`}>
+        Open {item.displayName ?? item.id}
+      </Link>
+    </MediaCard>
   )
 }
 
