@@ -1,6 +1,6 @@
 // A labelled input of the site's and the console's forms, named as its id (the forms read their
 // name), with an optional hint below it. Passwords take the same rules everywhere.
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react'
+import type { ComponentProps, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react'
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'>
 type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'name' | 'children'>
@@ -50,6 +50,22 @@ export function SelectField({
       </select>
       {after}
     </div>
+  )
+}
+
+/** A search box whose label only screen readers read (the AI tools', the docs', the playground's). */
+export function SearchField({
+  id,
+  label,
+  ...input
+}: { id: string; label: string } & Omit<ComponentProps<'input'>, 'id' | 'type'>) {
+  return (
+    <>
+      <label className="visually-hidden" htmlFor={id}>
+        {label}
+      </label>
+      <input id={id} type="search" {...input} />
+    </>
   )
 }
 

@@ -1,6 +1,7 @@
 import { useReducer } from 'react'
 import { Form, Link } from 'react-router'
 import { AppCard } from '../components/app-card.tsx'
+import { SearchField } from '../components/form-field.tsx'
 import { PageHero } from '../components/page-hero.tsx'
 import { CardListSection } from '../components/page-section.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
@@ -118,13 +119,10 @@ function AiToolsPage({ data }: { data: LoaderData }) {
         lead="Each tool is a delivery URL underneath: try it here, then use the same operation in your own pipeline."
       >
         <Form method="get" role="search" className="search-form">
-          <label htmlFor="q" className="visually-hidden">
-            Search AI tools
-          </label>
-          <input
+          <SearchField
             id="q"
+            label="Search AI tools"
             name="q"
-            type="search"
             placeholder="Search tools"
             defaultValue={loaderData.q}
           />

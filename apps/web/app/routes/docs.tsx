@@ -3,6 +3,7 @@
 
 import { CATALOGUE, PUBLIC_API_PATHS } from '@tessera/url'
 import { data, Link } from 'react-router'
+import { SearchField } from '../components/form-field.tsx'
 import { LiveImage } from '../components/live-image.tsx'
 import { RouteErrorBoundary } from '../components/route-error.tsx'
 import { serverApi } from '../lib/api.server.ts'
@@ -102,13 +103,10 @@ function SearchForm({ query }: { query: string }) {
   return (
     <search className="docs-search">
       <form action={`${BASE}/search`} method="get">
-        <label className="visually-hidden" htmlFor="docs-q">
-          Search the documentation
-        </label>
-        <input
+        <SearchField
           id="docs-q"
+          label="Search the documentation"
           name="q"
-          type="search"
           className="search-input"
           placeholder="Search the docs (resize, presets, tokens…)"
           defaultValue={query}

@@ -4,6 +4,7 @@ import { CATALOGUE, type OperationSpec } from '@tessera/url'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useConfig } from '../../lib/app-context.tsx'
 import { signupUrl } from '../../lib/links.ts'
+import { SearchField } from '../form-field.tsx'
 import { operationItem, presetItem } from './chain-items.ts'
 import type { ChainItem, Preset } from './playground-state.ts'
 import type { PlaygroundOrg } from './source-picker.tsx'
@@ -77,13 +78,10 @@ export function OptionsPanel({
           Close
         </button>
       </div>
-      <label className="visually-hidden" htmlFor="pg-search">
-        Search {tab === 'presets' ? 'presets' : 'operations'}
-      </label>
-      <input
+      <SearchField
         id="pg-search"
+        label={`Search ${tab === 'presets' ? 'presets' : 'operations'}`}
         ref={search}
-        type="search"
         className="pg-search search-input"
         placeholder={tab === 'presets' ? 'Search presets' : 'Search operations'}
         value={query}

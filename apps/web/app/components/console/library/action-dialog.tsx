@@ -42,6 +42,15 @@ async function countFolder(
   return { files, folders, partial: false }
 }
 
+/** The dialog's confirm button, per action. */
+const CONFIRM_LABELS: Record<Pending['kind'], string> = {
+  'new-folder': 'Create',
+  rename: 'Rename',
+  move: 'Move',
+  delete: 'Delete',
+  tag: 'Add tags',
+}
+
 export function ActionDialog({
   pending,
   path,
@@ -193,15 +202,7 @@ export function ActionDialog({
             disabled={busy}
             data-testid="dialog-confirm"
           >
-            {pending.kind === 'delete'
-              ? 'Delete'
-              : pending.kind === 'move'
-                ? 'Move'
-                : pending.kind === 'rename'
-                  ? 'Rename'
-                  : pending.kind === 'tag'
-                    ? 'Add tags'
-                    : 'Create'}
+            {CONFIRM_LABELS[pending.kind]}
           </button>
         </DialogButtons>
       </form>
