@@ -1,5 +1,6 @@
 // Answers most of an organisation's calls share, declared once for the accounts parts.
-import { failure } from '../http/openapi-kit.ts'
+import { failure, orgCalls } from '../http/openapi-kit.ts'
+import { ORGANIZATION } from './paths.ts'
 
 /** A body or signature the call refuses. */
 export const BAD_REQUEST = {
@@ -19,3 +20,7 @@ export const OF_ANY_ROLE = { ...BAD_REQUEST, ...NOT_YOURS }
 export const OF_OWNERS = { ...BAD_REQUEST, ...OWNERS_ONLY, ...NOT_YOURS }
 /** Done, with nothing to answer. */
 export const DONE = { description: 'Done' }
+
+/** The organisation's own calls any member may make, and those only owners may. */
+export const organisations = orgCalls(ORGANIZATION, 'organisations', OF_ANY_ROLE)
+export const owners = orgCalls(ORGANIZATION, 'organisations', OF_OWNERS)

@@ -7,13 +7,12 @@ import {
   dateTime,
   failure,
   json,
-  orgCalls,
   ref,
   route,
   uuidParam,
 } from '../http/openapi-kit.ts'
 
-import { BAD_REQUEST, DONE, OF_ANY_ROLE, OF_OWNERS } from './openapi-answers.ts'
+import { BAD_REQUEST, DONE, organisations, owners } from './openapi-answers.ts'
 import { ORGANIZATION, USERS } from './paths.ts'
 import {
   acceptBody,
@@ -23,8 +22,9 @@ import {
   roleBody,
 } from './requests.ts'
 
-const organisations = orgCalls(ORGANIZATION, 'organisations')
 const MEMBER = { userId: uuidParam('The member (user id)') }
+/** Any member signed in; never an API token. */
+const SIGNED_IN = { role: 'viewer', tokens: false } as const
 
 export const ACCOUNT_API: ApiPart = {
   tags: [
@@ -103,73 +103,55 @@ export const ACCOUNT_API: ApiPart = {
     }),
     organisations.get('', 'getOrganisation', 'viewer', {
       summary: 'The organisation, your role, plan and credits',
-      responses: { '200': json(ref('Organisation'), 'The organisation'), ...OF_ANY_ROLE },
+      responses: { '200': json(ref('Organisation'), 'The organisation') },
     }),
-    organisations.patch('', 'updateOrganisation', 'admin', {
+    owners.patch('', 'updateOrganisation', 'admin', {
       summary: 'Rename the organisation or change its cloud name (owners)',
       description:
         'A new cloud name changes every delivery URL of the organisation: the old URLs stop working.',
       body: { schema: organisationChanges },
       responses: {
         '200': json(ref('OrganisationChanged'), 'Changed'),
-        ...OF_OWNERS,
         '409': failure('cloud_name_taken'),
       },
     }),
-    organisations.get(
-      '/members',
-      'listMembers',
-      { role: 'viewer', tokens: false },
-      {
-        summary: 'The members and their roles (members; not tokens)',
-        responses: {
-          '200': json(z.array(ref('Member')), 'Oldest member first'),
-          ...OF_ANY_ROLE,
-          '403': failure('forbidden: API tokens cannot list members'),
-        },
+    organisations.get('/members', 'listMembers', SIGNED_IN, {
+      summary: 'The members and their roles (members; not tokens)',
+      responses: {
+        '200': json(z.array(ref('Member')), 'Oldest member first'),
+        '403': failure('forbidden: API tokens cannot list members'),
       },
-    ),
-    organisations.patch('/members/{userId}', 'setMemberRole', 'admin', {
+    }),
+    owners.patch('/members/{userId}', 'setMemberRole', 'admin', {
       summary: "Change a member's role (owners)",
       params: MEMBER,
       body: { schema: roleBody },
       responses: {
         '200': json(z.object({ _id: z.string(), role: z.string() }), 'Changed'),
-        ...OF_OWNERS,
         '409': failure('last_owner: the organisation would have no owner'),
       },
     }),
-    organisations.delete(
-      '/members/{userId}',
-      'removeMember',
-      { role: 'viewer', tokens: false },
-      {
-        summary: 'Remove a member (owners), or leave (yourself)',
-        params: MEMBER,
-        responses: {
-          '204': DONE,
-          ...OF_OWNERS,
-          '409': failure('last_owner: the last owner cannot leave'),
-        },
-      },
-    ),
-    organisations.post('/invitations', 'createInvitation', 'admin', {
+    owners.delete('/members/{userId}', 'removeMember', SIGNED_IN, {
+      summary: 'Remove a member (owners), or leave (yourself)',
+      params: MEMBER,
+      responses: { '204': DONE, '409': failure('last_owner: the last owner cannot leave') },
+    }),
+    owners.post('/invitations', 'createInvitation', 'admin', {
       summary: 'Invite an email address to join (owners); the token is shown once',
       body: { schema: invitationBody },
       responses: {
         '201': json(ref('NewInvitation'), 'Invited; an earlier open invitation to it is revoked'),
-        ...OF_OWNERS,
         '409': failure('already_member'),
       },
     }),
-    organisations.get('/invitations', 'listInvitations', 'admin', {
+    owners.get('/invitations', 'listInvitations', 'admin', {
       summary: 'Open invitations (owners)',
-      responses: { '200': json(z.array(ref('Invitation')), 'Newest first'), ...OF_OWNERS },
+      responses: { '200': json(z.array(ref('Invitation')), 'Newest first') },
     }),
-    organisations.delete('/invitations/{invitationId}', 'revokeInvitation', 'admin', {
+    owners.delete('/invitations/{invitationId}', 'revokeInvitation', 'admin', {
       summary: 'Revoke an open invitation (owners)',
       params: { invitationId: uuidParam('The invitation') },
-      responses: { '204': DONE, ...OF_OWNERS },
+      responses: { '204': DONE },
     }),
     route({
       method: 'post',

@@ -1,20 +1,9 @@
 // The declared calls of an organisation's settings, API tokens and signing keys.
 import { z } from 'zod'
-import {
-  type ApiPart,
-  dateTime,
-  failure,
-  json,
-  orgCalls,
-  ref,
-  uuidParam,
-} from '../http/openapi-kit.ts'
+import { type ApiPart, dateTime, failure, json, ref, uuidParam } from '../http/openapi-kit.ts'
 
-import { BAD_REQUEST, DONE, OF_ANY_ROLE, OF_OWNERS, OWNERS_ONLY } from './openapi-answers.ts'
-import { ORGANIZATION } from './paths.ts'
+import { DONE, organisations, owners } from './openapi-answers.ts'
 import { settingsBody, tokenBody } from './requests.ts'
-
-const organisations = orgCalls(ORGANIZATION, 'organisations')
 
 export const SETTINGS_API: ApiPart = {
   tags: [],
@@ -69,56 +58,51 @@ export const SETTINGS_API: ApiPart = {
     }),
   },
   routes: [
-    organisations.post('/tokens', 'createApiToken', 'admin', {
+    owners.post('/tokens', 'createApiToken', 'admin', {
       summary: 'Create an API token (owners, signed in); the token is shown once',
       body: { schema: tokenBody },
       responses: {
         '201': json(ref('NewApiToken'), 'Created'),
-        ...OF_OWNERS,
         '409': failure('too_many_tokens (50 live tokens at most)'),
       },
     }),
-    organisations.get('/tokens', 'listApiTokens', 'admin', {
+    owners.get('/tokens', 'listApiTokens', 'admin', {
       summary: 'Live API tokens, without their secret (owners)',
-      responses: { '200': json(z.array(ref('ApiToken')), 'Newest first'), ...OF_OWNERS },
+      responses: { '200': json(z.array(ref('ApiToken')), 'Newest first') },
     }),
-    organisations.delete('/tokens/{tokenId}', 'revokeApiToken', 'admin', {
+    owners.delete('/tokens/{tokenId}', 'revokeApiToken', 'admin', {
       summary: 'Revoke an API token (owners); it stops working at once',
       params: { tokenId: uuidParam('The token') },
-      responses: { '204': DONE, ...OF_OWNERS },
+      responses: { '204': DONE },
     }),
     organisations.get('/settings', 'getOrganisationSettings', 'viewer', {
       summary: 'The organisation’s delivery and upload settings',
-      responses: { '200': json(ref('OrganisationSettings'), 'The settings'), ...OF_ANY_ROLE },
+      responses: { '200': json(ref('OrganisationSettings'), 'The settings') },
     }),
-    organisations.patch('/settings', 'updateOrganisationSettings', 'admin', {
+    owners.patch('/settings', 'updateOrganisationSettings', 'admin', {
       summary: 'Change settings (owners); settings not sent are kept',
       body: { schema: settingsBody },
       responses: {
         '200': json(ref('OrganisationSettings'), 'The settings after the change'),
-        ...OF_OWNERS,
         '409': failure('no_signing_key: requireSignedUrls needs a live signing key first'),
       },
     }),
-    organisations.post('/signing-keys', 'createSigningKey', 'admin', {
+    owners.post('/signing-keys', 'createSigningKey', 'admin', {
       summary: 'Create a URL signing key (owners); the secret is shown once',
       responses: {
         '201': json(ref('NewSigningKey'), 'Created'),
-        ...OF_OWNERS,
         '409': failure('too_many_signing_keys (10 live keys at most)'),
       },
     }),
-    organisations.get('/signing-keys', 'listSigningKeys', 'admin', {
+    owners.get('/signing-keys', 'listSigningKeys', 'admin', {
       summary: 'Live signing keys, without their secret (owners)',
-      responses: { '200': json(z.array(ref('SigningKey')), 'Oldest first'), ...OF_OWNERS },
+      responses: { '200': json(z.array(ref('SigningKey')), 'Oldest first') },
     }),
-    organisations.delete('/signing-keys/{keyId}', 'revokeSigningKey', 'admin', {
+    owners.delete('/signing-keys/{keyId}', 'revokeSigningKey', 'admin', {
       summary: 'Revoke a signing key (owners); URLs signed with it stop working at once',
       params: { keyId: uuidParam('The signing key') },
       responses: {
         '204': DONE,
-        ...BAD_REQUEST,
-        ...OWNERS_ONLY,
         '404': failure(
           'organisation_not_found, or signing_key_not_found: no live key with this id',
         ),

@@ -1,6 +1,6 @@
 // The declared calls of custom domains (issue 24) and the TLS proxy's ask.
 import { z } from 'zod'
-import { BAD_REQUEST, NOT_YOURS, OF_ANY_ROLE, OWNERS_ONLY } from '../accounts/openapi-answers.ts'
+import { OF_ANY_ROLE, OWNERS_ONLY } from '../accounts/openapi-answers.ts'
 import {
   type ApiPart,
   dateTime,
@@ -15,11 +15,10 @@ import {
 import { DOMAINS_BASE, TLS_ASK_PATH } from './paths.ts'
 import { domainBody } from './requests.ts'
 
-const domains = orgCalls(DOMAINS_BASE, 'domains')
+const domains = orgCalls(DOMAINS_BASE, 'domains', OF_ANY_ROLE)
 const DOMAIN = { domainId: uuidParam('The domain') }
 /** The failures of a call on one domain. */
 const ON_DOMAIN = {
-  ...BAD_REQUEST,
   ...OWNERS_ONLY,
   ...notFoundIn('domain_not_found: no such domain of this organisation'),
 }
@@ -67,7 +66,7 @@ export const DOMAINS_API: ApiPart = {
   routes: [
     domains.get('/domains', 'listDomains', 'viewer', {
       summary: 'The organisation’s custom domains, oldest first',
-      responses: { '200': json(z.array(ref('CustomDomain')), 'The domains'), ...OF_ANY_ROLE },
+      responses: { '200': json(z.array(ref('CustomDomain')), 'The domains') },
     }),
     domains.post('/domains', 'addDomain', 'admin', {
       summary: 'Register a custom domain (owners); pending until checked',
@@ -76,7 +75,6 @@ export const DOMAINS_API: ApiPart = {
         '201': json(ref('CustomDomain'), 'Registered, with its challenge'),
         '400': failure('invalid_domain: not a domain name, or one of the server’s own hosts'),
         ...OWNERS_ONLY,
-        ...NOT_YOURS,
         '409': failure('domain_taken (by any organisation), or too_many_domains (20 at most)'),
       },
     }),

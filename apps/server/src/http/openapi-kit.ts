@@ -251,9 +251,10 @@ export const calls = (base: string, tag: string, shared: Record<string, Answer> 
 /**
  * The calls of one tag on an organisation, by method: `files.get('/files/{fileId}', 'getFile',
  * 'viewer', { summary, params, responses })` declares `GET ${base}/{orgId}/files/{fileId}` as
- * `orgRoute` does, for viewers and above (a role, or the whole `OrgAccess`).
+ * `orgRoute` does, for viewers and above (a role, or the whole `OrgAccess`); every call also
+ * answers `shared`.
  */
-export const orgCalls = (base: string, tag: string) =>
+export const orgCalls = (base: string, tag: string, shared: Record<string, Answer> = {}) =>
   byMethod(
     (method) =>
       (
@@ -269,5 +270,6 @@ export const orgCalls = (base: string, tag: string) =>
           access: typeof access === 'string' ? { role: access } : access,
           tags: [tag],
           ...parts,
+          responses: { ...shared, ...parts.responses },
         }),
   )
