@@ -5,12 +5,13 @@
 // X-Forwarded-For), so the limits of one test do not reach another.
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { LOGIN_LIMITS } from './accounts/identity.ts'
 import { PUBLIC_PLAYGROUND } from './playground/paths.ts'
 import { VISITOR_UPLOADS_FOLDER } from './playground/visitor-uploads.ts'
-import { createTestClient, multipart } from './test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from './test-server.ts'
+import { multipart } from './test-client.ts'
+import type { TestDatabaseKind } from './test-server.ts'
+import { useTestServer } from './test-suite.ts'
 
 const USERS = '/service/panel/users/v1.0'
 const SIGNUP_LIMIT = 3
@@ -29,26 +30,24 @@ const statuses = (answers: readonly { status: number }[]) => {
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
   'limits under concurrency on %s',
   (kind) => {
-    let server: TestServer
-    let client: ReturnType<typeof createTestClient>
     let noisyPng: Buffer
     let attacked = ''
 
+    const suite = useTestServer(
+      kind,
+      {
+        TRUSTED_PROXIES: '127.0.0.1,::1',
+        SIGNUP_LIMIT_PER_HOUR: String(SIGNUP_LIMIT),
+        RENDER_LIMIT_PER_MINUTE: String(RENDER_LIMIT),
+        ANON_AI_RUNS_PER_DAY: String(AI_CREDITS),
+        ANON_UPLOADS_PER_DAY: String(UPLOAD_LIMIT),
+        ANON_UPLOADS_MAX_BYTES: String(STORAGE_BYTES),
+      },
+      // Queued AI renders stay queued: what is counted is the queueing.
+      { runJobs: false },
+    )
+
     beforeAll(async () => {
-      server = await startTestServer(
-        kind,
-        {
-          TRUSTED_PROXIES: '127.0.0.1,::1',
-          SIGNUP_LIMIT_PER_HOUR: String(SIGNUP_LIMIT),
-          RENDER_LIMIT_PER_MINUTE: String(RENDER_LIMIT),
-          ANON_AI_RUNS_PER_DAY: String(AI_CREDITS),
-          ANON_UPLOADS_PER_DAY: String(UPLOAD_LIMIT),
-          ANON_UPLOADS_MAX_BYTES: String(STORAGE_BYTES),
-        },
-        // Queued AI renders stay queued: what is counted is the queueing.
-        { runJobs: false },
-      )
-      client = createTestClient(server)
       noisyPng = await sharp({
         create: {
           width: 48,
@@ -61,19 +60,16 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
         .png()
         .toBuffer()
     }, 120_000)
-    afterAll(async () => {
-      await server?.stop()
-    })
 
     const from = (address: string) => ({ 'x-forwarded-for': address })
     const visitorFiles = async () => {
-      const { repo } = server.services.context
+      const { repo } = suite.server.services.context
       const demo = await repo.findOrganisationByCloudName('demo')
       const files = await repo.listFiles(demo?.id ?? '', { limit: 100_000 })
       return files.filter((file) => file.path.startsWith(`${VISITOR_UPLOADS_FOLDER}/`))
     }
     const upload = (address: string, data: Buffer) =>
-      fetch(`${server.url}${PUBLIC_PLAYGROUND}/uploads`, {
+      fetch(`${suite.server.url}${PUBLIC_PLAYGROUND}/uploads`, {
         method: 'POST',
         headers: {
           ...from(address),
@@ -85,17 +81,17 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
         body: (await response.json()) as { code?: string },
       }))
     const signAi = async (path: string) => {
-      const answer = await client.call('POST', `${PUBLIC_PLAYGROUND}/sign`, { body: { url: path } })
+      const answer = await suite.call('POST', `${PUBLIC_PLAYGROUND}/sign`, { body: { url: path } })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       return (answer.body as { url: string }).url
     }
 
     it('runs at most the limit of password checks for 40 wrong passwords sent at once', async () => {
-      const { email } = await client.signup()
+      const { email } = await suite.client.signup()
       attacked = email
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          client.call('POST', `${USERS}/auth/login`, {
+          suite.call('POST', `${USERS}/auth/login`, {
             body: { email, password: `wrong password ${i}` },
             headers: from('203.0.113.10'),
           }),
@@ -112,9 +108,9 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
     })
 
     it('gives a sign-in back: a right password does not use up the attempts', async () => {
-      const { email } = await client.signup()
+      const { email } = await suite.client.signup()
       const login = (password: string) =>
-        client.call('POST', `${USERS}/auth/login`, {
+        suite.call('POST', `${USERS}/auth/login`, {
           body: { email, password },
           headers: from('203.0.113.11'),
         })
@@ -127,7 +123,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
     it('creates at most the hour’s sign-ups for 20 sent at once from one address', async () => {
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          client.call('POST', `${USERS}/auth/signup`, {
+          suite.call('POST', `${USERS}/auth/signup`, {
             body: {
               email: `burst.${kind}.${i}@example.com`,
               password: 'correct horse battery',
@@ -139,7 +135,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
         ),
       )
       expect(statuses(answers)).toEqual({ 201: SIGNUP_LIMIT, 429: 20 - SIGNUP_LIMIT })
-      const db = server.services.context.database.db
+      const db = suite.server.services.context.database.db
       const made = await db.execute(
         sql`select count(*)::int as made from users where email like ${`burst.${kind}.%`}`,
       )
@@ -147,9 +143,9 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
     })
 
     it('gives a refused sign-up back: a taken email does not use up the hour', async () => {
-      const { email } = await client.signup()
+      const { email } = await suite.client.signup()
       for (let i = 0; i < SIGNUP_LIMIT + 2; i++) {
-        const answer = await client.call('POST', `${USERS}/auth/signup`, {
+        const answer = await suite.call('POST', `${USERS}/auth/signup`, {
           body: { email, password: 'correct horse battery', firstName: 'A', lastName: 'B' },
           headers: from('203.0.113.21'),
         })
@@ -160,7 +156,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
     it('renders at most the minute’s limit for 30 new transformations sent at once', async () => {
       const answers = await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
-          fetch(`${server.url}/v2/demo/t.resize(w:${20 + i})/samples/horse.png`, {
+          fetch(`${suite.server.url}/v2/demo/t.resize(w:${20 + i})/samples/horse.png`, {
             headers: from('203.0.113.30'),
           }).then(async (response) => {
             await response.arrayBuffer()
@@ -174,7 +170,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
     it('counts every address of one IPv6 /64 as one client', async () => {
       const renders = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          fetch(`${server.url}/v2/demo/t.resize(w:${80 + i})/samples/horse.png`, {
+          fetch(`${suite.server.url}/v2/demo/t.resize(w:${80 + i})/samples/horse.png`, {
             headers: from(`2001:db8:19:64::${i + 1}`),
           }).then(async (response) => {
             await response.arrayBuffer()
@@ -187,7 +183,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       const email = attacked
       const logins = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          client.call('POST', `${USERS}/auth/login`, {
+          suite.call('POST', `${USERS}/auth/login`, {
             body: { email, password: `wrong password ${i}` },
             headers: from(`2001:db8:19:65:${i + 1}::1`),
           }),
@@ -204,10 +200,12 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       )
       const answers = await Promise.all(
         urls.map((url) =>
-          fetch(`${server.url}${url}`, { headers: from('203.0.113.40') }).then(async (response) => {
-            await response.arrayBuffer()
-            return response
-          }),
+          fetch(`${suite.server.url}${url}`, { headers: from('203.0.113.40') }).then(
+            async (response) => {
+              await response.arrayBuffer()
+              return response
+            },
+          ),
         ),
       )
       expect(statuses(answers)).toEqual({ 202: AI_CREDITS, 429: 12 - AI_CREDITS })
@@ -224,7 +222,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
 
     it('keeps all visitors’ uploads within ANON_UPLOADS_MAX_BYTES, answering 507 past it', async () => {
       // A fresh start: the uploads above (and their bytes) are forgotten.
-      await server.services.context.database.db.execute(
+      await suite.server.services.context.database.db.execute(
         sql`delete from rate_limit_events where key like 'playground:%'`,
       )
       const before = new Set((await visitorFiles()).map((file) => file.id))

@@ -1,7 +1,7 @@
 // The OpenAPI document against the real server: every API route the app registers is described,
 // every described path answers, and the answers of the public content calls fit their schemas.
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from './app.ts'
 import { BILLING_PAGE_SIZE } from './billing/paths.ts'
 import { APPS_PAGE_SIZE } from './content/paths.ts'
@@ -12,12 +12,8 @@ import type {
   OpenApiOperation,
   OpenApiParameter,
 } from './openapi.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from './test-server.ts'
+import { type TestDatabaseKind, testDatabases } from './test-server.ts'
+import { useTestServer } from './test-suite.ts'
 
 const DOCUMENTED_PREFIXES = ['/service/', '/cms/', '/api/']
 const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete']
@@ -110,28 +106,25 @@ function examplePath(path: string, operation: OpenApiOperation): string {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('the OpenAPI document on %s', (kind) => {
-  let server: TestServer
   let document: OpenApiDocument
 
+  const suite = useTestServer(kind, {
+    // Google sign-in is described, so it is switched on (its keys are never fetched here).
+    GOOGLE_CLIENT_ID: 'openapi-test.apps.googleusercontent.com',
+  })
+
   beforeAll(async () => {
-    server = await startTestServer(kind, {
-      // Google sign-in is described, so it is switched on (its keys are never fetched here).
-      GOOGLE_CLIENT_ID: 'openapi-test.apps.googleusercontent.com',
-    })
-    const response = await fetch(`${server.url}/service/openapi.json`)
+    const response = await fetch(`${suite.server.url}/service/openapi.json`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')
     expect(response.headers.get('cache-control')).toBe('public, max-age=60')
     document = JSON.parse(await response.text()) as OpenApiDocument
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   it('is OpenAPI 3.1 with info, servers and paths', () => {
     expect(document.openapi).toBe('3.1.0')
     expect(document.info.title).toBe('Tessera')
-    expect(document.servers[0]?.url).toBe(server.config.publicUrl)
+    expect(document.servers[0]?.url).toBe(suite.server.config.publicUrl)
     expect(Object.keys(document.paths).length).toBeGreaterThan(10)
     const ids = operationsOf(document).map(({ operation }) => operation.operationId)
     expect(new Set(ids).size).toBe(ids.length)
@@ -153,7 +146,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the OpenAPI document o
   })
 
   it('describes every route the app registers under /service, /cms and /api', () => {
-    const app = createApp(server.services.context, { ...server.services, openApi: () => document })
+    const app = createApp(suite.server.services.context, {
+      ...suite.server.services,
+      openApi: () => document,
+    })
     const registered = app.routes.filter(
       (route) =>
         route.method !== 'ALL' &&
@@ -200,7 +196,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the OpenAPI document o
 
   it('describes paths that all answer something other than 404', async () => {
     for (const { path, method, operation } of operationsOf(document)) {
-      const url = `${server.url}${examplePath(path, operation)}`
+      const url = `${suite.server.url}${examplePath(path, operation)}`
       const response = await fetch(url, { method: method.toUpperCase() })
       await response.arrayBuffer()
       expect(response.status, `${method.toUpperCase()} ${path}`).not.toBe(404)
@@ -243,7 +239,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the OpenAPI document o
       '/readyz',
     ]
     for (const call of calls) {
-      const response = await fetch(`${server.url}${call}`)
+      const response = await fetch(`${suite.server.url}${call}`)
       const path = new URL(call, 'http://x').pathname
       const entry = Object.entries(document.paths).find(([template]) =>
         new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),

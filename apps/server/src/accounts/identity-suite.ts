@@ -1,7 +1,8 @@
 import { request } from 'node:http'
-import { afterAll, beforeAll, expect } from 'vitest'
+import { expect } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 export type TestClient = ReturnType<typeof createTestClient>
 
@@ -51,19 +52,13 @@ export function loginFrom(base: string, localAddress: string, email: string, pas
 
 /** Starts a server and gives the sign-up and error checks the identity tests make. */
 export function useIdentitySuite(kind: TestDatabaseKind) {
-  let server: TestServer
   let seq = 0
   const uniqueEmail = () => `user${++seq}.${kind}@example.com`
 
-  beforeAll(async () => {
-    server = await startTestServer(kind)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(kind)
 
   const call: TestClient['call'] = (method, path, options) =>
-    createTestClient(server).call(method, path, options)
+    createTestClient(suite.server).call(method, path, options)
 
   async function signup(overrides: Record<string, unknown> = {}) {
     const body = {
@@ -99,7 +94,7 @@ export function useIdentitySuite(kind: TestDatabaseKind) {
 
   return {
     get server() {
-      return server
+      return suite.server
     },
     uniqueEmail,
     call,

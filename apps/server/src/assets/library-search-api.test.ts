@@ -4,9 +4,9 @@
 // fields or refuses a bad one naming it; …/files/delete deletes several; another organisation's
 // member gets 404 and nothing else.
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient } from '../test-client.ts'
-import { startTestServer, type TestServer, testDatabases } from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { ASSETS } from './paths.ts'
 
 interface Item {
@@ -29,15 +29,13 @@ const png = (width: number) =>
     .toBuffer()
 
 describe.each(testDatabases('server'))('the library search of the panel API on %s', (kind) => {
-  let server: TestServer
   let token: string
   let orgId: string
   let bobCookie: string
-  let client: ReturnType<typeof createTestClient>
   const ids = new Map<string, string>()
 
   const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${ASSETS}/org/${orgId}${path}`, {
+    fetch(`${suite.server.url}${ASSETS}/org/${orgId}${path}`, {
       ...init,
       headers: {
         authorization: `Bearer ${token}`,
@@ -56,7 +54,7 @@ describe.each(testDatabases('server'))('the library search of the panel API on %
     body.set('file', new Blob([new Uint8Array(await png(width))], { type: 'image/png' }), name)
     body.set('path', path)
     for (const [field, value] of fields) body.append(field, value)
-    const answer = await fetch(`${server.url}${ASSETS}/upload/direct`, {
+    const answer = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
       method: 'POST',
       body,
       headers: { authorization: `Bearer ${token}` },
@@ -67,17 +65,17 @@ describe.each(testDatabases('server'))('the library search of the panel API on %
     return file
   }
 
+  const suite = useTestServer(kind)
+
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-    const ada = await client.signup({ firstName: 'Ada' })
+    const ada = await suite.client.signup({ firstName: 'Ada' })
     orgId = ada.organisation._id
-    const made = await client.call('POST', `/service/panel/organization/v1.0/${orgId}/tokens`, {
+    const made = await suite.call('POST', `/service/panel/organization/v1.0/${orgId}/tokens`, {
       cookie: ada.cookie,
       body: { name: 'search' },
     })
     token = (made.body as { token: string }).token
-    bobCookie = (await client.signup({ firstName: 'Bob' })).cookie
+    bobCookie = (await suite.client.signup({ firstName: 'Bob' })).cookie
     await upload('shop/shoes', 'boot.png', 40, [
       ['tags', 'red'],
       ['tags', 'sale'],
@@ -89,9 +87,6 @@ describe.each(testDatabases('server'))('the library search of the panel API on %
     ])
     await upload('', 'logo.png', 10, [])
   }, 120_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   it('keeps what uploads send and answers it', async () => {
     const answer = await api(`/files/${ids.get('shop/shoes/boot.png')}`)
@@ -186,7 +181,7 @@ describe.each(testDatabases('server'))('the library search of the panel API on %
   })
 
   it('deletes several files at once; another organisation sees and deletes nothing', async () => {
-    const other = await client.call('GET', `${ASSETS}/org/${orgId}/listFiles?tags=red`, {
+    const other = await suite.call('GET', `${ASSETS}/org/${orgId}/listFiles?tags=red`, {
       cookie: bobCookie,
     })
     expect(other.status).toBe(404)

@@ -2,13 +2,9 @@
 // with their page count, delivered as they are, and a PDF's pages delivered as images.
 import { createTestPdf } from '@tessera/media'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
 const A4 = { width: 595, height: 842 }
@@ -29,7 +25,6 @@ function expectColour(actual: number[], expected: readonly number[]) {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('PDF and text files on %s', (kind) => {
-  let server: TestServer
   let token: string
   let pdf: Buffer
 
@@ -37,14 +32,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('PDF and text files on 
     const body = new FormData()
     for (const [key, value] of Object.entries(fields)) body.set(key, value)
     body.set('file', new Blob([new Uint8Array(data)]), fileName)
-    return fetch(`${server.url}${ASSETS}/upload/direct`, {
+    return fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
       method: 'POST',
       body,
       headers: { authorization: `Bearer ${token}` },
     })
   }
   // The record's URL names PUBLIC_URL; the test server listens elsewhere.
-  const local = (url: string) => `${server.url}${new URL(url).pathname}`
+  const local = (url: string) => `${suite.server.url}${new URL(url).pathname}`
   const stored = async (response: Response) => {
     expect(response.status).toBe(200)
     const file = (await response.json()) as Record<string, unknown> & { url: string; orgId: string }
@@ -53,15 +48,15 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('PDF and text files on 
   const deliver = (url: string, pattern: string, headers: Record<string, string> = {}) =>
     fetch(url.replace('/original/', `/${pattern}/`), { headers })
 
+  const suite = useTestServer(kind, { PDF_MAX_PAGES: '30' })
+
   beforeAll(async () => {
-    server = await startTestServer(kind, { PDF_MAX_PAGES: '30' })
-    token = await server.createToken()
+    token = await suite.server.createToken()
     pdf = await createTestPdf([
       { ...A4, colour: ORANGE },
       { width: 400, height: 300, colour: TEAL },
     ])
   }, 60_000)
-  afterAll(() => server?.stop())
 
   it('stores a PDF with its page count, lists it, and delivers it as is (an attachment)', async () => {
     const file = await stored(await upload(pdf, 'report.pdf', { path: 'docs' }))
@@ -73,7 +68,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('PDF and text files on 
       height: 1755,
       fullPath: 'docs/report.pdf',
     })
-    const listed = await fetch(`${server.url}${ASSETS}/org/${file.orgId}/files?path=docs`, {
+    const listed = await fetch(`${suite.server.url}${ASSETS}/org/${file.orgId}/files?path=docs`, {
       headers: { authorization: `Bearer ${token}` },
     })
     expect(listed.status).toBe(200)

@@ -2,13 +2,9 @@
 // delivered in a format browsers show — `original` of a HEIC or TIFF converted, a BMP as is.
 import { createTestHeic } from '@tessera/media'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
 const CORAL = [230, 90, 60] as const
@@ -58,13 +54,12 @@ function expectColour(actual: number[], tolerance = 10) {
 describe.each<TestDatabaseKind>(testDatabases('server'))(
   'HEIC, BMP, TIFF and animations on %s',
   (kind) => {
-    let server: TestServer
     let token: string
 
     const upload = (data: Uint8Array, fileName: string) => {
       const body = new FormData()
       body.set('file', new Blob([new Uint8Array(data)]), fileName)
-      return fetch(`${server.url}${ASSETS}/upload/direct`, {
+      return fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
         method: 'POST',
         body,
         headers: { authorization: `Bearer ${token}` },
@@ -73,7 +68,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
     const stored = async (response: Response) => {
       expect(response.status).toBe(200)
       const file = (await response.json()) as Record<string, unknown> & { url: string }
-      return { ...file, url: `${server.url}${new URL(file.url).pathname}` }
+      return { ...file, url: `${suite.server.url}${new URL(file.url).pathname}` }
     }
     const get = async (url: string, pattern = 'original') => {
       const response = await fetch(url.replace('/original/', `/${pattern}/`))
@@ -84,11 +79,11 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       }
     }
 
+    const suite = useTestServer(kind, { MAX_INPUT_PIXELS: '1000000' })
+
     beforeAll(async () => {
-      server = await startTestServer(kind, { MAX_INPUT_PIXELS: '1000000' })
-      token = await server.createToken()
+      token = await suite.server.createToken()
     }, 60_000)
-    afterAll(() => server?.stop())
 
     it('stores a HEIC and delivers its original and its transformations as JPEG', async () => {
       const heic = await createTestHeic(solid(80, 60))

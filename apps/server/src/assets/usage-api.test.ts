@@ -2,9 +2,10 @@
 // the counts follow uploads, derived images and deletes; recent files span every folder, newest
 // first, paged as every list is; another organisation's id, or none, gets 404 and nothing else.
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type CallOptions, createTestClient, expectError } from '../test-client.ts'
-import { startTestServer, type TestServer, testDatabases } from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type CallOptions, expectError } from '../test-client.ts'
+import { testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { ASSETS, RECENT_PAGE_SIZE } from './paths.ts'
 
 const API = `${ASSETS}/org`
@@ -27,14 +28,12 @@ const png = (width: number) =>
     .toBuffer()
 
 describe.each(testDatabases('database'))('usage and recent files on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
   let ada: { cookie: string; orgId: string; cloudName: string; token: string }
   let bob: { cookie: string; orgId: string }
   const sizes = new Map<string, number>()
 
   const call = (method: string, path: string, options: CallOptions) =>
-    client.call(method, path, options)
+    suite.call(method, path, options)
 
   /** Uploads a PNG with Ada's API token, as a server would. */
   async function upload(path: string, name: string, width: number) {
@@ -42,7 +41,7 @@ describe.each(testDatabases('database'))('usage and recent files on %s', (kind) 
     const body = new FormData()
     body.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name)
     body.set('path', path)
-    const answer = await fetch(`${server.url}${ASSETS}/upload/direct`, {
+    const answer = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
       method: 'POST',
       body,
       headers: { authorization: `Bearer ${ada.token}` },
@@ -57,11 +56,11 @@ describe.each(testDatabases('database'))('usage and recent files on %s', (kind) 
     return answer.body as Usage
   }
 
+  const suite = useTestServer(kind, { DERIVED_CACHE_MAX_BYTES: String(BUDGET) })
+
   beforeAll(async () => {
-    server = await startTestServer(kind, { DERIVED_CACHE_MAX_BYTES: String(BUDGET) })
-    client = createTestClient(server)
-    const first = await client.signup({ firstName: 'Ada' })
-    const made = await client.call(
+    const first = await suite.client.signup({ firstName: 'Ada' })
+    const made = await suite.call(
       'POST',
       `/service/panel/organization/v1.0/${first.organisation._id}/tokens`,
       { cookie: first.cookie, body: { name: 'usage' } },
@@ -72,12 +71,9 @@ describe.each(testDatabases('database'))('usage and recent files on %s', (kind) 
       cloudName: first.organisation.cloudName,
       token: (made.body as { token: string }).token,
     }
-    const second = await client.signup({ firstName: 'Bob' })
+    const second = await suite.client.signup({ firstName: 'Bob' })
     bob = { cookie: second.cookie, orgId: second.organisation._id }
   }, 60_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   it('counts nothing but the credits for a new organisation', async () => {
     const usage = await usageOf(ada)
@@ -101,11 +97,13 @@ describe.each(testDatabases('database'))('usage and recent files on %s', (kind) 
     const bytes = [...sizes.values()].reduce((sum, size) => sum + size, 0)
     expect((await usageOf(ada)).storage).toEqual({ files: 3, bytes })
 
-    const delivered = await fetch(`${server.url}/v2/${ada.cloudName}/t.resize(w:10)/shoes/red.png`)
+    const delivered = await fetch(
+      `${suite.server.url}/v2/${ada.cloudName}/t.resize(w:10)/shoes/red.png`,
+    )
     expect(delivered.status).toBe(200)
     await delivered.arrayBuffer()
     // The derived image is indexed after the answer is sent.
-    const { repo } = server.services.context
+    const { repo } = suite.server.services.context
     for (let tries = 0; tries < 100; tries++) {
       if (((await repo.organisationUsage(ada.orgId))?.derivedEntries ?? 0) > 0) break
       await new Promise((resolve) => setTimeout(resolve, 50))
@@ -132,7 +130,7 @@ describe.each(testDatabases('database'))('usage and recent files on %s', (kind) 
     ])
     expect(page1.page).toEqual({ current: 1, size: 2, hasNext: true, itemTotal: 3, type: 'number' })
     expect(page1.items[0]?.url).toBe(
-      `${server.config.publicUrl}/v2/${ada.cloudName}/original/shoes/summer/blue.png`,
+      `${suite.server.config.publicUrl}/v2/${ada.cloudName}/original/shoes/summer/blue.png`,
     )
     const second = await call('GET', `${API}/${ada.orgId}/recent-files?pageSize=2&pageNo=2`, {
       cookie: ada.cookie,

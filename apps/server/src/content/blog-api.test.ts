@@ -3,13 +3,9 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { CONTENT_DIR, CONTENT_FILES, ContentError, loadContent } from './content.ts'
 
 const BLOGS = '/cms/api/blogs'
@@ -38,18 +34,15 @@ const newestFirst = [...content.blogPosts].sort(
 const slugs = (body: BlogList) => body.data.map((entry) => entry.attributes.slug)
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('CMS blog posts on %s', (kind) => {
-  let server: TestServer
   let getJson: <T>(path: string) => Promise<{ status: number; body: T; response: Response }>
 
+  const suite = useTestServer(kind)
+
   beforeAll(async () => {
-    server = await startTestServer(kind)
     getJson = async <T>(path: string) => {
-      const response = await fetch(`${server.url}${path}`)
+      const response = await fetch(`${suite.server.url}${path}`)
       return { status: response.status, body: (await response.json()) as T, response }
     }
-  })
-  afterAll(async () => {
-    await server?.stop()
   })
 
   it('ships between 3 and 6 posts with distinct dates', () => {
@@ -86,9 +79,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CMS blog posts on %s',
       expect(attributes.author?.name.length).toBeGreaterThan(0)
       const cover = attributes.cover?.data.attributes
       expect(cover?.alternativeText.length).toBeGreaterThan(0)
-      expect(cover?.url.startsWith(`${server.config.publicUrl}/v2/demo/`)).toBe(true)
-      const path = (cover?.url ?? '').slice(server.config.publicUrl.length)
-      const image = await fetch(`${server.url}${path}`)
+      expect(cover?.url.startsWith(`${suite.server.config.publicUrl}/v2/demo/`)).toBe(true)
+      const path = (cover?.url ?? '').slice(suite.server.config.publicUrl.length)
+      const image = await fetch(`${suite.server.url}${path}`)
       expect(image.status, cover?.url).toBe(200)
       expect(image.headers.get('content-type')).toMatch(/^image\//)
       await image.arrayBuffer()
@@ -202,7 +195,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CMS blog posts on %s',
         else expect(body.data, url).toEqual([])
       }
     }
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${suite.server.url}/healthz`)).status).toBe(200)
   })
 })
 

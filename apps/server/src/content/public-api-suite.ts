@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { beforeAll, expect } from 'vitest'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { loadContent } from './content.ts'
 
 export const BILLING = '/service/panel/billing/v1.0'
@@ -75,13 +76,13 @@ export const content = await loadContent()
 
 /** Starts a server and gives the anonymous reads the public content tests make. */
 export function usePublicApiSuite(kind: TestDatabaseKind) {
-  let server: TestServer
   let get: (path: string) => Promise<Response>
   let getJson: <T>(path: string) => Promise<{ status: number; body: T; response: Response }>
 
+  const suite = useTestServer(kind)
+
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    get = (path) => fetch(`${server.url}${path}`)
+    get = (path) => fetch(`${suite.server.url}${path}`)
     getJson = async <T>(path: string) => {
       const response = await get(path)
       return {
@@ -90,9 +91,6 @@ export function usePublicApiSuite(kind: TestDatabaseKind) {
         response,
       }
     }
-  })
-  afterAll(async () => {
-    await server?.stop()
   })
 
   async function expectBadQuery(path: string, mentions?: string) {
@@ -126,7 +124,7 @@ export function usePublicApiSuite(kind: TestDatabaseKind) {
 
   return {
     get server() {
-      return server
+      return suite.server
     },
     get get() {
       return get

@@ -2,8 +2,8 @@
 // (cdn.test), requests sent with the path exactly as written, and what an answer holds.
 import { request } from 'node:http'
 import sharp from 'sharp'
-import { afterAll, beforeAll } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 export async function imageOf(response: Response) {
   const data = Buffer.from(await response.arrayBuffer())
@@ -47,22 +47,12 @@ export async function errorOf(response: Response) {
 
 /** Starts a server with the delivery host cdn.test before the suite's tests; stops it after. */
 export function useDeliverySuite(kind: TestDatabaseKind) {
-  let server: TestServer | undefined
-  beforeAll(async () => {
-    server = await startTestServer(kind, { DELIVERY_HOSTS: 'cdn.test' })
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-  const started = () => {
-    if (server === undefined) throw new Error('the suite server has not started')
-    return server
-  }
+  const suite = useTestServer(kind, { DELIVERY_HOSTS: 'cdn.test' })
   return {
     get server() {
-      return started()
+      return suite.server
     },
     /** Fetches `path` from the server. */
-    get: (path: string, init?: RequestInit) => fetch(`${started().url}${path}`, init),
+    get: (path: string, init?: RequestInit) => fetch(`${suite.server.url}${path}`, init),
   }
 }

@@ -2,13 +2,9 @@
 // /metrics (item 13): byte budget with least-recently-used eviction, no storing of oversized
 // images, the per-address render limit, on PGlite and PostgreSQL.
 import { networkInterfaces } from 'node:os'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 // 60×60 JPEG thumbnails of the astronaut are 1.7–1.9 KB: two fit in 4000 bytes, three do not.
 const BUDGET = 4000
@@ -34,20 +30,14 @@ function outsideAddress(): string {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('derived-image cache on %s', (kind) => {
-  let server: TestServer
   const get = (path: string, init?: RequestInit) =>
-    fetch(`http://127.0.0.1:${server.port}${path}`, init)
+    fetch(`http://127.0.0.1:${suite.server.port}${path}`, init)
 
-  beforeAll(async () => {
-    server = await startTestServer(kind, {
-      HOST: '0.0.0.0',
-      DERIVED_CACHE_MAX_BYTES: String(BUDGET),
-      DERIVED_STORE_MAX_BYTES: String(STORE_MAX),
-      RENDER_LIMIT_PER_MINUTE: String(RENDER_LIMIT),
-    })
-  })
-  afterAll(async () => {
-    await server?.stop()
+  const suite = useTestServer(kind, {
+    HOST: '0.0.0.0',
+    DERIVED_CACHE_MAX_BYTES: String(BUDGET),
+    DERIVED_STORE_MAX_BYTES: String(STORE_MAX),
+    RENDER_LIMIT_PER_MINUTE: String(RENDER_LIMIT),
   })
 
   async function stored(path: string) {
@@ -55,20 +45,20 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('derived-image cache on
     expect(response.status).toBe(200)
     const body = Buffer.from(await response.arrayBuffer())
     const cacheKey = (response.headers.get('etag') as string).slice(1, -1)
-    await server.services.delivery.settle()
-    const row = await server.services.context.repo.findDerived(cacheKey)
+    await suite.server.services.delivery.settle()
+    const row = await suite.server.services.context.repo.findDerived(cacheKey)
     return { body, cacheKey, row }
   }
 
   it('keeps the cache within its byte budget, evicting the least recently used', async () => {
-    const { repo, storage } = server.services.context
+    const { repo, storage } = suite.server.services.context
     const a = await stored(small('t.flip()'))
     const b = await stored(small('t.flop()'))
     expect(a.row?.size).toBe(a.body.length)
     expect(b.row).toBeDefined()
     // Using A makes B the least recently used.
     expect((await get(small('t.flip()'))).status).toBe(200)
-    await server.services.delivery.settle()
+    await suite.server.services.delivery.settle()
     const c = await stored(small('t.rotate(a:180)'))
     expect(c.row).toBeDefined()
 
@@ -103,7 +93,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('derived-image cache on
     // DERIVED_STORE_MAX_BYTES it holds (A, B, C, B again before it).
     const cost = Math.ceil(big.body.length / STORE_MAX)
     expect(cost).toBe(2)
-    const { count } = await server.services.context.repo.countRateEvents(
+    const { count } = await suite.server.services.context.repo.countRateEvents(
       'render:address:127.0.0.1',
       60_000,
     )
@@ -120,7 +110,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('derived-image cache on
     expect(wait).toBeGreaterThanOrEqual(1)
     expect(wait).toBeLessThanOrEqual(60)
     // The count is in the database, where every process would see it.
-    const { count } = await server.services.context.repo.countRateEvents(
+    const { count } = await suite.server.services.context.repo.countRateEvents(
       'render:address:127.0.0.1',
       60_000,
     )
@@ -132,7 +122,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('derived-image cache on
 
   it('serves /metrics without METRICS_TOKEN to loopback clients only', async () => {
     expect((await get('/metrics')).status).toBe(200)
-    const outside = await fetch(`http://${outsideAddress()}:${server.port}/metrics`)
+    const outside = await fetch(`http://${outsideAddress()}:${suite.server.port}/metrics`)
     expect(outside.status).toBe(403)
     expect(await outside.json()).toMatchObject({ code: 'forbidden' })
   })
@@ -140,24 +130,18 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('derived-image cache on
 
 describe('/metrics with METRICS_TOKEN', () => {
   const TOKEN = 'metrics-token-0123456789'
-  let server: TestServer
 
-  beforeAll(async () => {
-    server = await startTestServer('pglite', { METRICS_TOKEN: TOKEN, SEED_DEMO: 'false' })
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer('pglite', { METRICS_TOKEN: TOKEN, SEED_DEMO: 'false' })
 
   it('requires Authorization: Bearer <token>, also from loopback', async () => {
-    const none = await fetch(`${server.url}/metrics`)
+    const none = await fetch(`${suite.server.url}/metrics`)
     expect(none.status).toBe(401)
     expect(none.headers.get('www-authenticate')).toContain('Bearer')
-    const wrong = await fetch(`${server.url}/metrics`, {
+    const wrong = await fetch(`${suite.server.url}/metrics`, {
       headers: { authorization: 'Bearer metrics-token-0123456780' },
     })
     expect(wrong.status).toBe(401)
-    const right = await fetch(`${server.url}/metrics`, {
+    const right = await fetch(`${suite.server.url}/metrics`, {
       headers: { authorization: `Bearer ${TOKEN}` },
     })
     expect(right.status).toBe(200)

@@ -1,13 +1,9 @@
 // The index's keys in memory (derived-keys.ts): "absent" only when certain, and a plain miss on
 // the embedded database answered without its row lookup, with the same bytes and headers as the
 // stored image's hit; on PostgreSQL every miss still asks the database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { createDelivery } from './delivery.ts'
 import { cacheKeyOfStorageKey, createDerivedKeys } from './derived-keys.ts'
 
@@ -99,13 +95,13 @@ function headersOf(response: Response): Record<string, string> {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('a plain miss on %s', (kind) => {
-  let server: TestServer
   let asked: string[]
-  const get = (path: string) => fetch(`${server.url}${path}`)
+  const get = (path: string) => fetch(`${suite.server.url}${path}`)
+
+  const suite = useTestServer(kind)
 
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    const { lookups } = server.services.context
+    const { lookups } = suite.server.services.context
     const derived = lookups.derived.bind(lookups)
     asked = []
     lookups.derived = (cacheKey) => {
@@ -113,14 +109,11 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('a plain miss on %s', (
       return derived(cacheKey)
     }
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   it('asks the database for its row only where other processes may have stored it', async () => {
     // The first miss starts the read of the keys already stored.
     expect((await get(plain('t.flip()'))).status).toBe(200)
-    await server.services.delivery.settle()
+    await suite.server.services.delivery.settle()
     asked.length = 0
 
     const miss = await get(plain('t.flop()'))
@@ -128,8 +121,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('a plain miss on %s', (
     const missBody = Buffer.from(await miss.arrayBuffer())
     const cacheKey = (miss.headers.get('etag') as string).slice(1, -1)
     expect(asked.filter((key) => key === cacheKey)).toHaveLength(kind === 'pglite' ? 0 : 1)
-    await server.services.delivery.settle()
-    expect(await server.services.context.repo.findDerived(cacheKey)).toBeDefined()
+    await suite.server.services.delivery.settle()
+    expect(await suite.server.services.context.repo.findDerived(cacheKey)).toBeDefined()
 
     // Stored now: the same URL is a hit, looked up, with the very bytes and headers of the miss.
     const hit = await get(plain('t.flop()'))
@@ -141,35 +134,29 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('a plain miss on %s', (
 })
 
 describe('keys stored before a delivery started', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startTestServer('pglite')
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer('pglite')
 
   it('are read at its first miss, so their images are hits, not renders', async () => {
-    const response = await fetch(`${server.url}${plain('t.rotate(a:90)')}`)
+    const response = await fetch(`${suite.server.url}${plain('t.rotate(a:90)')}`)
     const before = Buffer.from(await response.arrayBuffer())
     const etag = response.headers.get('etag')
-    await server.services.delivery.settle()
+    await suite.server.services.delivery.settle()
 
     // A delivery started now (as after a restart) knows none of the keys stored so far.
-    const delivery = createDelivery(server.services.context)
+    const delivery = createDelivery(suite.server.services.context)
     const deliver = (path: string) =>
       delivery.deliver({
         method: 'GET',
         path,
         search: '',
-        url: `${server.url}${path}`,
+        url: `${suite.server.url}${path}`,
         headers: new Headers(),
       })
     // Another URL first: its miss starts the read of the stored keys.
     expect((await deliver(plain('t.rotate(a:270)'))).status).toBe(200)
     await delivery.settle()
     const hits = async () =>
-      (await server.services.context.metrics.cache.get()).values.find(
+      (await suite.server.services.context.metrics.cache.get()).values.find(
         (value) => value.labels.result === 'hit',
       )?.value ?? 0
     const hitsBefore = await hits()

@@ -3,32 +3,30 @@
 // nothing it remembers outlives a change of the file, the signing keys or the organisation.
 // Across two processes and its bounds: fast-lane-bounds.test.ts.
 import { signUrl } from '@tessera/url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   createSignedUrlOrganisation,
-  startTestServer,
   type TestDatabaseKind,
-  type TestServer,
   testDatabases,
 } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { type Answer, ASSETS, comparable, send, upload, widthOf } from './fast-lane-suite.ts'
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane on %s', (kind) => {
-  let server: TestServer
   let token: string
-  const lane = () => server.services.delivery.fastLane
+  const lane = () => suite.server.services.delivery.fastLane
 
   /**
    * Asks for `path` until the normal path has answered it from the cache (which remembers it);
    * returns that answer.
    */
   async function warm(path: string, headers: Record<string, string> = {}): Promise<Answer> {
-    expect((await send(server.url, path, { headers })).status).toBe(200)
-    await server.services.delivery.settle()
+    expect((await send(suite.server.url, path, { headers })).status).toBe(200)
+    await suite.server.services.delivery.settle()
     // Whatever the lane holds goes, so this answer is surely the normal path's.
     lane().forget(undefined)
     const before = lane().answered
-    const normal = await send(server.url, path, { headers })
+    const normal = await send(suite.server.url, path, { headers })
     expect(lane().answered).toBe(before)
     return normal
   }
@@ -36,16 +34,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane
   /** Sends and says whether the fast lane answered. */
   async function viaLane(path: string, options: Parameters<typeof send>[2] = {}) {
     const before = lane().answered
-    const answer = await send(server.url, path, options)
+    const answer = await send(suite.server.url, path, options)
     return { answer, fast: lane().answered === before + 1 }
   }
 
+  const suite = useTestServer(kind, { DELIVERY_HOSTS: 'cdn.test' })
+
   beforeAll(async () => {
-    server = await startTestServer(kind, { DELIVERY_HOSTS: 'cdn.test' })
-    token = await server.createToken()
-  })
-  afterAll(async () => {
-    await server?.stop()
+    token = await suite.server.createToken()
   })
 
   it('answers a remembered hit with the same status, headers and bytes as the normal path', async () => {
@@ -65,7 +61,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane
     lane().forget(undefined)
     const normal = await viaLane(path, { headers: { 'if-none-match': etag } })
     expect([normal.fast, normal.answer.status]).toEqual([false, 304])
-    await send(server.url, path)
+    await send(suite.server.url, path)
     const matching = await viaLane(path, { headers: { 'if-none-match': `W/${etag}` } })
     expect(matching.fast).toBe(true)
     expect(comparable(matching.answer)).toEqual(comparable(normal.answer))
@@ -79,8 +75,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane
     const path = '/v2/demo/t.resize(w:42)/samples/horse.png'
     await warm(path)
     lane().forget(undefined)
-    const normal = await send(server.url, path, { method: 'HEAD' })
-    await send(server.url, path)
+    const normal = await send(suite.server.url, path, { method: 'HEAD' })
+    await send(suite.server.url, path)
     const { answer, fast } = await viaLane(path, { method: 'HEAD' })
     expect(fast).toBe(true)
     expect(answer.body.length).toBe(0)
@@ -105,7 +101,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane
     await warm(path, webp)
     expect((await viaLane(path, { headers: avif })).fast).toBe(false)
     await warm(path, avif)
-    await send(server.url, path, { headers: webp })
+    await send(suite.server.url, path, { headers: webp })
     const asWebp = await viaLane(path, { headers: webp })
     const asAvif = await viaLane(path, { headers: avif })
     expect([asWebp.fast, asAvif.fast]).toEqual([true, true])
@@ -131,23 +127,23 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane
   })
 
   it('never answers the old bytes of a file overwritten or deleted meanwhile', async () => {
-    const { orgId, fileId } = await upload(server, token, `swap-${kind}`, 20)
+    const { orgId, fileId } = await upload(suite.server, token, `swap-${kind}`, 20)
     const path = `/v2/demo/t.flip()/swap-${kind}.png`
     const first = await warm(path)
     expect((await viaLane(path)).fast).toBe(true)
     for (const width of [21, 22]) {
-      await upload(server, token, `swap-${kind}`, width)
+      await upload(suite.server, token, `swap-${kind}`, width)
       const after = await viaLane(path)
       expect(after.fast).toBe(false)
       expect(after.answer.headers.etag).not.toBe(first.headers.etag)
       expect(await widthOf(after.answer)).toBe(width)
-      await server.services.delivery.settle()
-      await send(server.url, path)
+      await suite.server.services.delivery.settle()
+      await send(suite.server.url, path)
       const again = await viaLane(path)
       expect(again.fast).toBe(true)
       expect(again.answer.body.equals(after.answer.body)).toBe(true)
     }
-    const removed = await fetch(`${server.url}${ASSETS}/org/${orgId}/files/${fileId}`, {
+    const removed = await fetch(`${suite.server.url}${ASSETS}/org/${orgId}/files/${fileId}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${token}` },
     })
@@ -158,12 +154,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane
   })
 
   it('refuses a bad or revoked signature; a valid one is answered until its key goes', async () => {
-    const { repo, lookups } = server.services.context
+    const { repo, lookups } = suite.server.services.context
     const { organisation: secure, key } = await createSignedUrlOrganisation(
-      server,
+      suite.server,
       `fast-secure-${kind}`,
     )
-    const url = `${server.url}/v2/fast-secure-${kind}/t.resize(w:16)/horse.png`
+    const url = `${suite.server.url}/v2/fast-secure-${kind}/t.resize(w:16)/horse.png`
     const signed = new URL(
       await signUrl(url, { accessKey: key.accessKey, token: key.secret, expirySeconds: 60 }),
     )
@@ -184,7 +180,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane
   })
 
   it('forgets an organisation’s answers when its settings change', async () => {
-    const { repo, lookups } = server.services.context
+    const { repo, lookups } = suite.server.services.context
     const path = '/v2/demo/t.resize(w:46)/samples/horse.png'
     await warm(path)
     expect((await viaLane(path)).fast).toBe(true)

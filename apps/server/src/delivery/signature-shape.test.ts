@@ -2,28 +2,21 @@
 // the database refuses) answered 500. Every signed-URL check now refuses it as an invalid
 // signature before any lookup, on PGlite and PostgreSQL.
 import { signUrl } from '@tessera/url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createSignedUrlOrganisation,
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createSignedUrlOrganisation, type TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])('signature parameters on %s', (kind) => {
-  let server: TestServer
   let signed: string
+  const suite = useTestServer(kind)
+
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    const { key } = await createSignedUrlOrganisation(server, `shape-${kind}`)
-    signed = await signUrl(`${server.url}/v2/shape-${kind}/t.resize(w:16)/horse.png`, {
+    const { key } = await createSignedUrlOrganisation(suite.server, `shape-${kind}`)
+    signed = await signUrl(`${suite.server.url}/v2/shape-${kind}/t.resize(w:16)/horse.png`, {
       accessKey: key.accessKey,
       token: key.secret,
       expirySeconds: 60,
     })
-  })
-  afterAll(async () => {
-    await server?.stop()
   })
 
   const withParam = (url: string, name: string, value: string) =>
@@ -55,7 +48,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('signature parameters on
 
   it('refuses an odd access key on an unsigned AI URL of a strict organisation', async () => {
     // The demo organisation has strict transformations on: an AI step needs a valid signature.
-    const url = `${server.url}/v2/demo/erase.bg()/samples/horse.png?pbs=${'a'.repeat(64)}&pbe=${
+    const url = `${suite.server.url}/v2/demo/erase.bg()/samples/horse.png?pbs=${'a'.repeat(64)}&pbe=${
       Math.floor(Date.now() / 1000) + 60
     }&pbt=ab%00cd`
     const answer = await fetch(url)

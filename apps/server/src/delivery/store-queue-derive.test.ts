@@ -2,24 +2,18 @@
 // rendered bytes and not stored: no file, no index row, counted as not stored. The row of a
 // stored image is written only after its file is in storage (decision 014).
 import { parsePattern } from '@tessera/url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { defaultTestDatabase } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { createDerivedBudget } from './budget.ts'
 import { createDeriver } from './derive.ts'
 import { createStoreQueue } from './store-queue.ts'
 
 describe('derived images and a full store queue', () => {
-  let server: TestServer
-
-  beforeAll(async () => {
-    server = await startTestServer(defaultTestDatabase())
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(defaultTestDatabase())
 
   async function resolvedAstronaut(pattern: string) {
-    const { repo, lookups } = server.services.context
+    const { repo, lookups } = suite.server.services.context
     const organisation = await lookups.organisationByCloudName('demo')
     if (organisation === undefined) throw new Error('no demo organisation')
     const file = await repo.findFile(organisation.id, 'samples/astronaut.png')
@@ -29,7 +23,7 @@ describe('derived images and a full store queue', () => {
   }
 
   it('answers the image, and stores neither its file nor its row while the queue is full', async () => {
-    const context = server.services.context
+    const context = suite.server.services.context
     const stores = createStoreQueue({ concurrency: 1, maxPendingBytes: 1 })
     let release: () => void = () => undefined
     // A write that holds the queue's only slot (a disk that has not answered yet).
@@ -54,7 +48,7 @@ describe('derived images and a full store queue', () => {
   })
 
   it('writes the row only once the file is in storage', async () => {
-    const context = server.services.context
+    const context = suite.server.services.context
     const stores = createStoreQueue()
     const deriver = createDeriver(context, {
       budget: createDerivedBudget(context),

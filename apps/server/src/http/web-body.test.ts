@@ -3,8 +3,9 @@
 // a body over its cap is 413 before anything parses it (declared or streamed), nothing is
 // stored, and the server keeps serving; N messages sent at once keep at most the hour's limit.
 import { request } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { ACTION_BODY_MAX_BYTES, PAGE_BODY_MAX_BYTES, pageBodyCap } from './web.ts'
 
 const CONTACT_LIMIT = 3
@@ -55,22 +56,16 @@ describe('the body caps of pages', () => {
 })
 
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (kind) => {
-  let server: TestServer
-  const stored = () => server.services.context.repo.listContactMessages(10_000)
+  const stored = () => suite.server.services.context.repo.listContactMessages(10_000)
 
-  beforeAll(async () => {
-    server = await startTestServer(kind, {
-      TRUSTED_PROXIES: '127.0.0.1,::1',
-      CONTACT_LIMIT_PER_HOUR: String(CONTACT_LIMIT),
-    })
-  })
-  afterAll(async () => {
-    await server?.stop()
+  const suite = useTestServer(kind, {
+    TRUSTED_PROXIES: '127.0.0.1,::1',
+    CONTACT_LIMIT_PER_HOUR: String(CONTACT_LIMIT),
   })
 
   it('answers 413 to a contact message over its cap, declared or streamed, and keeps nothing', async () => {
     const before = (await stored()).length
-    const big = await fetch(`${server.url}/contactus`, {
+    const big = await fetch(`${suite.server.url}/contactus`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -81,7 +76,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (ki
     expect(big.status).toBe(413)
     expect(await big.json()).toMatchObject({ code: 'too_large' })
     // React Router's client-side call of the same action.
-    const data = await fetch(`${server.url}/contactus.data`, {
+    const data = await fetch(`${suite.server.url}/contactus.data`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -91,9 +86,9 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (ki
     })
     expect(data.status).toBe(413)
     // 20 MB without a length: refused once the cap is passed, not after the whole body.
-    expect(await postChunked(`${server.url}/contactus`, 20 * 1024 * 1024)).toBe(413)
+    expect(await postChunked(`${suite.server.url}/contactus`, 20 * 1024 * 1024)).toBe(413)
     expect((await stored()).length).toBe(before)
-    const page = await fetch(`${server.url}/contactus`)
+    const page = await fetch(`${suite.server.url}/contactus`)
     expect(page.status).toBe(200)
     await page.arrayBuffer()
   })
@@ -108,7 +103,9 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (ki
     }, 10)
     try {
       const statuses = await Promise.all(
-        Array.from({ length: 4 }, () => postChunked(`${server.url}/contactus`, 100 * 1024 * 1024)),
+        Array.from({ length: 4 }, () =>
+          postChunked(`${suite.server.url}/contactus`, 100 * 1024 * 1024),
+        ),
       )
       expect(statuses).toEqual([413, 413, 413, 413])
     } finally {
@@ -118,7 +115,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (ki
   })
 
   it('caps the body of every other page route as well', async () => {
-    const answer = await fetch(`${server.url}/about-us`, {
+    const answer = await fetch(`${suite.server.url}/about-us`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ filler: 'y'.repeat(PAGE_BODY_MAX_BYTES) }),
@@ -131,7 +128,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (ki
     const before = (await stored()).length
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        fetch(`${server.url}/contactus`, {
+        fetch(`${suite.server.url}/contactus`, {
           method: 'POST',
           headers: {
             'content-type': 'application/x-www-form-urlencoded',
@@ -151,7 +148,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (ki
     expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThan(0)
     expect((await stored()).length - before).toBe(CONTACT_LIMIT)
     // Another address still gets through; a whole /64 is one IPv6 sender.
-    const other = await fetch(`${server.url}/contactus`, {
+    const other = await fetch(`${suite.server.url}/contactus`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -165,7 +162,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('page bodies on %s', (ki
 
   it('counts IPv6 senders by their /64', async () => {
     const send = (address: string) =>
-      fetch(`${server.url}/contactus`, {
+      fetch(`${suite.server.url}/contactus`, {
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',

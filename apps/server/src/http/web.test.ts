@@ -2,40 +2,38 @@
 // counted apart in metrics, and no client can pass for one.
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../app.ts'
 import { buildOpenApiDocument } from '../openapi.ts'
-import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
+import { defaultTestDatabase } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { createLocalFetch } from './web.ts'
 
 const PLANS = '/service/panel/billing/v1.0/plans'
 
 describe('in-process calls of the pages', () => {
-  let server: TestServer
   let local: ReturnType<typeof createLocalFetch>
   let hono: () => Parameters<typeof createLocalFetch>[0]
 
+  const suite = useTestServer(defaultTestDatabase())
+
   beforeAll(async () => {
-    server = await startTestServer(defaultTestDatabase())
     const openApi = buildOpenApiDocument({
-      publicUrl: server.url,
+      publicUrl: suite.server.url,
       appSlug: 'background-remover',
       predictionId: 'erase_bg',
     })
-    const app = createApp(server.services.context, {
-      delivery: server.services.delivery,
-      features: server.services.features,
+    const app = createApp(suite.server.services.context, {
+      delivery: suite.server.services.delivery,
+      features: suite.server.services.features,
       openApi: () => openApi,
     })
     local = createLocalFetch(app)
     hono = () => app
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   const internalPlanCalls = async () => {
-    const text = await (await fetch(`${server.url}/metrics`)).text()
+    const text = await (await fetch(`${suite.server.url}/metrics`)).text()
     const line = text
       .split('\n')
       .find((row) => row.startsWith('tessera_http_requests_total{') && row.includes(PLANS_LABEL))
@@ -45,7 +43,7 @@ describe('in-process calls of the pages', () => {
 
   it('answers under the request id of the visit that made them', async () => {
     const answer = await local.asVisitor('visit-42', () =>
-      local.localFetch(new Request(`${server.url}${PLANS}`)),
+      local.localFetch(new Request(`${suite.server.url}${PLANS}`)),
     )
     expect(answer.status).toBe(200)
     expect(answer.headers.get('x-request-id')).toBe('visit-42')
@@ -54,10 +52,12 @@ describe('in-process calls of the pages', () => {
 
   it('counts them under internal: in metrics, and never a call over the network', async () => {
     const before = await internalPlanCalls()
-    await local.asVisitor('visit-43', () => local.localFetch(new Request(`${server.url}${PLANS}`)))
+    await local.asVisitor('visit-43', () =>
+      local.localFetch(new Request(`${suite.server.url}${PLANS}`)),
+    )
     expect(await internalPlanCalls()).toBe(before + 1)
     // Whatever a client sends, a call over HTTP is a client's call.
-    const outside = await fetch(`${server.url}${PLANS}`, {
+    const outside = await fetch(`${suite.server.url}${PLANS}`, {
       headers: { 'x-request-id': 'visit-43' },
     })
     expect(outside.status).toBe(200)

@@ -5,14 +5,9 @@
 // the cost estimate (packages/ai/src/cost.ts) while a 64² one is not; no model runs here.
 import { readFile } from 'node:fs/promises'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient } from '../test-client.ts'
-import {
-  startTestServer,
-  storeTestFile,
-  type TestDatabaseKind,
-  type TestServer,
-} from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { storeTestFile, type TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
 
 const PREDICTIONS = '/service/panel/transformation/v1.0/org'
@@ -21,19 +16,9 @@ const SAMPLE = new URL('../../demo/samples/astronaut.png', import.meta.url)
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
   'AI work that cannot finish in time on %s',
   (kind) => {
-    let server: TestServer
-    let client: ReturnType<typeof createTestClient>
+    const suite = useTestServer(kind, { AI_TIMEOUT_MS: '2000' }, { runJobs: false })
 
-    beforeAll(async () => {
-      server = await startTestServer(kind, { AI_TIMEOUT_MS: '2000' }, { runJobs: false })
-      client = createTestClient(server)
-    })
-    afterAll(async () => {
-      await server?.stop()
-    })
-
-    const sign = (url: string) =>
-      client.call('POST', `${PUBLIC_PLAYGROUND}/sign`, { body: { url } })
+    const sign = (url: string) => suite.call('POST', `${PUBLIC_PLAYGROUND}/sign`, { body: { url } })
 
     it('is not signed for a visitor: 422 image_too_large, saying what would fit', async () => {
       const refused = await sign('/v2/demo/sr.upscale(t:2x)/samples/astronaut.png')
@@ -51,12 +36,12 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
     })
 
     it('is not queued as a prediction, and costs nothing', async () => {
-      const owner = await client.signup()
+      const owner = await suite.client.signup()
       const organisationId = owner.organisation._id
-      await storeTestFile(server, organisationId, 'big.png', await readFile(SAMPLE))
-      const { repo } = server.services.context
+      await storeTestFile(suite.server, organisationId, 'big.png', await readFile(SAMPLE))
+      const { repo } = suite.server.services.context
       const before = (await repo.findOrganisationById(organisationId))?.credits
-      const refused = await client.call(
+      const refused = await suite.call(
         'POST',
         `${PREDICTIONS}/${organisationId}/predictions/sr_upscale`,
         { cookie: owner.cookie, body: { image: 'big.png' } },
@@ -64,12 +49,12 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       expect(refused.status, JSON.stringify(refused.body)).toBe(422)
       expect(refused.body).toMatchObject({ code: 'image_too_large' })
       expect((await repo.findOrganisationById(organisationId))?.credits).toBe(before)
-      const { rows } = (await server.services.context.database.db.execute(
+      const { rows } = (await suite.server.services.context.database.db.execute(
         sql`select count(*)::int as n from jobs where organisation_id = ${organisationId}`,
       )) as unknown as { rows: { n: number }[] }
       expect(rows[0]?.n).toBe(0)
       // A prediction that fits is still queued.
-      const crop = await client.call(
+      const crop = await suite.call(
         'POST',
         `${PREDICTIONS}/${organisationId}/predictions/ic_crop`,
         {

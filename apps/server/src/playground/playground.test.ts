@@ -6,14 +6,10 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import { expectError } from '../test-client.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { MEMBER_PLAYGROUND, PUBLIC_PLAYGROUND } from './paths.ts'
 
 const SIGN = `${PUBLIC_PLAYGROUND}/sign`
@@ -25,28 +21,19 @@ interface Signed {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
+  const suite = useTestServer(kind, { ANON_AI_RUNS_PER_DAY: String(LIMIT) })
 
-  beforeAll(async () => {
-    server = await startTestServer(kind, { ANON_AI_RUNS_PER_DAY: String(LIMIT) })
-    client = createTestClient(server)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-
-  const sign = (url: unknown) => client.call('POST', SIGN, { body: { url } })
+  const sign = (url: unknown) => suite.call('POST', SIGN, { body: { url } })
   const clearRuns = async () => {
     // Every request of this file comes from this machine: one address, one allowance.
-    await server.services.context.database.db.execute(
+    await suite.server.services.context.database.db.execute(
       sql`delete from rate_limit_events where key like 'playground:%'`,
     )
   }
 
   it('signs a demo URL with an AI operation, and delivery runs it (202, then 200)', async () => {
     await clearRuns()
-    const plain = `${server.url}/v2/demo/ic.crop(w:200,h:200)/samples/astronaut.png`
+    const plain = `${suite.server.url}/v2/demo/ic.crop(w:200,h:200)/samples/astronaut.png`
     const refused = await fetch(plain)
     expect(refused.status).toBe(401)
     expect(await refused.json()).toMatchObject({ code: 'strict_transformations' })
@@ -85,14 +72,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
     const signed = answer.body as Signed
     expect(signed.url.startsWith(`${path}?pbs=`)).toBe(true)
-    const response = await fetch(`${server.url}${signed.url}`)
+    const response = await fetch(`${suite.server.url}${signed.url}`)
     expect([200, 202]).toContain(response.status)
   })
 
   it('leaves chains without AI operations unsigned and uncounted', async () => {
     await clearRuns()
     for (const url of [
-      `${server.url}/v2/demo/t.resize(w:100)/samples/astronaut.png`,
+      `${suite.server.url}/v2/demo/t.resize(w:100)/samples/astronaut.png`,
       '/v2/demo/original/samples/astronaut.png',
       '/v2/demo/p:thumbnail/samples/astronaut.png',
     ]) {
@@ -103,10 +90,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
   })
 
   it('refuses other organisations, other hosts and garbage with 400', async () => {
-    const other = await client.signup()
+    const other = await suite.client.signup()
     const { cloudName } = other.organisation
     for (const url of [
-      `${server.url}/v2/${cloudName}/ic.crop(w:200)/a.png`,
+      `${suite.server.url}/v2/${cloudName}/ic.crop(w:200)/a.png`,
       '/v2/acme/ic.crop(w:200)/a.png',
       'https://elsewhere.example/v2/demo/ic.crop(w:200)/samples/astronaut.png',
       '/service/panel/users/v1.0/session',
@@ -118,7 +105,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
     }
     expectError(await sign(''), 400, 'invalid_body')
     expectError(await sign(42), 400, 'invalid_body')
-    expectError(await client.call('POST', SIGN, { raw: '{', headers: {} }), 400, 'invalid_json')
+    expectError(await suite.call('POST', SIGN, { raw: '{', headers: {} }), 400, 'invalid_json')
   })
 
   it('counts new AI renders per address at delivery and answers 429 past the daily limit', async () => {
@@ -130,7 +117,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
       // Signing counts nothing; the render delivery starts does.
       expect((answer.body as Signed).remaining.aiRuns).toBe(LIMIT - run + 1)
       const url = (answer.body as Signed).url
-      const response = await fetch(`${server.url}${url}`)
+      const response = await fetch(`${suite.server.url}${url}`)
       expect([200, 202]).toContain(response.status)
       await response.arrayBuffer()
       queued.push(url)
@@ -138,7 +125,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
     const last = await sign('/v2/demo/ic.crop(w:30,h:30)/samples/horse.png')
     expect(last.status).toBe(200)
     expect((last.body as Signed).remaining.aiRuns).toBe(0)
-    const over = await fetch(`${server.url}${(last.body as Signed).url}`, {
+    const over = await fetch(`${suite.server.url}${(last.body as Signed).url}`, {
       headers: { accept: 'application/json' },
     })
     expect(over.status).toBe(429)
@@ -147,7 +134,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
     expect(wait).toBeGreaterThan(0)
     expect(wait).toBeLessThanOrEqual(24 * 3600)
     // Polling a render already queued is not a new one.
-    const again = await fetch(`${server.url}${queued[0]}`)
+    const again = await fetch(`${suite.server.url}${queued[0]}`)
     expect([200, 202]).toContain(again.status)
     await again.arrayBuffer()
     // A free chain still answers, with nothing left.
@@ -159,8 +146,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
   })
 
   it("signs a member's URL of their own organisation, which delivery runs; no one else's", async () => {
-    const owner = await client.signup()
-    const other = await client.signup()
+    const owner = await suite.client.signup()
+    const other = await suite.client.signup()
     const orgId = owner.organisation._id
     const cloud = owner.organisation.cloudName
     // A small image of the owner's organisation, stored as an upload would store it.
@@ -169,7 +156,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
     })
       .png()
       .toBuffer()
-    const { storage, repo, lookups } = server.services.context
+    const { storage, repo, lookups } = suite.server.services.context
     const storageKey = `orgs/${orgId}/originals/playground-member-test`
     await storage.put(storageKey, image)
     await repo.upsertFile(orgId, {
@@ -184,9 +171,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
       storageKey,
     })
     lookups.forgetFile(orgId, 'a.png')
-    const plain = `${server.url}/v2/${cloud}/ic.crop(w:20,h:20)/a.png`
+    const plain = `${suite.server.url}/v2/${cloud}/ic.crop(w:20,h:20)/a.png`
     const memberSign = (who: { cookie: string }, org: string, url: unknown) =>
-      client.call('POST', `${MEMBER_PLAYGROUND}/${org}/sign`, { cookie: who.cookie, body: { url } })
+      suite.call('POST', `${MEMBER_PLAYGROUND}/${org}/sign`, { cookie: who.cookie, body: { url } })
 
     const answer = await memberSign(owner, orgId, plain)
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
@@ -202,7 +189,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
     expectError(await memberSign(other, other.organisation._id, plain), 400, 'not_playground_url')
     expectError(await memberSign(owner, orgId, 'garbage'), 400, 'not_playground_url')
     expectError(
-      await client.call('POST', `${MEMBER_PLAYGROUND}/${orgId}/sign`, { body: { url: plain } }),
+      await suite.call('POST', `${MEMBER_PLAYGROUND}/${orgId}/sign`, { body: { url: plain } }),
       401,
       'unauthenticated',
     )

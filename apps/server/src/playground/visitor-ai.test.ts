@@ -3,9 +3,9 @@
 // steps takes its credits, not one run; a render whose result left the cache counts and is
 // charged again; `dpr=auto` on a signed AI URL renders a few DPR steps, not one per hint.
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
 
 const CREDITS = 3
@@ -13,39 +13,26 @@ const CREDITS = 3
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
   'the visitor AI allowance on %s',
   (kind) => {
-    let server: TestServer
-    let client: ReturnType<typeof createTestClient>
-
-    beforeAll(async () => {
-      server = await startTestServer(
-        kind,
-        { ANON_AI_RUNS_PER_DAY: String(CREDITS) },
-        { runJobs: false },
-      )
-      client = createTestClient(server)
-    })
-    afterAll(async () => {
-      await server?.stop()
-    })
+    const suite = useTestServer(kind, { ANON_AI_RUNS_PER_DAY: String(CREDITS) }, { runJobs: false })
 
     const fresh = async () => {
-      await server.services.context.database.db.execute(
+      await suite.server.services.context.database.db.execute(
         sql`delete from rate_limit_events where key like 'playground:%'`,
       )
     }
     const sign = async (path: string) => {
-      const answer = await client.call('POST', `${PUBLIC_PLAYGROUND}/sign`, { body: { url: path } })
+      const answer = await suite.call('POST', `${PUBLIC_PLAYGROUND}/sign`, { body: { url: path } })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       return answer.body as { url: string; remaining: { aiRuns: number } }
     }
     const left = async () => (await sign('/v2/demo/t.flip()/samples/horse.png')).remaining.aiRuns
     const get = async (url: string, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${server.url}${url}`, { headers })
+      const response = await fetch(`${suite.server.url}${url}`, { headers })
       await response.arrayBuffer()
       return response.status
     }
     const demoBalance = async () => {
-      const { repo } = server.services.context
+      const { repo } = suite.server.services.context
       const demo = await repo.findOrganisationByCloudName('demo')
       return repo.sumCreditLedger(demo?.id ?? '')
     }
@@ -75,7 +62,7 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])(
       expect(await left()).toBe(CREDITS - 1)
       const balance = await demoBalance()
       // The render finished and its image was evicted since: the job is done, no image is kept.
-      await server.services.context.database.db.execute(
+      await suite.server.services.context.database.db.execute(
         sql`update jobs set status = 'done', updated_at = now() where status = 'queued'`,
       )
       expect(await get(url)).toBe(202)

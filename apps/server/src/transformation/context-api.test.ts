@@ -5,14 +5,9 @@
 // without running the model again. (Every AI operation's context: delivery/ai-operations-detections.test.ts.)
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import type { TransformationContextAnswer } from './context.ts'
 import { TRANSFORMATION_CONTEXT } from './paths.ts'
 
@@ -24,20 +19,18 @@ const QR_TEXT = 'tessera context'
 describe.each<TestDatabaseKind>(testDatabases('server'))(
   'the transformation context on %s',
   (kind) => {
-    let server: TestServer
-    let client: ReturnType<typeof createTestClient>
-    type Account = Awaited<ReturnType<typeof client.signup>>
+    type Account = Awaited<ReturnType<typeof suite.client.signup>>
     let owner: Account
     let stranger: Account
     let token: string
 
+    const suite = useTestServer(kind)
+
     beforeAll(async () => {
-      server = await startTestServer(kind)
-      client = createTestClient(server)
-      owner = await client.signup()
-      stranger = await client.signup()
+      owner = await suite.client.signup()
+      stranger = await suite.client.signup()
       const image = await readFile(SAMPLE)
-      const { repo, storage, lookups } = server.services.context
+      const { repo, storage, lookups } = suite.server.services.context
       for (const account of [owner, stranger]) {
         const organisationId = account.organisation._id
         const storageKey = `orgs/${organisationId}/originals/${createHash('sha256').update('cat').digest('hex')}`
@@ -55,22 +48,20 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
         })
         lookups.forgetFile(organisationId, 'pets/cat.png')
       }
-      const created = await client.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
+      const created = await suite.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
         cookie: owner.cookie,
         body: { name: 'context tests' },
       })
       token = (created.body as { token: string }).token
     })
-    afterAll(async () => {
-      await server?.stop()
-    })
 
     const contextOf = (url: string, who: { cookie?: string; token?: string }) =>
-      client.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, who)
+      suite.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, who)
     const urlOf = (account: Account, pattern: string, path = 'pets/cat.png') =>
       `/v2/${account.organisation.cloudName}/${pattern}/${path}`
     const balanceOf = async (account: Account) =>
-      (await server.services.context.repo.findOrganisationById(account.organisation._id))?.credits
+      (await suite.server.services.context.repo.findOrganisationById(account.organisation._id))
+        ?.credits
 
     it('answers the steps of a chain in Pixelbin’s shape, with the original’s metadata', async () => {
       const answer = await contextOf(`${urlOf(owner, 't.resize(w:200)~t.flip()')}?dpr=1`, {
@@ -102,7 +93,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
     })
 
     it('takes a full delivery URL and an API token of the organisation', async () => {
-      const answer = await contextOf(`${server.url}${urlOf(owner, 't.grey()')}`, { token })
+      const answer = await contextOf(`${suite.server.url}${urlOf(owner, 't.grey()')}`, { token })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       const { context } = answer.body as TransformationContextAnswer
       expect(context.steps.map((step) => step.name)).toEqual(['grey'])
@@ -110,7 +101,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
 
     it('reads a URL on the organisation’s custom domain, and refuses it to others', async () => {
       const host = `img-${kind}.shop.example`
-      await server.services.context.repo.addCustomDomain(owner.organisation._id, host)
+      await suite.server.services.context.repo.addCustomDomain(owner.organisation._id, host)
       const url = `https://${host}/v2/t.flop()/pets/cat.png`
       const answer = await contextOf(url, { cookie: owner.cookie })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
@@ -139,7 +130,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       })
       for (const who of [
         { cookie: stranger.cookie },
-        { token: await server.createToken('demo') },
+        { token: await suite.server.createToken('demo') },
       ]) {
         const answer = await contextOf(url, who)
         expect(answer.status, JSON.stringify(answer.body)).toBe(404)
@@ -188,7 +179,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
         expect(answer.status, `${url.slice(0, 60)} → ${JSON.stringify(answer.body)}`).toBe(400)
         expect((answer.body as { code: string }).code, url.slice(0, 60)).toBe(code)
       }
-      const none = await client.call('GET', TRANSFORMATION_CONTEXT, { cookie: owner.cookie })
+      const none = await suite.call('GET', TRANSFORMATION_CONTEXT, { cookie: owner.cookie })
       expect(none.status).toBe(400)
     })
 
@@ -204,7 +195,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       const url = urlOf(owner, `qr.generate(i:${text},w:120,h:120)~qr.scan()`)
       const before = await balanceOf(owner)
       const cookieOnly = () =>
-        client.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, {
+        suite.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, {
           cookie: owner.cookie,
           sign: false,
         })
@@ -212,7 +203,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       expect(refused.status, JSON.stringify(refused.body)).toBe(400)
       expect((refused.body as { code: string }).code).toBe('signature_missing')
       expect(await balanceOf(owner)).toBe(before)
-      expect(await server.services.jobs.drain()).toBe(0)
+      expect(await suite.server.services.jobs.drain()).toBe(0)
 
       // The console signs its panel calls: that queues (and charges) once.
       let signed = await contextOf(url, { cookie: owner.cookie })
@@ -252,7 +243,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
 
       // The image itself is the one the context was computed with: cached, no new job.
-      const image = await fetch(`${server.url}${url}`)
+      const image = await fetch(`${suite.server.url}${url}`)
       expect(image.status).toBe(200)
       expect(image.headers.get('content-type')).toBe('image/png')
       await image.arrayBuffer()
@@ -261,12 +252,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       expect((again.body as TransformationContextAnswer).context.steps[1]?.data).toEqual(
         context.steps[1]?.data,
       )
-      expect(await server.services.jobs.drain()).toBe(0)
+      expect(await suite.server.services.jobs.drain()).toBe(0)
       expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
 
       // Evicted from the cache, the image (and its context) is made again by the same job: a new
       // render, charged again (issue 19, finding 7).
-      const { repo } = server.services.context
+      const { repo } = suite.server.services.context
       const cacheKey = image.headers.get('etag')?.replaceAll('"', '') ?? ''
       const rows = await repo.leastRecentlyUsedDerived(1000)
       const row = rows.find((entry) => entry.storageKey.includes(cacheKey))
