@@ -4,13 +4,9 @@
 // the last-owner rule, invitations by mail, and the development outbox when no SMTP is set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { linkIn, startTestSmtp, type TestSmtp } from '../mail/test-smtp.ts'
-import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { expectError } from '../test-client.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { FORGOT_ANSWER, RECOVERY_LIMITS } from './identity.ts'
 
 const USERS = '/service/panel/users/v1.0'
@@ -20,26 +16,24 @@ const PASSWORD = 'correct horse battery'
 const tokenOf = (link: string) => new URL(link).searchParams.get('token') ?? ''
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %s', (kind) => {
-  let server: TestServer
   let smtp: TestSmtp
-  let client: ReturnType<typeof createTestClient>
 
   beforeAll(async () => {
     smtp = await startTestSmtp()
-    server = await startTestServer(kind, { SMTP_URL: smtp.url, MAIL_FROM: 'Tessera <mail@test>' })
-    client = createTestClient(server)
   })
   afterAll(async () => {
-    await server?.stop()
     await smtp?.stop()
   })
-
-  const call: ReturnType<typeof createTestClient>['call'] = (...args) => client.call(...args)
+  const suite = useTestServer(kind, () => ({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Tessera <mail@test>',
+  }))
+  const { call } = suite
   const login = (email: string, password: string) =>
     call('POST', `${USERS}/auth/login`, { body: { email, password } })
 
   it('mails a confirmation link on sign-up; opening it verifies the address once', async () => {
-    const account = await client.signup()
+    const account = await suite.client.signup()
     const session = await call('GET', `${USERS}/session`, { cookie: account.cookie })
     expect(session.body).toMatchObject({
       session: { passport: { user: { emailVerified: false } } },
@@ -47,9 +41,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
     const mail = await smtp.waitFor(account.email, /Confirm your Tessera e-mail/)
     expect(mail.from).toBe('mail@test')
     const link = linkIn(mail, '/auth/verify-email')
-    expect(link.startsWith(`${server.config.publicUrl}/console/auth/verify-email?token=`)).toBe(
-      true,
-    )
+    expect(
+      link.startsWith(`${suite.server.config.publicUrl}/console/auth/verify-email?token=`),
+    ).toBe(true)
     const verified = await call('POST', `${USERS}/auth/email/verify`, {
       body: { token: tokenOf(link) },
     })
@@ -62,7 +56,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
   })
 
   it('resets a forgotten password by a mailed single-use link and ends every session', async () => {
-    const account = await client.signup()
+    const account = await suite.client.signup()
     const other = await login(account.email, PASSWORD)
     expect(other.status).toBe(200)
     const asked = await call('POST', `${USERS}/auth/password/forgot`, {
@@ -102,7 +96,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
     const answer = await call('POST', `${USERS}/auth/password/forgot`, { body: { email: unknown } })
     expect(answer.status).toBe(202)
     expect(answer.body).toEqual(FORGOT_ANSWER)
-    const known = await client.signup()
+    const known = await suite.client.signup()
     const knownAnswer = await call('POST', `${USERS}/auth/password/forgot`, {
       body: { email: known.email },
     })
@@ -139,7 +133,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
   })
 
   it('changes the password with the current one and ends the other sessions only', async () => {
-    const account = await client.signup()
+    const account = await suite.client.signup()
     const other = await login(account.email, PASSWORD)
     const wrong = await call('POST', `${USERS}/account/password`, {
       cookie: account.cookie,
@@ -157,8 +151,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
   })
 
   it('changes the e-mail only when the link mailed to the new address is opened', async () => {
-    const account = await client.signup()
-    const taken = await client.signup()
+    const account = await suite.client.signup()
+    const taken = await suite.client.signup()
     expectError(
       await call('POST', `${USERS}/account/email`, {
         cookie: account.cookie,
@@ -187,7 +181,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
   })
 
   it('lists the own sessions and revokes one of them', async () => {
-    const account = await client.signup()
+    const account = await suite.client.signup()
     const other = await call('POST', `${USERS}/auth/login`, {
       body: { email: account.email, password: PASSWORD },
       headers: { 'user-agent': 'Phone browser 1.0' },
@@ -205,7 +199,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
     expect(revoked.status).toBe(204)
     expect((await call('GET', `${USERS}/session`, { cookie: other.cookie ?? '' })).status).toBe(401)
     // Another user's session id is not found, whatever its shape.
-    const stranger = await client.signup()
+    const stranger = await suite.client.signup()
     const theirs = await call('GET', `${USERS}/account/sessions`, { cookie: stranger.cookie })
     const theirId = (theirs.body as { _id: string }[])[0]?._id
     expectError(
@@ -221,7 +215,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
   })
 
   it('mails the owners when a payment goes through, with a link to billing', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     const started = await call(
       'POST',
       `/service/panel/billing/v1.0/org/${owner.organisation._id}/checkout`,
@@ -232,10 +226,13 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
     )
     expect(started.status, JSON.stringify(started.body)).toBe(201)
     const { checkoutUrl } = started.body as { checkoutUrl: string }
-    const paid = await fetch(`${checkoutUrl.replace(server.config.publicUrl, server.url)}/pay`, {
-      method: 'POST',
-      redirect: 'manual',
-    })
+    const paid = await fetch(
+      `${checkoutUrl.replace(suite.server.config.publicUrl, suite.server.url)}/pay`,
+      {
+        method: 'POST',
+        redirect: 'manual',
+      },
+    )
     expect(paid.status).toBeLessThan(400)
     const mail = await smtp.waitFor(owner.email, /Payment received/)
     expect(mail.text).toMatch(/credits were added/)
@@ -243,8 +240,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
   })
 
   it('invites by mail, and deletes an account only once no organisation is left without owner', async () => {
-    const owner = await client.signup()
-    const invitee = await client.signup()
+    const owner = await suite.client.signup()
+    const invitee = await suite.client.signup()
     const invited = await call('POST', `${ORG}/${owner.organisation._id}/invitations`, {
       cookie: owner.cookie,
       body: { email: invitee.email, role: 'admin' },
@@ -288,13 +285,13 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
     })
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(204)
     expect(deleted.setCookie).toContain('Max-Age=0')
-    expect(await server.services.context.repo.findOrganisationById(owner.organisation._id)).toBe(
-      undefined,
-    )
+    expect(
+      await suite.server.services.context.repo.findOrganisationById(owner.organisation._id),
+    ).toBe(undefined)
   })
 
   it('keeps the outbox closed to everyone but operators', async () => {
-    const account = await client.signup()
+    const account = await suite.client.signup()
     expectError(
       await call('GET', `${USERS}/mail/outbox`, { cookie: account.cookie }),
       403,
@@ -305,20 +302,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('mail and recovery on %
 })
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('the development outbox on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
   const operator = `operator.${Date.now().toString(36)}@example.com`
 
-  beforeAll(async () => {
-    server = await startTestServer(kind, { OPERATOR_EMAILS: operator, MAIL_OUTBOX_KEEP: '3' })
-    client = createTestClient(server)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(kind, { OPERATOR_EMAILS: operator, MAIL_OUTBOX_KEEP: '3' })
 
   it('keeps mail in the database without SMTP, the newest few, for operators to read', async () => {
-    const op = await client.signup({ email: operator })
+    const op = await suite.client.signup({ email: operator })
     let outbox: { mode: string; items: { to: string; subject: string; text: string }[] } = {
       mode: '',
       items: [],
@@ -327,7 +316,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the development outbox
     // so the outbox's order is the order of the sign-ups whatever the machine's load.
     const waitKept = async (email: string) => {
       for (let i = 0; i < 50; i++) {
-        const answer = await client.call('GET', `${USERS}/mail/outbox`, { cookie: op.cookie })
+        const answer = await suite.call('GET', `${USERS}/mail/outbox`, { cookie: op.cookie })
         expect(answer.status).toBe(200)
         outbox = answer.body as typeof outbox
         if (outbox.items.some((m) => m.to === email)) return
@@ -337,7 +326,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the development outbox
     await waitKept(operator)
     const people = []
     for (let i = 0; i < 3; i++) {
-      const person = await client.signup()
+      const person = await suite.client.signup()
       people.push(person)
       await waitKept(person.email)
     }
@@ -350,31 +339,22 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the development outbox
 describe.each<TestDatabaseKind>(testDatabases('server'))(
   'an SMTP server that is down on %s',
   (kind) => {
-    let server: TestServer
-    let client: ReturnType<typeof createTestClient>
-
-    beforeAll(async () => {
-      server = await startTestServer(kind, { SMTP_URL: 'smtp://127.0.0.1:1' })
-      client = createTestClient(server)
-    })
-    afterAll(async () => {
-      await server?.stop()
-    })
+    const suite = useTestServer(kind, { SMTP_URL: 'smtp://127.0.0.1:1' })
 
     it('still signs up, invites and answers reset requests; the process stays up', async () => {
-      const account = await client.signup()
-      const forgot = await client.call('POST', `${USERS}/auth/password/forgot`, {
+      const account = await suite.client.signup()
+      const forgot = await suite.call('POST', `${USERS}/auth/password/forgot`, {
         body: { email: account.email },
       })
       expect(forgot.status).toBe(202)
-      const invited = await client.call('POST', `${ORG}/${account.organisation._id}/invitations`, {
+      const invited = await suite.call('POST', `${ORG}/${account.organisation._id}/invitations`, {
         cookie: account.cookie,
         body: { email: 'someone@example.com', role: 'viewer' },
       })
       expect(invited.status, JSON.stringify(invited.body)).toBe(201)
       // The link is still in the answer, for the inviter to pass on.
       expect(invited.body).toMatchObject({ role: 'viewer' })
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+      expect((await fetch(`${suite.server.url}/healthz`)).status).toBe(200)
     })
   },
 )

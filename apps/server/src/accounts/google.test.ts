@@ -1,6 +1,7 @@
 // Google one-tap through the real server, with a real key pair and a JWKS endpoint on loopback
 // standing in for Google's (we cannot reach Google here; the verifier is the production one).
 import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ApiError, createTestClient } from '../test-client.ts'
@@ -8,17 +9,15 @@ import {
   defaultTestDatabase,
   startTestServer,
   type TestDatabaseKind,
-  type TestServer,
   testDatabases,
 } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 const CLIENT_ID = 'tessera-test.apps.googleusercontent.com'
 const GOOGLE = '/service/panel/users/v1.0/auth/google'
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s', (kind) => {
   let jwks: Server
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
   let sign: (
     claims: Record<string, unknown>,
     options?: { key?: 'other'; expiresIn?: string; audience?: string },
@@ -39,8 +38,6 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
       response.end(JSON.stringify({ keys: [publicJwk] }))
     })
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
-    const address = jwks.address()
-    const port = typeof address === 'object' && address !== null ? address.port : 0
     sign = (claims, options = {}) =>
       new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid: 'g1' })
@@ -49,16 +46,14 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
         .setIssuedAt()
         .setExpirationTime(options.expiresIn ?? '10m')
         .sign(options.key === 'other' ? stranger.privateKey : google.privateKey)
-    server = await startTestServer(kind, {
-      GOOGLE_CLIENT_ID: CLIENT_ID,
-      GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/oauth2/v3/certs`,
-    })
-    client = createTestClient(server)
   })
   afterAll(async () => {
-    await server?.stop()
     await new Promise((resolve) => jwks?.close(resolve))
   })
+  const suite = useTestServer(kind, () => ({
+    GOOGLE_CLIENT_ID: CLIENT_ID,
+    GOOGLE_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/oauth2/v3/certs`,
+  }))
 
   const person = () => {
     seq++
@@ -73,42 +68,42 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
 
   it('creates an account with an organisation for a new Google user and signs them in', async () => {
     const claims = person()
-    const answer = await client.call('POST', GOOGLE, { body: { credential: await sign(claims) } })
+    const answer = await suite.call('POST', GOOGLE, { body: { credential: await sign(claims) } })
     expect(answer.status, JSON.stringify(answer.body)).toBe(201)
     expect(answer.body).toMatchObject({
       isNewUser: true,
       user: { email: claims.email.toLowerCase(), firstName: 'Grace', lastName: 'Hopper' },
     })
-    const session = await client.call('GET', '/service/panel/users/v1.0/session', {
+    const session = await suite.call('GET', '/service/panel/users/v1.0/session', {
       cookie: answer.cookie ?? '',
     })
     expect(session.status).toBe(200)
-    const orgs = await client.call('GET', '/service/panel/organization/v1.0/all', {
+    const orgs = await suite.call('GET', '/service/panel/organization/v1.0/all', {
       cookie: answer.cookie ?? '',
     })
     expect((orgs.body as { cloudName: string }[])[0]?.cloudName).toMatch(/^grace-/)
     // The same Google account signs in to the same user next time.
-    const again = await client.call('POST', GOOGLE, { body: { credential: await sign(claims) } })
+    const again = await suite.call('POST', GOOGLE, { body: { credential: await sign(claims) } })
     expect(again.status).toBe(200)
     expect(again.body).toMatchObject({
       isNewUser: false,
       user: { _id: (answer.body as { user: { _id: string } }).user._id },
     })
     // Such an account has no password to log in with.
-    const login = await client.call('POST', '/service/panel/users/v1.0/auth/login', {
+    const login = await suite.call('POST', '/service/panel/users/v1.0/auth/login', {
       body: { email: claims.email, password: 'correct horse battery' },
     })
     expect(login.status).toBe(401)
   })
 
   it('links a verified Google email to the existing account of that email', async () => {
-    const existing = await client.signup()
+    const existing = await suite.client.signup()
     const claims = { ...person(), email: existing.email }
-    const answer = await client.call('POST', GOOGLE, { body: { credential: await sign(claims) } })
+    const answer = await suite.call('POST', GOOGLE, { body: { credential: await sign(claims) } })
     expect(answer.status).toBe(200)
     expect(answer.body).toMatchObject({ isNewUser: false, user: { _id: existing.user._id } })
     // A second Google account claiming the same email cannot take it over.
-    const other = await client.call('POST', GOOGLE, {
+    const other = await suite.call('POST', GOOGLE, {
       body: { credential: await sign({ ...person(), email: existing.email }) },
     })
     expect(other.status).toBe(409)
@@ -116,7 +111,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
   })
 
   it('refuses an unverified email for a new account', async () => {
-    const answer = await client.call('POST', GOOGLE, {
+    const answer = await suite.call('POST', GOOGLE, {
       body: { credential: await sign({ ...person(), email_verified: false }) },
     })
     expect(answer.status).toBe(403)
@@ -133,7 +128,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
     ['not a JWT', async () => 'not.a.jwt'],
     ['SQL-looking', async () => "' OR '1'='1"],
   ])('answers 401 for a credential %s', async (_what, make) => {
-    const answer = await client.call('POST', GOOGLE, { body: { credential: await make() } })
+    const answer = await suite.call('POST', GOOGLE, { body: { credential: await make() } })
     expect(answer.status, JSON.stringify(answer.body)).toBe(401)
     expect((answer.body as ApiError).code).toBe('invalid_google_token')
     expect(answer.cookie).toBeUndefined()
@@ -141,7 +136,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
 
   it('answers 400 without a credential', async () => {
     for (const body of [{}, { credential: '' }, { credential: 42 }]) {
-      const answer = await client.call('POST', GOOGLE, { body })
+      const answer = await suite.call('POST', GOOGLE, { body })
       expect(answer.status).toBe(400)
       expect((answer.body as ApiError).code).toBe('invalid_body')
     }

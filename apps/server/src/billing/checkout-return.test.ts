@@ -3,15 +3,11 @@
 // payment's id and status; any other address is refused when the checkout is made (no open
 // redirect), and a checkout URL whose address was swapped is refused without settling anything.
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../db/index.ts'
 import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { startTestServer, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { BILLING } from './paths.ts'
 import { consoleReturnUrl } from './return-url.ts'
 
@@ -24,24 +20,19 @@ interface Checkout {
 type Account = Awaited<ReturnType<ReturnType<typeof createTestClient>['signup']>>
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('checkout return on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
   let owner: Account
 
+  const suite = useTestServer(kind)
+
   beforeAll(async () => {
-    server = await startTestServer(kind)
-    client = createTestClient(server)
-    owner = await client.signup()
+    owner = await suite.client.signup()
   }, 60_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   const billingPage = () =>
-    `${server.config.publicUrl}/console/organization/${owner.organisation._id}/billing/plans/topup`
+    `${suite.server.config.publicUrl}/console/organization/${owner.organisation._id}/billing/plans/topup`
 
   const checkout = (body: Record<string, unknown>) =>
-    client.call('POST', `${BILLING}/org/${owner.organisation._id}/checkout`, {
+    suite.call('POST', `${BILLING}/org/${owner.organisation._id}/checkout`, {
       cookie: owner.cookie,
       body: { kind: 'topup', addonId: 101, ...body },
     })
@@ -54,7 +45,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('checkout return on %s'
 
   /** The checkout URL on the test server, with `/{action}` added to its path if given. */
   function local(checkoutUrl: string, action?: 'pay' | 'cancel'): string {
-    const url = new URL(checkoutUrl.replace(server.config.publicUrl, server.url))
+    const url = new URL(checkoutUrl.replace(suite.server.config.publicUrl, suite.server.url))
     if (action !== undefined) url.pathname += `/${action}`
     return url.toString()
   }
@@ -65,7 +56,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('checkout return on %s'
   const balance = async () =>
     (
       (
-        await client.call('GET', `${BILLING}/org/${owner.organisation._id}/credits`, {
+        await suite.call('GET', `${BILLING}/org/${owner.organisation._id}/credits`, {
           cookie: owner.cookie,
         })
       ).body as { balance: number }
@@ -73,7 +64,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('checkout return on %s'
 
   const payments = async () =>
     (
-      await server.services.context.database.db
+      await suite.server.services.context.database.db
         .select({ id: schema.payments.id, status: schema.payments.status })
         .from(schema.payments)
         .where(eq(schema.payments.organisationId, owner.organisation._id))
@@ -129,13 +120,13 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('checkout return on %s'
   it('takes a path of the console as the return address, on the console origin', async () => {
     const made = await started(`/console/organization/${owner.organisation._id}/billing`)
     expect(new URL(made.checkoutUrl).searchParams.get('return')).toBe(
-      `${server.config.publicUrl}/console/organization/${owner.organisation._id}/billing`,
+      `${suite.server.config.publicUrl}/console/organization/${owner.organisation._id}/billing`,
     )
   })
 
   it('refuses any return address outside the console, and makes no checkout', async () => {
     const count = await payments()
-    const origin = server.config.publicUrl
+    const origin = suite.server.config.publicUrl
     const host = new URL(origin).host
     for (const returnUrl of [
       'https://evil.example/console',
@@ -166,7 +157,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('checkout return on %s'
     const before = await balance()
     const made = await started(billingPage())
     const swapped = new URL(made.checkoutUrl)
-    swapped.searchParams.set('return', `${server.config.publicUrl}/console/elsewhere`)
+    swapped.searchParams.set('return', `${suite.server.config.publicUrl}/console/elsewhere`)
     const unsigned = new URL(made.checkoutUrl)
     unsigned.searchParams.delete('rs')
     const unreturned = new URL(made.checkoutUrl)
@@ -181,7 +172,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('checkout return on %s'
       expect(pay.status, url.search).toBe(400)
     }
     expect(await balance()).toBe(before)
-    const payment = await client.call(
+    const payment = await suite.call(
       'GET',
       `${BILLING}/org/${owner.organisation._id}/payments/${made.paymentId}`,
       { cookie: owner.cookie },

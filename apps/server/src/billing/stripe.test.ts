@@ -4,13 +4,8 @@
 // cancellation at period end, the customer portal and the end of a subscription.
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { BILLING_ORG_BASE, PAYMENT_WEBHOOK_BASE } from './paths.ts'
 import { STRIPE_SIGNATURE_HEADER } from './stripe.ts'
 import { startStripeStandIn } from './stripe-stand-in.ts'
@@ -21,31 +16,27 @@ const WEBHOOK_SECRET = 'whsec_tessera_stand_in_secret'
 const signer = new Stripe(SECRET_KEY)
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s', (kind) => {
-  let server: TestServer
-  let client: ReturnType<typeof createTestClient>
   let standIn: Awaited<ReturnType<typeof startStripeStandIn>>
 
   beforeAll(async () => {
     standIn = await startStripeStandIn()
-    server = await startTestServer(kind, {
-      PAYMENT_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_PRICE_IDS: '1=price_starter_monthly',
-      STRIPE_API_URL: standIn.url,
-    })
-    client = createTestClient(server)
   })
   afterAll(async () => {
-    await server?.stop()
     await standIn?.stop()
   })
+  const suite = useTestServer(kind, () => ({
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_PRICE_IDS: '1=price_starter_monthly',
+    STRIPE_API_URL: standIn.url,
+  }))
 
-  type Account = Awaited<ReturnType<typeof client.signup>>
+  type Account = Awaited<ReturnType<typeof suite.client.signup>>
   const org = (account: Account, rest: string) =>
     `${BILLING_ORG_BASE}/${account.organisation._id}${rest}`
   const credits = async (account: Account) => {
-    const answer = await client.call('GET', org(account, '/credits'), { cookie: account.cookie })
+    const answer = await suite.call('GET', org(account, '/credits'), { cookie: account.cookie })
     return answer.body as {
       balance: number
       plan: { _id: number }
@@ -63,7 +54,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
       ...event,
     })
     const signature = header ?? signer.webhooks.generateTestHeaderString({ payload, secret })
-    return fetch(`${server.url}${PAYMENT_WEBHOOK_BASE}/stripe`, {
+    return fetch(`${suite.server.url}${PAYMENT_WEBHOOK_BASE}/stripe`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [STRIPE_SIGNATURE_HEADER]: signature },
       body: payload,
@@ -85,9 +76,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
   })
 
   it('opens Checkout Sessions, credits a verified webhook once, and refuses forged ones', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     const before = (await credits(owner)).balance
-    const started = await client.call('POST', org(owner, '/checkout'), {
+    const started = await suite.call('POST', org(owner, '/checkout'), {
       cookie: owner.cookie,
       body: { kind: 'topup', addonId: 101, returnUrl: '/console' },
     })
@@ -122,7 +113,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
     )
     expect(stale.status).toBe(400)
     await stale.arrayBuffer()
-    const unsigned = await fetch(`${server.url}${PAYMENT_WEBHOOK_BASE}/stripe`, {
+    const unsigned = await fetch(`${suite.server.url}${PAYMENT_WEBHOOK_BASE}/stripe`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
@@ -149,9 +140,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
   })
 
   it('subscribes with the configured Price, gives receipts, renews, cancels at period end, opens the portal and ends', async () => {
-    const owner = await client.signup()
+    const owner = await suite.client.signup()
     const start = (await credits(owner)).balance
-    const started = await client.call('POST', org(owner, '/checkout'), {
+    const started = await suite.call('POST', org(owner, '/checkout'), {
       cookie: owner.cookie,
       body: { kind: 'subscription', planId: 1 },
     })
@@ -197,7 +188,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
     expect((await credits(owner)).balance).toBe(start + 1000)
 
     // Receipts: both payments, numbered, as a page and as a download.
-    const list = await client.call('GET', org(owner, '/payments?status=paid'), {
+    const list = await suite.call('GET', org(owner, '/payments?status=paid'), {
       cookie: owner.cookie,
     })
     const items = (
@@ -206,9 +197,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
     expect(items).toHaveLength(2)
     for (const item of items) expect(item.receiptNumber).toMatch(/^R-\d{6}$/)
     expect(new Set(items.map((item) => item.receiptNumber)).size).toBe(2)
-    const receipt = await fetch(`${server.url}${org(owner, `/payments/${paymentId}/receipt`)}`, {
-      headers: { cookie: `bg.session=${owner.cookie}` },
-    })
+    const receipt = await fetch(
+      `${suite.server.url}${org(owner, `/payments/${paymentId}/receipt`)}`,
+      {
+        headers: { cookie: `bg.session=${owner.cookie}` },
+      },
+    )
     expect(receipt.status).toBe(200)
     expect(receipt.headers.get('content-type')).toContain('text/html')
     const html = await receipt.text()
@@ -216,7 +210,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
     expect(html).toContain('9.00 USD')
     expect(html).toContain('Subscription: Starter')
     const download = await fetch(
-      `${server.url}${org(owner, `/payments/${paymentId}/receipt`)}?download=1`,
+      `${suite.server.url}${org(owner, `/payments/${paymentId}/receipt`)}?download=1`,
       { headers: { cookie: `bg.session=${owner.cookie}` } },
     )
     expect(download.headers.get('content-disposition')).toMatch(
@@ -225,7 +219,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
     await download.arrayBuffer()
 
     // Cancel at period end: asked of Stripe, kept here; and taken back.
-    const canceled = await client.call('POST', org(owner, '/subscription/cancel'), {
+    const canceled = await suite.call('POST', org(owner, '/subscription/cancel'), {
       cookie: owner.cookie,
     })
     expect(canceled.status, JSON.stringify(canceled.body)).toBe(200)
@@ -235,7 +229,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
     ).toEqual({ cancel_at_period_end: 'true' })
     now = await credits(owner)
     expect(now.subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: true })
-    const resumed = await client.call('POST', org(owner, '/subscription/resume'), {
+    const resumed = await suite.call('POST', org(owner, '/subscription/resume'), {
       cookie: owner.cookie,
     })
     expect(resumed.status).toBe(200)
@@ -256,7 +250,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
     expect((await credits(owner)).subscription?.cancelAtPeriodEnd).toBe(true)
 
     // The customer portal.
-    const portal = await client.call('POST', org(owner, '/billing-portal'), {
+    const portal = await suite.call('POST', org(owner, '/billing-portal'), {
       cookie: owner.cookie,
       body: { returnUrl: '/console' },
     })
@@ -274,51 +268,51 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Stripe payments on %s'
       data: { object: { id: subscriptionId, object: 'subscription', status: 'canceled' } },
     })
     now = await credits(owner)
-    expect(now.plan._id).toBe(server.config.freePlan.id)
+    expect(now.plan._id).toBe(suite.server.config.freePlan.id)
     expect(now.balance).toBe(start + 1000)
   })
 
   it('keeps receipts to owners and to paid payments, and refuses bad input', async () => {
-    const owner = await client.signup()
-    const started = await client.call('POST', org(owner, '/checkout'), {
+    const owner = await suite.client.signup()
+    const started = await suite.call('POST', org(owner, '/checkout'), {
       cookie: owner.cookie,
       body: { kind: 'topup', addonId: 101 },
     })
     const { paymentId } = started.body as { paymentId: string }
-    const pending = await client.call('GET', org(owner, `/payments/${paymentId}/receipt`), {
+    const pending = await suite.call('GET', org(owner, `/payments/${paymentId}/receipt`), {
       cookie: owner.cookie,
     })
     expect(pending.status).toBe(404)
     expect(pending.body).toMatchObject({ code: 'receipt_not_found' })
-    const stranger = await client.signup()
-    const foreign = await client.call('GET', org(owner, `/payments/${paymentId}/receipt`), {
+    const stranger = await suite.client.signup()
+    const foreign = await suite.call('GET', org(owner, `/payments/${paymentId}/receipt`), {
       cookie: stranger.cookie,
     })
     expect([403, 404]).toContain(foreign.status)
-    const badQuery = await client.call('GET', org(owner, '/payments?status=lost'), {
+    const badQuery = await suite.call('GET', org(owner, '/payments?status=lost'), {
       cookie: owner.cookie,
     })
     expect(badQuery.status).toBe(400)
-    const noSubscription = await client.call('POST', org(owner, '/subscription/cancel'), {
+    const noSubscription = await suite.call('POST', org(owner, '/subscription/cancel'), {
       cookie: owner.cookie,
     })
     expect(noSubscription.status).toBe(404)
-    const noCustomer = await client.call('POST', org(owner, '/billing-portal'), {
+    const noCustomer = await suite.call('POST', org(owner, '/billing-portal'), {
       cookie: owner.cookie,
       body: {},
     })
     expect(noCustomer.status).toBe(404)
     // Stripe down (its retries too): 502, and no payment is recorded.
     standIn.fail('/v1/checkout/sessions', 5)
-    const down = await client.call('POST', org(owner, '/checkout'), {
+    const down = await suite.call('POST', org(owner, '/checkout'), {
       cookie: owner.cookie,
       body: { kind: 'topup', addonId: 102 },
     })
     expect(down.status).toBe(502)
     expect(down.body).toMatchObject({ code: 'payment_provider_error' })
     standIn.fail('/v1/checkout/sessions', 0)
-    const listed = await client.call('GET', org(owner, '/payments'), { cookie: owner.cookie })
+    const listed = await suite.call('GET', org(owner, '/payments'), { cookie: owner.cookie })
     expect((listed.body as { items: unknown[] }).items).toHaveLength(1)
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${suite.server.url}/healthz`)).status).toBe(200)
   })
 })

@@ -5,12 +5,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { CONTENT_DIR, CONTENT_FILES, ContentError } from './content.ts'
 import { APPS, CMS } from './paths.ts'
 
@@ -21,26 +17,25 @@ async function editJson(path: string, edit: (data: Record<string, unknown>[]) =>
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('content reload (%s)', (kind) => {
-  let server: TestServer
   let dir: string
   let changes = 0
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tessera-reload-'))
     await cp(CONTENT_DIR, dir, { recursive: true })
-    server = await startTestServer(kind, {}, { contentDir: dir, runJobs: false })
-    server.services.context.contentChanged.subscribe(() => {
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+  const suite = useTestServer(kind, {}, () => ({ contentDir: dir, runJobs: false }))
+  beforeAll(async () => {
+    suite.server.services.context.contentChanged.subscribe(() => {
       changes++
     })
   })
 
-  afterAll(async () => {
-    await server?.stop()
-    await rm(dir, { recursive: true, force: true })
-  })
-
   const searchTag = async () => {
-    const response = await fetch(`${server.url}${CMS}/websites`)
+    const response = await fetch(`${suite.server.url}${CMS}/websites`)
     const body = (await response.json()) as { data: { attributes: { searchTag: string } }[] }
     return body.data[0]?.attributes.searchTag
   }
@@ -54,10 +49,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('content reload (%s)', 
       ;(data[0] as Record<string, unknown>).title = 'Edited Remover'
     })
     expect(await searchTag()).toBe('tessera')
-    await server.services.reloadContent()
+    await suite.server.services.reloadContent()
     expect(changes).toBe(1)
     expect(await searchTag()).toBe('edited')
-    const app = await fetch(`${server.url}${APPS}/dynamicApps/background-remover`)
+    const app = await fetch(`${suite.server.url}${APPS}/dynamicApps/background-remover`)
     expect(((await app.json()) as { config: { title: string } }).config.title).toBe(
       'Edited Remover',
     )
@@ -65,7 +60,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('content reload (%s)', 
 
   it('keeps the content in use when a file is broken', async () => {
     await writeFile(join(dir, CONTENT_FILES.websites), '[{"id": "not a number"')
-    await expect(server.services.reloadContent()).rejects.toBeInstanceOf(ContentError)
+    await expect(suite.server.services.reloadContent()).rejects.toBeInstanceOf(ContentError)
     expect(changes).toBe(1)
     expect(await searchTag()).toBe('edited')
   })

@@ -4,40 +4,33 @@
 // within AI_TIMEOUT_MS by its cost estimate (issue 19 finding 4). A model that runs out of time
 // fails its job at once, without retries; a BMP larger than OUTPUT_MAX_BYTES is refused before
 // it is rendered (finding 13).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { describe, expect, it } from 'vitest'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { DERIVE_VISITOR_JOB } from './job.ts'
 
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the AI input limits on %s', (kind) => {
-  let server: TestServer
-
-  beforeAll(async () => {
-    // Read at boot with the server's other settings (config.ts). chelsea.png is 451×300.
-    server = await startTestServer(
-      kind,
-      { AI_MAX_INPUT_PIXELS: '30000', AI_TIMEOUT_MS: '2000', OUTPUT_MAX_BYTES: '1000000' },
-      { runJobs: false },
-    )
-  })
-
-  afterAll(async () => {
-    await server?.stop()
-  })
+  // Read at boot with the server's other settings (config.ts). chelsea.png is 451×300.
+  const suite = useTestServer(
+    kind,
+    { AI_MAX_INPUT_PIXELS: '30000', AI_TIMEOUT_MS: '2000', OUTPUT_MAX_BYTES: '1000000' },
+    { runJobs: false },
+  )
 
   /** Delivers `pattern` on the demo's chelsea.png through a preset (the demo is strict). */
   async function deliver(name: string, pattern: string) {
-    const { repo } = server.services.context
+    const { repo } = suite.server.services.context
     const demo = await repo.findOrganisationByCloudName('demo')
     if (demo === undefined) throw new Error('the demo organisation is missing')
     await repo.upsertPreset(demo.id, { name, transformation: pattern })
-    const response = await fetch(`${server.url}/v2/demo/p:${name}/samples/chelsea.png`)
+    const response = await fetch(`${suite.server.url}/v2/demo/p:${name}/samples/chelsea.png`)
     const body = response.headers.get('content-type')?.includes('json')
       ? ((await response.json()) as { code?: string; message?: string })
       : {}
     return { status: response.status, body }
   }
   const credits = async () =>
-    (await server.services.context.repo.findOrganisationByCloudName('demo'))?.credits
+    (await suite.server.services.context.repo.findOrganisationByCloudName('demo'))?.credits
 
   it('answers a 4xx for an AI chain on a larger image, with no job and no charge', async () => {
     const before = await credits()
@@ -63,14 +56,14 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the AI input limits on 
     // The lighter model on a smaller image fits, and is queued in the visitors' lane.
     const light = await deliver('quick-upscale', 't.resize(w:60,h:60)~sr.upscale(t:2x,model:Flash)')
     expect(light.status, JSON.stringify(light.body)).toBe(202)
-    const { repo } = server.services.context
+    const { repo } = suite.server.services.context
     const queued = await repo.claimJob('inspector', [DERIVE_VISITOR_JOB])
     expect(queued?.kind).toBe(DERIVE_VISITOR_JOB)
   })
 
   it('refuses a BMP over OUTPUT_MAX_BYTES before rendering it', async () => {
     const response = await fetch(
-      `${server.url}/v2/demo/t.resize(w:2000,h:2000)~t.toFormat(f:bmp)/samples/chelsea.png`,
+      `${suite.server.url}/v2/demo/t.resize(w:2000,h:2000)~t.toFormat(f:bmp)/samples/chelsea.png`,
     )
     expect(response.status).toBe(400)
     expect(await response.json()).toMatchObject({
@@ -78,36 +71,29 @@ describe.each<TestDatabaseKind>(['pglite', 'postgres'])('the AI input limits on 
       message: expect.stringMatching(/as bmp; the limit is 1000000 bytes/),
     })
     const small = await fetch(
-      `${server.url}/v2/demo/t.resize(w:200,h:200)~t.toFormat(f:bmp)/samples/chelsea.png`,
+      `${suite.server.url}/v2/demo/t.resize(w:200,h:200)~t.toFormat(f:bmp)/samples/chelsea.png`,
     )
     expect(small.status).toBe(200)
   })
 })
 
 describe.each<TestDatabaseKind>(['pglite', 'postgres'])('a model out of time on %s', (kind) => {
-  let server: TestServer
-
-  beforeAll(async () => {
-    // 100 ms: the cost estimate of a QR scan passes, but a cold model does not start in time.
-    server = await startTestServer(kind, { AI_TIMEOUT_MS: '100' }, { runJobs: false })
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  // 100 ms: the cost estimate of a QR scan passes, but a cold model does not start in time.
+  const suite = useTestServer(kind, { AI_TIMEOUT_MS: '100' }, { runJobs: false })
 
   it('fails its job at once, refunded, instead of trying it again', async () => {
-    const { repo } = server.services.context
+    const { repo } = suite.server.services.context
     const demo = await repo.findOrganisationByCloudName('demo')
     if (demo === undefined) throw new Error('the demo organisation is missing')
     await repo.upsertPreset(demo.id, { name: 'scan', transformation: 'qr.scan()' })
     const before = demo.credits
-    const url = `${server.url}/v2/demo/p:scan/samples/chelsea.png`
+    const url = `${suite.server.url}/v2/demo/p:scan/samples/chelsea.png`
     expect((await fetch(url)).status).toBe(202)
-    expect(await server.services.jobs.drain()).toBe(1)
+    expect(await suite.server.services.jobs.drain()).toBe(1)
     const failed = await fetch(url)
     expect(failed.status).toBe(422)
     expect(await failed.json()).toMatchObject({ code: 'transformation_failed' })
-    expect(await server.services.jobs.drain()).toBe(0)
+    expect(await suite.server.services.jobs.drain()).toBe(0)
     expect((await repo.findOrganisationByCloudName('demo'))?.credits).toBe(before)
   })
 })

@@ -3,13 +3,9 @@
 // they are; a public PUBLIC_URL turns the rule off. The start-up line names PUBLIC_URL.
 import { request } from 'node:http'
 import { createServer } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { startupMessage } from './loopback.ts'
 
 async function freePort(): Promise<number> {
@@ -50,16 +46,16 @@ function get(
 const NAVIGATE = { 'sec-fetch-mode': 'navigate', accept: 'text/html' }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('the address to open on %s', (kind) => {
-  let server: TestServer
   let port: number
 
   beforeAll(async () => {
     port = await freePort()
-    server = await startTestServer(kind, { PUBLIC_URL: `http://localhost:${port}` }, { port })
   })
-  afterAll(async () => {
-    await server.stop()
-  })
+  useTestServer(
+    kind,
+    () => ({ PUBLIC_URL: `http://localhost:${port}` }),
+    () => ({ port }),
+  )
 
   it('sends a page opened at 127.0.0.1 to PUBLIC_URL, path and query kept', async () => {
     const answer = await get(port, `127.0.0.1:${port}`, '/console?x=1', NAVIGATE)
@@ -98,16 +94,12 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the address to open on
 })
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('a public PUBLIC_URL on %s', (kind) => {
-  let server: TestServer
   let port: number
 
   beforeAll(async () => {
     port = await freePort()
-    server = await startTestServer(kind, { PUBLIC_URL: 'https://img.example.com' }, { port })
   })
-  afterAll(async () => {
-    await server.stop()
-  })
+  useTestServer(kind, { PUBLIC_URL: 'https://img.example.com' }, () => ({ port }))
 
   it('redirects nothing', async () => {
     const answer = await get(port, `127.0.0.1:${port}`, '/healthz', NAVIGATE)

@@ -45,6 +45,7 @@ const sdk = createRequire(import.meta.url)('@pixelbin/admin') as {
 const WAIT = { retryInterval: 1000, maxAttempts: 150, retryFactor: 1 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('platform predictions on %s', (kind) => {
+  // The SDK follows the absolute URLs the server gives: they must name this server (port 0).
   const suite = useTestServer(kind, {}, { ownPublicUrl: true })
   let image: Buffer
 

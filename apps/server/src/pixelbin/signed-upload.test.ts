@@ -4,14 +4,10 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError, multipart } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 const SAMPLE = new URL('../../demo/samples/astronaut.png', import.meta.url)
 const JPEG = new URL('../../demo/samples/rocket.jpg', import.meta.url)
@@ -47,30 +43,26 @@ function form(fields: Record<string, string>, file: Buffer, fileName = 'file') {
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s', (kind) => {
-  let server: TestServer
   let client: SdkClient
   let token: string
   let image: Buffer
   let organisationId: string
 
+  // The SDK follows the absolute URLs the server gives: they must name this server (port 0).
+  const suite = useTestServer(kind, { UPLOAD_MAX_BYTES: String(MAX_BYTES) }, { ownPublicUrl: true })
+
   beforeAll(async () => {
-    server = await startTestServer(kind, { UPLOAD_MAX_BYTES: String(MAX_BYTES) })
-    // The SDK follows the absolute URLs the server gives: they must name this server (port 0).
-    Object.assign(server.services.context.config, { publicUrl: server.url })
-    token = await server.createToken()
+    token = await suite.server.createToken()
     client = new sdk.PixelbinClient(
-      new sdk.PixelbinConfig({ domain: server.url, apiSecret: token }),
+      new sdk.PixelbinConfig({ domain: suite.server.url, apiSecret: token }),
     )
     image = await readFile(SAMPLE)
-    const demo = await server.services.context.repo.findOrganisationByCloudName('demo')
+    const demo = await suite.server.services.context.repo.findOrganisationByCloudName('demo')
     organisationId = demo?.id as string
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
 
-  const repo = () => server.services.context.repo
-  const storage = () => server.services.context.storage
+  const repo = () => suite.server.services.context.repo
+  const storage = () => suite.server.services.context.storage
   const uploadIdOf = (url: string) => new URL(url).pathname.split('/').pop() as string
   async function storedParts(url: string) {
     const keys: string[] = []
@@ -134,7 +126,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
 
   it('gives Pixelbin-shaped URLs (v1 and v2), and a v1 URL takes the whole file in one POST', async () => {
     const v2 = await client.assets.createSignedUrlV2({ name: 'x', path: 'signed', expiry: 60 })
-    expect(v2.presignedUrl.url.startsWith(`${server.url}/`)).toBe(true)
+    expect(v2.presignedUrl.url.startsWith(`${suite.server.url}/`)).toBe(true)
     expect(typeof v2.presignedUrl.fields).toBe('object')
     const v1 = await client.assets.createSignedUrl({ name: 'whole', path: 'signed/v1' })
     const { url, fields } = v1.s3PresignedUrl
@@ -299,7 +291,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
   })
 
   it('refuses bad URL requests naming the field, and calls without a token', async () => {
-    const api = createTestClient(server)
+    const api = createTestClient(suite.server)
     const path = '/service/platform/assets/v2.0/upload/signed-url'
     for (const [body, field] of [
       [{ expiry: 0 }, 'expiry'],
@@ -334,7 +326,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
   })
 
   it('makes URLs for the console under the organisation, for members only', async () => {
-    const api = createTestClient(server)
+    const api = createTestClient(suite.server)
     const account = await api.signup()
     const other = await api.signup()
     const path = (id: string) => `/service/panel/assets/v1.0/org/${id}/upload/signed-url`
@@ -359,11 +351,11 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('signed uploads on %s',
     expect((await putPart(target, 1, image.subarray(0, 5000))).status).toBe(200)
     expect((await putPart(target, 2, image.subarray(5000, 9000))).status).toBe(200)
     expect(await storedParts(target.url)).toHaveLength(2)
-    const { database } = server.services.context
+    const { database } = suite.server.services.context
     await database.db.execute(
       sql`update signed_uploads set expires_at = now() - interval '1 minute' where id = ${uploadIdOf(target.url)}`,
     )
-    const { tasks } = await server.housekeeping.runOnce()
+    const { tasks } = await suite.server.housekeeping.runOnce()
     expect(tasks.signedUploads).toBeGreaterThanOrEqual(1)
     expect(await storedParts(target.url)).toEqual([])
     expect(await repo().findSignedUpload(uploadIdOf(target.url))).toBeUndefined()

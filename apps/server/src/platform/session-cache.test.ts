@@ -6,12 +6,8 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sessions, users } from '../db/schema.ts'
 import { createTestClient, expectError } from '../test-client.ts'
-import {
-  type ServerPair,
-  startServerPair,
-  startTestServer,
-  type TestServer,
-} from '../test-server.ts'
+import { type ServerPair, startServerPair, type TestServer } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { createSessionCache, type LiveSession } from './session-cache.ts'
 
 const USERS = '/service/panel/users/v1.0'
@@ -105,38 +101,32 @@ describe('the session cache on its own', () => {
 })
 
 describe('the session cache on PGlite (one process)', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startTestServer('pglite', REMEMBER)
-  }, 60_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer('pglite', REMEMBER)
 
   it('forgets a session at once when it logs out', async () => {
-    const client = createTestClient(server)
+    const client = createTestClient(suite.server)
     const { cookie } = await client.signup()
-    expect(await sessionStatus(server, cookie)).toBe(200)
-    expect(await sessionStatus(server, cookie)).toBe(200) // now remembered
+    expect(await sessionStatus(suite.server, cookie)).toBe(200)
+    expect(await sessionStatus(suite.server, cookie)).toBe(200) // now remembered
     expect((await client.call('POST', `${USERS}/auth/logout`, { cookie })).status).toBe(204)
     expectError(await client.call('GET', `${USERS}/session`, { cookie }), 401, 'unauthenticated')
   })
 
   it('forgets the session a login replaces', async () => {
-    const client = createTestClient(server)
+    const client = createTestClient(suite.server)
     const { cookie, email } = await client.signup()
-    expect(await sessionStatus(server, cookie)).toBe(200)
+    expect(await sessionStatus(suite.server, cookie)).toBe(200)
     const login = await client.call('POST', `${USERS}/auth/login`, {
       cookie,
       body: { email, password: 'correct horse battery' },
     })
     expect(login.status, JSON.stringify(login.body)).toBe(200)
-    expect(await sessionStatus(server, cookie)).toBe(401)
-    expect(await sessionStatus(server, login.cookie ?? '')).toBe(200)
+    expect(await sessionStatus(suite.server, cookie)).toBe(401)
+    expect(await sessionStatus(suite.server, login.cookie ?? '')).toBe(200)
   })
 
   it('forgets the sessions of a changed user and keeps the other users’', async () => {
-    await expectOnlyTheChangedUserForgotten([server])
+    await expectOnlyTheChangedUserForgotten([suite.server])
   })
 })
 

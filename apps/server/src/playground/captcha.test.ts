@@ -8,12 +8,8 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../config.ts'
 import { createTestClient, expectError } from '../test-client.ts'
-import {
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
 
 const SECRET = 'test-captcha-secret'
@@ -86,39 +82,39 @@ describe('captcha settings', () => {
 })
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('captcha on %s', (kind) => {
-  let server: TestServer
   let verifier: Awaited<ReturnType<typeof startVerifier>>
   let png: Buffer
 
   const upload = (token?: string) => {
     const form = new FormData()
     form.append('file', new Blob([new Uint8Array(png)]), 'a.png')
-    return fetch(`${server.url}${PUBLIC_PLAYGROUND}/uploads`, {
+    return fetch(`${suite.server.url}${PUBLIC_PLAYGROUND}/uploads`, {
       method: 'POST',
       body: form,
       headers: token === undefined ? {} : { 'x-captcha-token': token },
     })
   }
   const sign = (url: string, token?: string) =>
-    createTestClient(server).call('POST', `${PUBLIC_PLAYGROUND}/sign`, {
+    createTestClient(suite.server).call('POST', `${PUBLIC_PLAYGROUND}/sign`, {
       body: { url },
       headers: token === undefined ? {} : { 'x-captcha-token': token },
     })
 
   beforeAll(async () => {
     verifier = await startVerifier()
-    server = await startTestServer(kind, {
-      WEB_CAPTCHA_SITE_KEY: 'test-site-key',
-      CAPTCHA_SECRET: SECRET,
-      CAPTCHA_VERIFY_URL: verifier.url,
-    })
+  })
+  afterAll(async () => {
+    await verifier?.close()
+  })
+  const suite = useTestServer(kind, () => ({
+    WEB_CAPTCHA_SITE_KEY: 'test-site-key',
+    CAPTCHA_SECRET: SECRET,
+    CAPTCHA_VERIFY_URL: verifier.url,
+  }))
+  beforeAll(async () => {
     png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#abc' } })
       .png()
       .toBuffer()
-  }, 120_000)
-  afterAll(async () => {
-    await server?.stop()
-    await verifier?.close()
   })
 
   it('guards visitor uploads: 400 without a token, 403 refused, 201 passed', async () => {
@@ -160,10 +156,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('captcha on %s', (kind)
   })
 
   it('guards the contact form: a message needs a token passed for the contact form', async () => {
-    const { repo } = server.services.context
+    const { repo } = suite.server.services.context
     const before = (await repo.listContactMessages(1000)).length
     const post = (token?: string) =>
-      fetch(`${server.url}/contactus`, {
+      fetch(`${suite.server.url}/contactus`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
@@ -203,13 +199,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('captcha on %s', (kind)
 })
 
 describe.each<TestDatabaseKind>(['pglite'])('no captcha on %s', (kind) => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startTestServer(kind)
-  }, 120_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(kind)
 
   it('needs no token without a site key', async () => {
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#abc' } })
@@ -217,12 +207,12 @@ describe.each<TestDatabaseKind>(['pglite'])('no captcha on %s', (kind) => {
       .toBuffer()
     const form = new FormData()
     form.append('file', new Blob([new Uint8Array(png)]), 'a.png')
-    const answer = await fetch(`${server.url}${PUBLIC_PLAYGROUND}/uploads`, {
+    const answer = await fetch(`${suite.server.url}${PUBLIC_PLAYGROUND}/uploads`, {
       method: 'POST',
       body: form,
     })
     expect(answer.status).toBe(201)
-    const signed = await createTestClient(server).call('POST', `${PUBLIC_PLAYGROUND}/sign`, {
+    const signed = await createTestClient(suite.server).call('POST', `${PUBLIC_PLAYGROUND}/sign`, {
       body: { url: '/v2/demo/ic.crop(w:20,h:20)/samples/astronaut.png' },
     })
     expect(signed.status).toBe(200)

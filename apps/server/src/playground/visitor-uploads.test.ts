@@ -7,15 +7,10 @@ import { request } from 'node:http'
 import { createTestPdf } from '@tessera/media'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError, multipart } from '../test-client.ts'
-import {
-  filesUnder,
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-  testDatabases,
-} from '../test-server.ts'
+import { filesUnder, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
 import { VISITOR_UPLOADS_FOLDER } from './visitor-uploads.ts'
 
@@ -71,28 +66,31 @@ function send(
 }
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s', (kind) => {
-  let server: TestServer
   let png: Buffer
-  const url = () => `${server.url}${UPLOADS}`
-  const originalOf = (path: string) => `${server.url}/v2/demo/original/${encodeURI(path)}`
+  const url = () => `${suite.server.url}${UPLOADS}`
+  const originalOf = (path: string) => `${suite.server.url}/v2/demo/original/${encodeURI(path)}`
   const upload = (data: Buffer, fileName = 'photo.png', headers: Record<string, string> = {}) =>
     send(url(), multipart(BOUNDARY, [{ name: 'file', fileName, data }]), headers)
 
   const clearAllowances = async () => {
-    await server.services.context.database.db.execute(
+    await suite.server.services.context.database.db.execute(
       sql`delete from rate_limit_events where key like 'playground:%'`,
     )
   }
   async function demo() {
-    const organisation = await server.services.context.repo.findOrganisationByCloudName('demo')
+    const organisation =
+      await suite.server.services.context.repo.findOrganisationByCloudName('demo')
     if (organisation === undefined) throw new Error('no demo organisation')
     return organisation
   }
   /** The demo's visitor-upload rows and the stored originals of the demo on disk. */
   async function stored() {
     const organisation = await demo()
-    const files = await server.services.context.repo.listFiles(organisation.id, { limit: 100_000 })
-    const root = server.config.storage.driver === 'local' ? server.config.storage.root : ''
+    const files = await suite.server.services.context.repo.listFiles(organisation.id, {
+      limit: 100_000,
+    })
+    const root =
+      suite.server.config.storage.driver === 'local' ? suite.server.config.storage.root : ''
     const onDisk = (await filesUnder(root)).filter((p) => p.startsWith(`orgs/${organisation.id}/`))
     return {
       visitorFiles: files.filter((file) => file.path.startsWith(`${VISITOR_UPLOADS_FOLDER}/`)),
@@ -102,20 +100,18 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
     }
   }
 
+  const suite = useTestServer(kind, {
+    ANON_UPLOADS_PER_DAY: String(UPLOAD_LIMIT),
+    ANON_AI_RUNS_PER_DAY: String(AI_LIMIT),
+    UPLOAD_MAX_BYTES: String(MAX_BYTES),
+    MAX_INPUT_PIXELS: String(1000 * 1000),
+  })
+
   beforeAll(async () => {
-    server = await startTestServer(kind, {
-      ANON_UPLOADS_PER_DAY: String(UPLOAD_LIMIT),
-      ANON_AI_RUNS_PER_DAY: String(AI_LIMIT),
-      UPLOAD_MAX_BYTES: String(MAX_BYTES),
-      MAX_INPUT_PIXELS: String(1000 * 1000),
-    })
     png = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#c63' } })
       .png()
       .toBuffer()
   }, 120_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   it('keeps an image for 24 h in a folder of its own, served by delivery', async () => {
     await clearAllowances()
@@ -231,7 +227,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
         }, 50)
       })
     })
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${suite.server.url}/healthz`)).status).toBe(200)
     await expect
       .poll(
         async () => {
@@ -275,7 +271,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
 
   it('runs an AI operation on an upload once signed; only renders (cache misses) count', async () => {
     await clearAllowances()
-    const client = createTestClient(server)
+    const client = createTestClient(suite.server)
     const { file } = (await upload(png)).body as Uploaded
     const run = `/v2/demo/ic.crop(w:20,h:20)/${file.path}`
     const sign = async () => {
@@ -286,11 +282,13 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
     const signed = await sign()
     expect(signed.remaining.aiRuns).toBe(AI_LIMIT)
     const fetchUntilDone = async (target: string) => {
-      let response = await fetch(`${server.url}${target}`, { headers: { accept: 'image/png' } })
+      let response = await fetch(`${suite.server.url}${target}`, {
+        headers: { accept: 'image/png' },
+      })
       for (let n = 0; n < 300 && response.status === 202; n++) {
         await response.arrayBuffer()
         await new Promise((resolve) => setTimeout(resolve, 100))
-        response = await fetch(`${server.url}${target}`, { headers: { accept: 'image/png' } })
+        response = await fetch(`${suite.server.url}${target}`, { headers: { accept: 'image/png' } })
       }
       return response
     }
@@ -315,7 +313,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
       })
     ).body as { url: string; remaining: { aiRuns: number } }
     expect(third.remaining.aiRuns).toBe(0)
-    const refused = await fetch(`${server.url}${third.url}`, {
+    const refused = await fetch(`${suite.server.url}${third.url}`, {
       headers: { accept: 'application/json' },
     })
     expect(refused.status).toBe(429)
@@ -335,27 +333,33 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
     const old = ((await upload(png, 'old.png')).body as Uploaded).file
     const fresh = ((await upload(png, 'fresh.png')).body as Uploaded).file
     // A derived image of the old upload, to go with it.
-    const derived = await fetch(`${server.url}/v2/demo/t.resize(w:10)/${old.path}`)
+    const derived = await fetch(`${suite.server.url}/v2/demo/t.resize(w:10)/${old.path}`)
     expect(derived.status).toBe(200)
-    await server.services.delivery.settle()
+    await suite.server.services.delivery.settle()
     const organisation = await demo()
-    const { db } = server.services.context.database
+    const { db } = suite.server.services.context.database
     await db.execute(
       sql`update files set created_at = now() - interval '25 hours' where organisation_id = ${organisation.id} and path = ${old.path}`,
     )
     const keysBefore = await stored()
-    const oldRow = await server.services.context.repo.findFile(organisation.id, old.path)
+    const oldRow = await suite.server.services.context.repo.findFile(organisation.id, old.path)
     expect(oldRow).toBeDefined()
-    const removed = await server.housekeeping.runOnce()
+    const removed = await suite.server.housekeeping.runOnce()
     expect(removed.tasks.visitorUploads).toBeGreaterThanOrEqual(1)
-    expect(await server.services.context.repo.findFile(organisation.id, old.path)).toBeUndefined()
-    expect(await server.services.context.repo.findFile(organisation.id, fresh.path)).toBeDefined()
+    expect(
+      await suite.server.services.context.repo.findFile(organisation.id, old.path),
+    ).toBeUndefined()
+    expect(
+      await suite.server.services.context.repo.findFile(organisation.id, fresh.path),
+    ).toBeDefined()
     const after = await stored()
     expect(after.onDisk).not.toContain(oldRow?.storageKey)
     expect(after.onDisk.length).toBeLessThan(keysBefore.onDisk.length)
     expect((await fetch(originalOf(old.path))).status).toBe(404)
     expect((await fetch(originalOf(fresh.path))).status).toBe(200)
     // The samples are not visitor uploads: they stay, however old.
-    expect((await fetch(`${server.url}/v2/demo/original/samples/astronaut.png`)).status).toBe(200)
+    expect((await fetch(`${suite.server.url}/v2/demo/original/samples/astronaut.png`)).status).toBe(
+      200,
+    )
   })
 })
