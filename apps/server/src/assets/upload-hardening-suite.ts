@@ -6,12 +6,8 @@ import { type Agent, createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { afterAll, beforeAll } from 'vitest'
-import {
-  filesUnder,
-  startTestServer,
-  type TestDatabaseKind,
-  type TestServer,
-} from '../test-server.ts'
+import { filesUnder, type TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { ASSETS } from './paths.ts'
 
 export const BOUNDARY = 'XYZfuzz0boundary'
@@ -86,13 +82,12 @@ export function send(
  * suite's tests, with a token of the demo organisation and a 2 px PNG; stops them after.
  */
 export function useUploadHardeningSuite(kind: TestDatabaseKind) {
-  let server: TestServer
   let token: string
   let storageRoot: string
   let tiny: Buffer
   let source: Server
   let sourceBase: string
-  const direct = () => `${server.url}${ASSETS}/upload/direct`
+  const direct = () => `${suite.server.url}${ASSETS}/upload/direct`
   const auth = () => ({ authorization: `Bearer ${token}` })
   const formHeaders = () => ({
     ...auth(),
@@ -100,7 +95,8 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
   })
 
   async function demoOrganisation() {
-    const organisation = await server.services.context.repo.findOrganisationByCloudName('demo')
+    const organisation =
+      await suite.server.services.context.repo.findOrganisationByCloudName('demo')
     if (organisation === undefined) throw new Error('no demo organisation')
     return organisation
   }
@@ -108,7 +104,9 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
   /** Stored originals on disk and the storage keys of the demo organisation's files. */
   async function storedState() {
     const organisation = await demoOrganisation()
-    const files = await server.services.context.repo.listFiles(organisation.id, { limit: 100_000 })
+    const files = await suite.server.services.context.repo.listFiles(organisation.id, {
+      limit: 100_000,
+    })
     const onDisk = (await filesUnder(storageRoot)).filter((p) =>
       p.startsWith(`orgs/${organisation.id}/originals/`),
     )
@@ -126,21 +124,23 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
     })
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve))
     sourceBase = `http://127.0.0.1:${(source.address() as AddressInfo).port}`
-    server = await startTestServer(kind, {
-      UPLOAD_MAX_BYTES: String(64 * 1024),
-      REMOTE_ALLOW_HOSTS: '127.0.0.1',
-    })
-    token = await server.createToken()
-    storageRoot = server.config.storage.driver === 'local' ? server.config.storage.root : ''
   }, 120_000)
   afterAll(async () => {
-    await server?.stop()
     await new Promise((resolve) => source?.close(resolve))
+  })
+  const suite = useTestServer(kind, {
+    UPLOAD_MAX_BYTES: String(64 * 1024),
+    REMOTE_ALLOW_HOSTS: '127.0.0.1',
+  })
+  beforeAll(async () => {
+    token = await suite.server.createToken()
+    storageRoot =
+      suite.server.config.storage.driver === 'local' ? suite.server.config.storage.root : ''
   })
 
   return {
     get server() {
-      return server
+      return suite.server
     },
     get token() {
       return token

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net'
 import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { afterAll, beforeAll } from 'vitest'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 export const ASSETS = '/service/panel/assets/v1.0'
 export const MAX_BYTES = 512 * 1024
@@ -57,14 +58,13 @@ export function form(
 
 /** Starts the remote host and a server before the suite's tests; stops them after. */
 export function useUploadSuite(kind: TestDatabaseKind) {
-  let server: TestServer
   let source: Server
   let sourceBase: string
   let bomb: Buffer
 
   let token: string
   const upload = (body: FormData | string, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${ASSETS}/upload/direct`, {
+    fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
       method: 'POST',
       body,
       headers: { authorization: `Bearer ${token}`, ...headers },
@@ -95,21 +95,22 @@ export function useUploadSuite(kind: TestDatabaseKind) {
     })
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve))
     sourceBase = `http://127.0.0.1:${(source.address() as AddressInfo).port}`
-    // The test source is on loopback, so it is allow-listed by address; localhost stays blocked.
-    server = await startTestServer(kind, {
-      UPLOAD_MAX_BYTES: String(MAX_BYTES),
-      REMOTE_ALLOW_HOSTS: '127.0.0.1',
-    })
-    token = await server.createToken()
   }, 60_000)
   afterAll(async () => {
-    await server?.stop()
     await new Promise((resolve) => source.close(resolve))
+  })
+  // The test source is on loopback, so it is allow-listed by address; localhost stays blocked.
+  const suite = useTestServer(kind, {
+    UPLOAD_MAX_BYTES: String(MAX_BYTES),
+    REMOTE_ALLOW_HOSTS: '127.0.0.1',
+  })
+  beforeAll(async () => {
+    token = await suite.server.createToken()
   })
 
   return {
     get server() {
-      return server
+      return suite.server
     },
     get sourceBase() {
       return sourceBase

@@ -1,8 +1,9 @@
 // The client address behind a load balancer: read from X-Forwarded-For only when the peer is a
 // trusted proxy, so a client cannot pick its own address to dodge limits or reach /metrics.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../config.ts'
-import { defaultTestDatabase, startTestServer, type TestServer } from '../test-server.ts'
+import { defaultTestDatabase } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 import { forwardedClient } from './request.ts'
 
 describe('forwardedClient', () => {
@@ -46,21 +47,15 @@ describe('forwardedClient', () => {
 })
 
 describe('a server behind a trusted proxy', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startTestServer(defaultTestDatabase(), { TRUSTED_PROXIES: '127.0.0.1,::1' })
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(defaultTestDatabase(), { TRUSTED_PROXIES: '127.0.0.1,::1' })
 
   it('serves /metrics to a client on this machine and refuses one the proxy names as remote', async () => {
-    expect((await fetch(`${server.url}/metrics`)).status).toBe(200)
-    const local = await fetch(`${server.url}/metrics`, {
+    expect((await fetch(`${suite.server.url}/metrics`)).status).toBe(200)
+    const local = await fetch(`${suite.server.url}/metrics`, {
       headers: { 'x-forwarded-for': '127.0.0.1' },
     })
     expect(local.status).toBe(200)
-    const remote = await fetch(`${server.url}/metrics`, {
+    const remote = await fetch(`${suite.server.url}/metrics`, {
       headers: { 'x-forwarded-for': '203.0.113.9' },
     })
     expect(remote.status).toBe(403)

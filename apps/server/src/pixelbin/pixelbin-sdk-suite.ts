@@ -13,7 +13,8 @@ import sharp from 'sharp'
 import { afterAll, beforeAll } from 'vitest'
 import { API_TOKEN_PREFIX, randomToken, sha256 } from '../accounts/auth.ts'
 import type { SigningKey } from '../db/index.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 export const png = (width: number, height: number, colour = { r: 200, g: 40, b: 40 }) =>
   sharp({ create: { width, height, channels: 3, background: colour } })
@@ -45,7 +46,6 @@ export const widthOf = async (response: Response) =>
  * and Rival (a token), each with an SDK client, before the suite's tests; stops them after.
  */
 export function usePixelbinSuite(kind: TestDatabaseKind) {
-  let server: TestServer
   let source: Server
   let sourceBase: string
   let dir: string
@@ -57,7 +57,7 @@ export function usePixelbinSuite(kind: TestDatabaseKind) {
 
   async function tokenOf(organisationId: string): Promise<string> {
     const made = `${API_TOKEN_PREFIX}${randomToken()}`
-    await server.services.context.repo.createApiToken(organisationId, {
+    await suite.server.services.context.repo.createApiToken(organisationId, {
       name: 'sdk suite',
       tokenHash: sha256(made),
       prefix: made.slice(0, 10),
@@ -80,27 +80,31 @@ export function usePixelbinSuite(kind: TestDatabaseKind) {
     })
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve))
     sourceBase = `http://127.0.0.1:${(source.address() as AddressInfo).port}`
-    server = await startTestServer(kind, { REMOTE_ALLOW_HOSTS: '127.0.0.1' })
-    const { repo } = server.services.context
+  }, 120_000)
+  afterAll(async () => {
+    await new Promise((resolve) => source?.close(resolve))
+    await rm(dir, { recursive: true, force: true })
+  })
+  const suite = useTestServer(kind, { REMOTE_ALLOW_HOSTS: '127.0.0.1' })
+  beforeAll(async () => {
+    const { repo } = suite.server.services.context
     const acme = await repo.createOrganisation({ cloudName, name: 'Acme' })
     const other = await repo.createOrganisation({ cloudName: `rival-${kind}`, name: 'Rival' })
     token = await tokenOf(acme.id)
     const rivalToken = await tokenOf(other.id)
     key = await repo.createSigningKey(acme.id)
-    pixelbin = new PixelbinClient(new PixelbinConfig({ domain: server.url, apiSecret: token }))
-    rival = new PixelbinClient(new PixelbinConfig({ domain: server.url, apiSecret: rivalToken }))
-  }, 120_000)
-
-  afterAll(async () => {
-    await server?.stop()
-    await new Promise((resolve) => source?.close(resolve))
-    await rm(dir, { recursive: true, force: true })
+    pixelbin = new PixelbinClient(
+      new PixelbinConfig({ domain: suite.server.url, apiSecret: token }),
+    )
+    rival = new PixelbinClient(
+      new PixelbinConfig({ domain: suite.server.url, apiSecret: rivalToken }),
+    )
   })
 
   /** A delivery URL answered by the test server (the answer's origin is PUBLIC_URL). */
   const local = (url: string) => {
     const parsed = new URL(url)
-    return `${server.url}${parsed.pathname}${parsed.search}`
+    return `${suite.server.url}${parsed.pathname}${parsed.search}`
   }
 
   /** Writes a square PNG of `width` px named `name` and returns its path. */
@@ -128,7 +132,7 @@ export function usePixelbinSuite(kind: TestDatabaseKind) {
   return {
     cloudName,
     get server() {
-      return server
+      return suite.server
     },
     get sourceBase() {
       return sourceBase

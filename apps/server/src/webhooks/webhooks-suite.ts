@@ -6,8 +6,9 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { createTestClient, multipart } from '../test-client.ts'
-import { startTestServer, type TestDatabaseKind, type TestServer } from '../test-server.ts'
+import { multipart } from '../test-client.ts'
+import type { TestDatabaseKind } from '../test-server.ts'
+import { useTestServer } from '../test-suite.ts'
 
 const SAMPLE = new URL('../../demo/samples/horse.png', import.meta.url)
 const BASE = '/service/panel/organization/v1.0/org'
@@ -64,22 +65,19 @@ export function verify(secret: string, header: string | undefined, body: string)
  * client and the sample image; stops them after.
  */
 export function useWebhooksSuite(kind: TestDatabaseKind) {
-  let server: TestServer
   let receiver: Awaited<ReturnType<typeof startReceiver>>
-  let client: ReturnType<typeof createTestClient>
   let image: Buffer
 
   beforeAll(async () => {
     receiver = await startReceiver()
-    // Only 127.0.0.1 is allow-listed: `localhost` and every other private address stay refused.
-    server = await startTestServer(kind, { REMOTE_ALLOW_HOSTS: '127.0.0.1' })
-    Object.assign(server.services.context.config, { publicUrl: server.url })
-    client = createTestClient(server)
-    image = await readFile(SAMPLE)
   })
   afterAll(async () => {
-    await server?.stop()
     await receiver?.close()
+  })
+  // Only 127.0.0.1 is allow-listed: `localhost` and every other private address stay refused.
+  const suite = useTestServer(kind, { REMOTE_ALLOW_HOSTS: '127.0.0.1' }, { ownPublicUrl: true })
+  beforeAll(async () => {
+    image = await readFile(SAMPLE)
   })
 
   const hookUrl = (path = 'hook') => `http://127.0.0.1:${receiver.port}/${path}`
@@ -96,15 +94,15 @@ export function useWebhooksSuite(kind: TestDatabaseKind) {
     until(() => receiver.received.find((item) => item.json.event === event && test(item)))
 
   async function newOrganisation() {
-    const account = await client.signup()
-    const { token } = await client.createToken(account)
+    const account = await suite.client.signup()
+    const { token } = await suite.client.createToken(account)
     const webhooks = `${BASE}/${account.organisation._id}/webhooks`
     return { account, token, webhooks }
   }
 
   async function upload(orgToken: string, name: string) {
     const boundary = 'xxBOUNDARYxx'
-    const response = await fetch(`${server.url}${ASSETS}/upload/direct`, {
+    const response = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${orgToken}`,
@@ -122,13 +120,13 @@ export function useWebhooksSuite(kind: TestDatabaseKind) {
 
   return {
     get server() {
-      return server
+      return suite.server
     },
     get receiver() {
       return receiver
     },
     get client() {
-      return client
+      return suite.client
     },
     get image() {
       return image
