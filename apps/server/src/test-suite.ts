@@ -1,7 +1,7 @@
 // Test support: the server a suite starts before its tests and stops after them, with a client
 // for it, so a test file declares its server in one line instead of a pair of hooks; and, when
 // asked, an account signed up on it with files, an API token and settings to start from.
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, describe } from 'vitest'
 import { createTestClient } from './test-client.ts'
 import {
   demoFileBytes,
@@ -11,6 +11,8 @@ import {
   storeTestFile,
   type TestDatabaseKind,
   type TestServer,
+  type TestSubject,
+  testDatabases,
 } from './test-server.ts'
 
 export type TestClient = ReturnType<typeof createTestClient>
@@ -135,4 +137,38 @@ export function useTestServer(
     },
     signUp,
   }
+}
+
+/**
+ * `describe.each` over the databases a suite of this subject runs on (`testDatabases`): `tests`
+ * get what `use(kind)` sets up on each, as in
+ * `describeEachDatabase('server', 'identity on %s', useIdentitySuite, (t) => …)`.
+ */
+export function describeEachDatabase<T>(
+  subject: TestSubject,
+  title: string,
+  use: (kind: TestDatabaseKind) => T,
+  tests: (suite: T, kind: TestDatabaseKind) => void,
+): void {
+  describe.each<TestDatabaseKind>(testDatabases(subject))(title, (kind) => {
+    tests(use(kind), kind)
+  })
+}
+
+/**
+ * Fetches `url` while it answers 202 (its job queued or running), reading each 202's body and
+ * waiting `pollMs` between tries, at most `tries` times; answers the first other response.
+ */
+export async function fetchWhileQueued(
+  url: string,
+  init: RequestInit = {},
+  { pollMs = 100, tries = 3000 }: { pollMs?: number; tries?: number } = {},
+): Promise<Response> {
+  let response = await fetch(url, init)
+  for (let attempt = 0; attempt < tries && response.status === 202; attempt++) {
+    await response.arrayBuffer()
+    await new Promise((resolve) => setTimeout(resolve, pollMs))
+    response = await fetch(url, init)
+  }
+  return response
 }

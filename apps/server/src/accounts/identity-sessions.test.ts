@@ -2,7 +2,7 @@
 // server.
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { LOGIN_LIMITS } from './identity.ts'
 import {
   type ApiError,
@@ -13,8 +13,7 @@ import {
   useIdentitySuite,
 } from './identity-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('identity on %s', (kind) => {
-  const t = useIdentitySuite(kind)
+describeEachDatabase('server', 'identity on %s', useIdentitySuite, (t, kind) => {
   const { call, signup, expectError } = t
 
   describe('login and logout', () => {

@@ -2,13 +2,12 @@
 // organisation; refusals named by code.
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { cloudNameFor, passwordProblem } from './identity.ts'
 import { HOSTILE, ORGS, PASSWORD, USERS, useIdentitySuite } from './identity-suite.ts'
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('identity on %s', (kind) => {
-  const t = useIdentitySuite(kind)
+describeEachDatabase('server', 'identity on %s', useIdentitySuite, (t) => {
   const { uniqueEmail, call, signup, expectError } = t
 
   describe('sign-up', () => {

@@ -2,12 +2,10 @@
 
 import { describe, expect, it } from 'vitest'
 import { expectError } from '../test-client.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { useTestServer } from '../test-suite.ts'
+import { describeEachDatabase, useTestServer } from '../test-suite.ts'
 import { ABSENT, HOSTILE, ORG } from './organization-api-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('organisations on %s', (kind) => {
-  const suite = useTestServer(kind)
+describeEachDatabase('server', 'organisations on %s', useTestServer, (suite, kind) => {
   const { call } = suite
 
   describe('details', () => {

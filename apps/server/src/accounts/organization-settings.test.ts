@@ -5,8 +5,8 @@
 import { signUrl } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
 import { expectError, PNG_1PX } from '../test-client.ts'
-import { storeTestFile, type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { type SignedUpAccount, useTestServer } from '../test-suite.ts'
+import { storeTestFile } from '../test-server.ts'
+import { describeEachDatabase, type SignedUpAccount, useTestServer } from '../test-suite.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const ABSENT = '00000000-0000-4000-8000-000000000000'
@@ -23,8 +23,7 @@ interface Key {
   secret?: string
 }
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('organisation settings on %s', (kind) => {
-  const suite = useTestServer(kind)
+describeEachDatabase('server', 'organisation settings on %s', useTestServer, (suite) => {
   const { call } = suite
   type Account = SignedUpAccount
   const repo = () => suite.server.services.context.repo

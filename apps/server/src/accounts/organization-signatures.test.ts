@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { type ApiError, createTestClient, expectError } from '../test-client.ts'
-import {
-  defaultTestDatabase,
-  startTestServer,
-  type TestDatabaseKind,
-  testDatabases,
-} from '../test-server.ts'
-import { useTestServer } from '../test-suite.ts'
+import { defaultTestDatabase, startTestServer } from '../test-server.ts'
+import { describeEachDatabase, useTestServer } from '../test-suite.ts'
 import { ORG, USERS } from './organization-api-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('organisations on %s', (kind) => {
-  const suite = useTestServer(kind)
+describeEachDatabase('server', 'organisations on %s', useTestServer, (suite) => {
   const { call } = suite
 
   describe('request signatures', () => {

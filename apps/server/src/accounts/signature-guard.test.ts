@@ -2,18 +2,15 @@
 // made with a session cookie needs a signature unless the call carries a live API token; any
 // other Authorization header (garbage, a token-shaped string nobody issued, a revoked token)
 // lifts nothing.
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { expectError } from '../test-client.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { useTestServer } from '../test-suite.ts'
+import { describeEachDatabase, useTestServer } from '../test-suite.ts'
 
 const ORG = '/service/panel/organization/v1.0'
 const USERS = '/service/panel/users/v1.0'
 const UNISSUED = `tsk_${'A'.repeat(43)}`
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('signature guard on %s', (kind) => {
-  const suite = useTestServer(kind)
-
+describeEachDatabase('server', 'signature guard on %s', useTestServer, (suite) => {
   const unsigned = (cookie: string, authorization: string) => ({
     cookie,
     sign: false,

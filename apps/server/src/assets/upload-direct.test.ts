@@ -5,11 +5,10 @@ import { signRequest } from '@tessera/url'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { ASSETS, form, MAX_BYTES, png, useUploadSuite } from './upload-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('asset APIs on %s', (kind) => {
-  const suite = useUploadSuite(kind)
+describeEachDatabase('server', 'asset APIs on %s', useUploadSuite, (suite) => {
   const { upload } = suite
 
   describe('who may upload, and where to', () => {

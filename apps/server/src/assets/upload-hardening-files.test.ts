@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import { organisations } from '../db/schema.ts'
-import { startTestServer, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { startTestServer } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { ASSETS } from './paths.ts'
 import {
   BOUNDARY,
@@ -18,8 +19,7 @@ import {
   useUploadHardeningSuite,
 } from './upload-hardening-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('upload hardening on %s', (kind) => {
-  const suite = useUploadHardeningSuite(kind)
+describeEachDatabase('server', 'upload hardening on %s', useUploadHardeningSuite, (suite, kind) => {
   const { direct, auth, demoOrganisation, storedState } = suite
 
   it('closes and deletes the temporary file of an upload the client aborts', async () => {

@@ -3,9 +3,9 @@
 // answered, with the server still serving and nothing left behind. (Temporary files, the download
 // proxy and file types: upload-hardening-files.test.ts.)
 import { Agent } from 'node:http'
-import { describe, expect, it, vi } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { multipart } from '../test-client.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { MULTIPART_LIMITS } from './multipart.ts'
 import {
   BOUNDARY,
@@ -16,8 +16,7 @@ import {
   useUploadHardeningSuite,
 } from './upload-hardening-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('upload hardening on %s', (kind) => {
-  const suite = useUploadHardeningSuite(kind)
+describeEachDatabase('server', 'upload hardening on %s', useUploadHardeningSuite, (suite, kind) => {
   const { direct, auth, formHeaders, storedState } = suite
 
   it('answers a body that stops before its closing boundary with 400 and keeps serving', async () => {

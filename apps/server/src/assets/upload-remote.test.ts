@@ -3,12 +3,10 @@
 // code, and the proxy reads the type from the bytes. Direct upload: upload-direct.test.ts.
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { ASSETS, useUploadSuite } from './upload-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('asset APIs on %s', (kind) => {
-  const suite = useUploadSuite(kind)
-
+describeEachDatabase('server', 'asset APIs on %s', useUploadSuite, (suite) => {
   describe('upload by URL and download proxy', () => {
     const byUrl = (body: unknown) =>
       fetch(`${suite.server.url}${ASSETS}/upload/url`, {

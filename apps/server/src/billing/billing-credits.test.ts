@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { expectError, PNG_1PX } from '../test-client.ts'
-import { storeTestFile, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { storeTestFile } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { BILLING, type Credits, type Entry, type Ledger, useBillingSuite } from './billing-suite.ts'
 import { CREDITS_PER_AI_OPERATION } from './credits.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments on %s', (kind) => {
-  const t = useBillingSuite(kind)
+describeEachDatabase('database', 'credits and payments on %s', useBillingSuite, (t) => {
   const { suite, call, repo, orgPath, credits, ledgerSum } = t
 
   describe('balance and ledger', () => {

@@ -5,11 +5,11 @@ import { createTestClient, expectError } from '../test-client.ts'
 import {
   type ServerPair,
   startServerPair,
-  startTestServer,
   type TestDatabaseKind,
   type TestServer,
   testDatabases,
 } from '../test-server.ts'
+import { describeEachDatabase, useTestServer } from '../test-suite.ts'
 import {
   ABSENT,
   BILLING,
@@ -20,8 +20,7 @@ import {
   WEBHOOK,
 } from './billing-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments on %s', (kind) => {
-  const t = useBillingSuite(kind)
+describeEachDatabase('database', 'credits and payments on %s', useBillingSuite, (t) => {
   const { suite, call, repo, orgPath, credits, checkout } = t
 
   describe('bad input', () => {
@@ -249,17 +248,10 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments
 })
 
 describe.each<TestDatabaseKind>(testDatabases('database'))('payments turned off on %s', (kind) => {
-  let server: TestServer
-
-  beforeAll(async () => {
-    server = await startTestServer(kind, { PAYMENT_PROVIDER: 'off' })
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const suite = useTestServer(kind, { PAYMENT_PROVIDER: 'off' })
 
   it('refuses checkouts with 503 payments_unavailable and serves no test checkout', async () => {
-    const client = createTestClient(server)
+    const client = createTestClient(suite.server)
     const owner = await client.signup()
     const answer = await client.call('POST', `${BILLING}/org/${owner.organisation._id}/checkout`, {
       cookie: owner.cookie,
@@ -267,10 +259,10 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('payments turned off 
     })
     expectError(answer, 503, 'payments_unavailable')
     const page = await fetch(
-      `${server.url}/service/payments/v1.0/test-checkout/tpc_${'c'.repeat(43)}`,
+      `${suite.server.url}/service/payments/v1.0/test-checkout/tpc_${'c'.repeat(43)}`,
     )
     expect(page.status).toBe(404)
-    const hook = await fetch(`${server.url}${WEBHOOK}`, {
+    const hook = await fetch(`${suite.server.url}${WEBHOOK}`, {
       method: 'POST',
       body: '{}',
     })

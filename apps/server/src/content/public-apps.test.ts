@@ -2,7 +2,7 @@
 // schemas and bad queries.
 import { CATALOGUE } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { DEFAULT_APP_DESCRIPTION, DEFAULT_APP_THUMBNAIL, DEFAULT_APP_TITLE } from './content.ts'
 import {
   APPS,
@@ -15,8 +15,7 @@ import {
   usePublicApiSuite,
 } from './public-api-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('public content APIs on %s', (kind) => {
-  const t = usePublicApiSuite(kind)
+describeEachDatabase('server', 'public content APIs on %s', usePublicApiSuite, (t) => {
   const { expectBadQuery, collect } = t
 
   describe('dynamic apps', () => {

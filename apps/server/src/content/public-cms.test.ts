@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { SOCIAL_MEDIA_IDENTIFIERS } from './content.ts'
 import { content, HOSTILE, usePublicApiSuite } from './public-api-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('public content APIs on %s', (kind) => {
-  const t = usePublicApiSuite(kind)
+describeEachDatabase('server', 'public content APIs on %s', usePublicApiSuite, (t) => {
   const { expectBadQuery } = t
 
   describe('CMS (Strapi-shaped)', () => {

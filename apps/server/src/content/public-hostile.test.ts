@@ -1,12 +1,10 @@
 // Every public content call at once, through the real server: the images the answers name are
 // delivered, hostile text in every query field is a 200 or a 400, encoded separators are refused.
 import { describe, expect, it } from 'vitest'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { APPS, BILLING, HOSTILE, PREDICTIONS, usePublicApiSuite } from './public-api-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('public content APIs on %s', (kind) => {
-  const t = usePublicApiSuite(kind)
-
+describeEachDatabase('server', 'public content APIs on %s', usePublicApiSuite, (t) => {
   describe('all calls together', () => {
     it('names only images the server delivers (thumbnails, card images, badges)', async () => {
       const answers = await Promise.all(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BILLING_PAGE_SIZE } from '../billing/paths.ts'
 import { seedBilling } from '../billing/seed.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { FREE_PLAN_CREDITS, FREE_PLAN_ID } from './content.ts'
 import {
   BILLING,
@@ -13,8 +13,7 @@ import {
   usePublicApiSuite,
 } from './public-api-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('public content APIs on %s', (kind) => {
-  const t = usePublicApiSuite(kind)
+describeEachDatabase('server', 'public content APIs on %s', usePublicApiSuite, (t) => {
   const { expectBadQuery, collect } = t
 
   describe('plans', () => {

@@ -1,15 +1,12 @@
 // The AI step's result as an intermediate (issue 24 item 3): a chain with ordinary steps after
 // its AI step is made from the stored result of the chain up to that step, which is queued and
 // charged once; editing the later steps renders at once and charges nothing more.
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { CREDITS_PER_AI_OPERATION } from '../billing/credits.ts'
 import { PNG_1PX } from '../test-client.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { useTestServer } from '../test-suite.ts'
+import { describeEachDatabase, useTestServer } from '../test-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('AI intermediates on %s', (kind) => {
-  const suite = useTestServer(kind)
-
+describeEachDatabase('server', 'AI intermediates on %s', useTestServer, (suite) => {
   async function setUp() {
     // Unsigned URLs may run AI operations only without strict transformations.
     const owner = await suite.signUp({

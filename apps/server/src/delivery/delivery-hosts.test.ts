@@ -3,15 +3,11 @@
 // Originals and transformations: delivery-originals.test.ts.
 import { signUrl } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
-import {
-  createSignedUrlOrganisation,
-  type TestDatabaseKind,
-  testDatabases,
-} from '../test-server.ts'
+import { createSignedUrlOrganisation } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { errorOf, imageOf, rawGet, useDeliverySuite } from './delivery-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('delivery on %s', (kind) => {
-  const suite = useDeliverySuite(kind)
+describeEachDatabase('server', 'delivery on %s', useDeliverySuite, (suite, kind) => {
   const { get } = suite
 
   describe('hosts, custom domains and signed URLs', () => {

@@ -6,11 +6,10 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SAMPLES_DIR } from '../demo/seed.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { errorOf, imageOf, useDeliverySuite } from './delivery-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('delivery on %s', (kind) => {
-  const suite = useDeliverySuite(kind)
+describeEachDatabase('server', 'delivery on %s', useDeliverySuite, (suite) => {
   const { get } = suite
 
   describe('originals', () => {

@@ -1,15 +1,13 @@
 // The console's previews by session (issue 24 item 5): an organisation that requires signed URLs
 // refuses an unsigned delivery URL, while its members see the same image through the preview
 // path; nobody else does, nothing there spends credits, and the answers are private.
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { PNG_1PX } from '../test-client.ts'
-import { storeTestFile, type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { useTestServer } from '../test-suite.ts'
+import { storeTestFile } from '../test-server.ts'
+import { describeEachDatabase, useTestServer } from '../test-suite.ts'
 import { TRANSFORMATION_PREVIEW } from './paths.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('console previews on %s', (kind) => {
-  const suite = useTestServer(kind)
-
+describeEachDatabase('server', 'console previews on %s', useTestServer, (suite) => {
   const preview = (url: string, cookie?: string) =>
     fetch(`${suite.server.url}${TRANSFORMATION_PREVIEW}?url=${encodeURIComponent(url)}`, {
       headers: cookie === undefined ? {} : { cookie: `bg.session=${cookie}` },

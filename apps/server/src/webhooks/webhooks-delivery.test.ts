@@ -5,8 +5,8 @@
 // webhook: webhooks-targets.test.ts.)
 import { createRequire } from 'node:module'
 import { sql } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { expect, it } from 'vitest'
+import { describeEachDatabase } from '../test-suite.ts'
 import { ASSETS, useWebhooksSuite, verify } from './webhooks-suite.ts'
 
 const sdk = createRequire(import.meta.url)('@pixelbin/admin') as {
@@ -20,8 +20,7 @@ const sdk = createRequire(import.meta.url)('@pixelbin/admin') as {
   }
 }
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('webhooks on %s', (kind) => {
-  const suite = useWebhooksSuite(kind)
+describeEachDatabase('server', 'webhooks on %s', useWebhooksSuite, (suite) => {
   const { hookUrl, until, arrived, newOrganisation, upload } = suite
 
   it('delivers file and folder events signed with the secret, and logs them', async () => {

@@ -1,13 +1,12 @@
 // Webhooks through the real server, their limits: targets on private or loopback addresses are
 // refused at registration and again at delivery unless allow-listed (REMOTE_ALLOW_HOSTS), and a
 // webhook is its organisation's and its owners'. (What arrives: webhooks-delivery.test.ts.)
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { expectError } from '../test-client.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { describeEachDatabase } from '../test-suite.ts'
 import { ASSETS, useWebhooksSuite } from './webhooks-suite.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('webhooks on %s', (kind) => {
-  const suite = useWebhooksSuite(kind)
+describeEachDatabase('server', 'webhooks on %s', useWebhooksSuite, (suite) => {
   const { hookUrl, until, newOrganisation } = suite
 
   it('refuses private and loopback targets at registration unless allow-listed', async () => {
