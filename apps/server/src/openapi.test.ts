@@ -12,6 +12,7 @@ import type {
   OpenApiOperation,
   OpenApiParameter,
 } from './openapi.ts'
+import { conform } from './openapi-suite.ts'
 import { type TestDatabaseKind, testDatabases } from './test-server.ts'
 import { useTestServer } from './test-suite.ts'
 
@@ -30,67 +31,6 @@ function operationsOf(document: OpenApiDocument) {
       return operation === undefined ? [] : [{ path, method, operation }]
     }),
   )
-}
-
-/** Checks `value` against the subset of JSON Schema the document uses; returns the problems. */
-function conform(
-  document: OpenApiDocument,
-  schema: JsonSchema,
-  value: unknown,
-  at = '$',
-): string[] {
-  if (schema.$ref !== undefined) {
-    const name = schema.$ref.replace('#/components/schemas/', '')
-    const target = document.components.schemas[name]
-    return target === undefined
-      ? [`${at}: unknown $ref ${schema.$ref}`]
-      : conform(document, target, value, at)
-  }
-  if (schema.oneOf !== undefined) {
-    const fits = schema.oneOf.filter((option) => conform(document, option, value, at).length === 0)
-    return fits.length === 1 ? [] : [`${at}: fits ${fits.length} of oneOf`]
-  }
-  const types = schema.type === undefined ? [] : [schema.type].flat()
-  const typeOf = (v: unknown) =>
-    v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v
-  const actual = typeOf(value)
-  if (
-    types.length > 0 &&
-    !types.includes(actual as never) &&
-    !(actual === 'integer' && types.includes('number'))
-  ) {
-    return [`${at}: expected ${types.join('|')}, got ${actual}`]
-  }
-  const problems: string[] = []
-  if (schema.enum !== undefined && !schema.enum.includes(value as never)) {
-    problems.push(`${at}: ${JSON.stringify(value)} not in enum`)
-  }
-  if (schema.const !== undefined && schema.const !== value)
-    problems.push(`${at}: not ${schema.const}`)
-  if (actual === 'object') {
-    const record = value as Record<string, unknown>
-    for (const key of schema.required ?? []) {
-      if (!(key in record)) problems.push(`${at}: missing ${key}`)
-    }
-    for (const [key, child] of Object.entries(record)) {
-      const property = schema.properties?.[key]
-      if (property !== undefined)
-        problems.push(...conform(document, property, child, `${at}.${key}`))
-      else if (typeof schema.additionalProperties === 'object') {
-        problems.push(...conform(document, schema.additionalProperties, child, `${at}.${key}`))
-      }
-    }
-    if (schema.maxProperties !== undefined && Object.keys(record).length > schema.maxProperties) {
-      problems.push(`${at}: more than ${schema.maxProperties} properties`)
-    }
-  }
-  if (actual === 'array' && schema.items !== undefined) {
-    const items = schema.items
-    ;(value as unknown[]).forEach((child, index) => {
-      problems.push(...conform(document, items, child, `${at}[${index}]`))
-    })
-  }
-  return problems
 }
 
 /** The path with each path parameter replaced by its example. */

@@ -6,7 +6,8 @@ import { asc, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../db/index.ts'
-import type { JsonSchema, OpenApiDocument } from '../openapi.ts'
+import type { OpenApiDocument } from '../openapi.ts'
+import { conform } from '../openapi-suite.ts'
 import type { CallOptions } from '../test-client.ts'
 import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
@@ -77,62 +78,6 @@ export interface Recorded {
   path: string
   status: number
   body: unknown
-}
-
-/** Checks `value` against the subset of JSON Schema the document uses; returns the problems. */
-export function conform(
-  document: OpenApiDocument,
-  schema: JsonSchema,
-  value: unknown,
-  at = '$',
-): string[] {
-  if (schema.$ref !== undefined) {
-    const target = document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]
-    return target === undefined
-      ? [`${at}: unknown ${schema.$ref}`]
-      : conform(document, target, value, at)
-  }
-  if (schema.oneOf !== undefined) {
-    const fits = schema.oneOf.filter((option) => conform(document, option, value, at).length === 0)
-    return fits.length === 1 ? [] : [`${at}: fits ${fits.length} of oneOf`]
-  }
-  const typeOf = (v: unknown) =>
-    v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v
-  const actual = typeOf(value)
-  const types = schema.type === undefined ? [] : [schema.type].flat()
-  if (
-    types.length > 0 &&
-    !types.includes(actual as never) &&
-    !(actual === 'integer' && types.includes('number'))
-  ) {
-    return [`${at}: expected ${types.join('|')}, got ${actual}`]
-  }
-  const problems: string[] = []
-  if (schema.const !== undefined && schema.const !== value)
-    problems.push(`${at}: not ${schema.const}`)
-  if (schema.enum !== undefined && !schema.enum.includes(value as never)) {
-    problems.push(`${at}: ${JSON.stringify(value)} not in enum`)
-  }
-  if (actual === 'object') {
-    const record = value as Record<string, unknown>
-    for (const key of schema.required ?? [])
-      if (!(key in record)) problems.push(`${at}: missing ${key}`)
-    for (const [key, child] of Object.entries(record)) {
-      const property = schema.properties?.[key]
-      if (property !== undefined)
-        problems.push(...conform(document, property, child, `${at}.${key}`))
-      else if (typeof schema.additionalProperties === 'object') {
-        problems.push(...conform(document, schema.additionalProperties, child, `${at}.${key}`))
-      } else if (schema.properties !== undefined) problems.push(`${at}: undocumented ${key}`)
-    }
-  }
-  if (actual === 'array' && schema.items !== undefined) {
-    const items = schema.items
-    ;(value as unknown[]).forEach((child, index) => {
-      problems.push(...conform(document, items, child, `${at}[${index}]`))
-    })
-  }
-  return problems
 }
 
 export async function png(width: number, height = width): Promise<Buffer> {
@@ -327,7 +272,7 @@ export function describeAnswersDocumented(
         }
         const schema = response.content?.['application/json']?.schema
         if (schema !== undefined) {
-          for (const problem of conform(document, schema, entry.body)) {
+          for (const problem of conform(document, schema, entry.body, '$', true)) {
             problems.push(`${entry.method} ${pathname} → ${entry.status}: ${problem}`)
           }
         }

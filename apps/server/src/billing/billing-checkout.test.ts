@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { type ApiError, expectError } from '../test-client.ts'
-import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { HOSTILE, type Ledger, useBillingSuite, WEBHOOK } from './billing-suite.ts'
+import { describeEachDatabase } from '../test-suite.ts'
+import {
+  type Account,
+  type Credits,
+  HOSTILE,
+  type Ledger,
+  useBillingSuite,
+  WEBHOOK,
+} from './billing-suite.ts'
 import { signTestWebhook, TEST_WEBHOOK_SIGNATURE_HEADER, testWebhookSecret } from './payments.ts'
 
-describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments on %s', (kind) => {
-  const t = useBillingSuite(kind)
+describeEachDatabase('database', 'credits and payments on %s', useBillingSuite, (t) => {
   const { suite, call, orgPath, credits, checkout, press, webhook } = t
 
   describe('top-ups', () => {
@@ -189,22 +195,27 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments
   })
 
   describe('subscriptions', () => {
+    /** Checks out the plan and pays on the test checkout page; answers the credits after. */
+    async function subscribe(owner: Account, planId: number): Promise<Credits> {
+      const started = await checkout(owner, { kind: 'subscription', planId })
+      expect((await press(started.checkoutUrl, 'pay')).status).toBe(303)
+      return credits(owner)
+    }
+    /** The length of the subscription's current period, in days. */
+    const periodDays = ({ subscription }: Credits) =>
+      (Date.parse(subscription?.currentPeriodEnd ?? '') -
+        Date.parse(subscription?.currentPeriodStart ?? '')) /
+      86_400_000
+
     it('moves the organisation to a monthly plan with its credits and a month-long period', async () => {
       const owner = await suite.client.signup()
-      const started = await checkout(owner, {
-        kind: 'subscription',
-        planId: 1,
-      })
-      expect((await press(started.checkoutUrl, 'pay')).status).toBe(303)
-      const answer = await credits(owner)
+      const answer = await subscribe(owner, 1)
       expect(answer).toMatchObject({
         balance: 550,
         plan: { _id: 1, name: 'Starter', interval: 'monthly', credits: 500 },
         subscription: { planId: 1, status: 'active' },
       })
-      const start = Date.parse(answer.subscription?.currentPeriodStart ?? '')
-      const end = Date.parse(answer.subscription?.currentPeriodEnd ?? '')
-      const days = (end - start) / 86_400_000
+      const days = periodDays(answer)
       expect(days).toBeGreaterThanOrEqual(28)
       expect(days).toBeLessThanOrEqual(31)
       expectError(
@@ -216,21 +227,13 @@ describe.each<TestDatabaseKind>(testDatabases('database'))('credits and payments
         'already_subscribed',
       )
       // Another plan replaces it: a yearly one runs for a year.
-      const yearly = await checkout(owner, {
-        kind: 'subscription',
-        planId: 11,
-      })
-      expect((await press(yearly.checkoutUrl, 'pay')).status).toBe(303)
-      const after = await credits(owner)
+      const after = await subscribe(owner, 11)
       expect(after).toMatchObject({
         balance: 6550,
         plan: { _id: 11 },
         subscription: { planId: 11 },
       })
-      const yearDays =
-        (Date.parse(after.subscription?.currentPeriodEnd ?? '') -
-          Date.parse(after.subscription?.currentPeriodStart ?? '')) /
-        86_400_000
+      const yearDays = periodDays(after)
       expect(yearDays).toBeGreaterThanOrEqual(365)
       expect(yearDays).toBeLessThanOrEqual(366)
       expect(await t.ledgerSum(owner)).toBe(6550)

@@ -4,15 +4,9 @@ import { readFile } from 'node:fs/promises'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { defaultTestDatabase } from '../test-server.ts'
+import { fetchWhileQueued } from '../test-suite.ts'
 import type { TransformationContextAnswer } from '../transformation/context.ts'
-import {
-  fetchWhileQueued,
-  SAMPLES,
-  SLOW,
-  smallCat,
-  useAiServer,
-  useAiService,
-} from './ai-operations-suite.ts'
+import { SAMPLES, SLOW, smallCat, useAiServer, useAiService } from './ai-operations-suite.ts'
 
 const ai = useAiService()
 

@@ -3,21 +3,10 @@
 // a generated shadow and the crops that look for a face, an object or the foreground. The other
 // operations: ai-operations-images.test.ts and ai-operations-detections.test.ts, so the
 // background model's heavy runs are not all in one file.
-import { describe, expect, it } from 'vitest'
-import { testDatabases } from '../test-server.ts'
-import {
-  at,
-  corners,
-  pixelsOf,
-  SLOW,
-  useAiOperationsSuite,
-  useAiService,
-} from './ai-operations-suite.ts'
+import { expect, it } from 'vitest'
+import { at, corners, describeAiOperations, pixelsOf, SLOW } from './ai-operations-suite.ts'
 
-const ai = useAiService()
-
-describe.each(testDatabases('server'))('AI operations over HTTP on %s', (kind) => {
-  const suite = useAiOperationsSuite(kind, ai)
+describeAiOperations((suite) => {
   const { deliver } = suite
 
   it(

@@ -3,22 +3,17 @@
 // as a job (its result carries the same `data`). Inputs are small, as the models are slow on 2
 // cores. Operations that change the image: ai-operations-background.test.ts and
 // ai-operations-images.test.ts.
-import { describe, expect, it } from 'vitest'
-import { testDatabases } from '../test-server.ts'
+import { expect, it } from 'vitest'
 import {
+  describeAiOperations,
   hasPerson,
   PREDICTIONS,
   pixelsOf,
   SLOW,
-  useAiOperationsSuite,
-  useAiService,
   WORDS,
 } from './ai-operations-suite.ts'
 
-const ai = useAiService()
-
-describe.each(testDatabases('server'))('AI operations over HTTP on %s', (kind) => {
-  const suite = useAiOperationsSuite(kind, ai)
+describeAiOperations((suite) => {
   const { files, deliver, contextOf } = suite
 
   // Each detection passes the image on unchanged and reports in the context.

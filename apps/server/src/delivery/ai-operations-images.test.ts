@@ -4,22 +4,17 @@
 // outs: ai-operations-background.test.ts; detections and predictions:
 // ai-operations-detections.test.ts.
 import { readFile } from 'node:fs/promises'
-import { describe, expect, it } from 'vitest'
-import { testDatabases } from '../test-server.ts'
+import { expect, it } from 'vitest'
 import {
   at,
+  describeAiOperations,
   type Pixels,
   pixelsOf,
   SAMPLES,
   SLOW,
-  useAiOperationsSuite,
-  useAiService,
 } from './ai-operations-suite.ts'
 
-const ai = useAiService()
-
-describe.each(testDatabases('server'))('AI operations over HTTP on %s', (kind) => {
-  const suite = useAiOperationsSuite(kind, ai)
+describeAiOperations((suite) => {
   const { files, urlOf, deliver, contextOf } = suite
 
   it(

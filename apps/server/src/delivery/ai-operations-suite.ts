@@ -5,9 +5,10 @@
 import { readFile } from 'node:fs/promises'
 import { type Ai, createAi } from '@tessera/engine'
 import sharp from 'sharp'
-import { afterAll, beforeAll, expect } from 'vitest'
-import type { TestDatabaseKind } from '../test-server.ts'
-import { type OwnerSetUp, type TestFile, useTestServer } from '../test-suite.ts'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
+import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import { fetchWhileQueued, type OwnerSetUp, type TestFile, useTestServer } from '../test-suite.ts'
+
 import type { ContextStep, TransformationContextAnswer } from '../transformation/context.ts'
 import { TRANSFORMATION_CONTEXT } from '../transformation/paths.ts'
 
@@ -101,20 +102,6 @@ export function useAiServer(kind: TestDatabaseKind, ai: () => Ai, files: Record<
   return { suite, urlOf, contextOf }
 }
 
-/**
- * Fetches `url` while it answers 202 (its job queued or running; bounded), reading each 202's
- * body; answers the first other response.
- */
-export async function fetchWhileQueued(url: string, init: RequestInit = {}): Promise<Response> {
-  let response = await fetch(url, init)
-  for (let attempt = 0; attempt < 3000 && response.status === 202; attempt++) {
-    await response.arrayBuffer()
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    response = await fetch(url, init)
-  }
-  return response
-}
-
 /** Makes a value at the first call only, and answers that value at every call. */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined
@@ -194,4 +181,17 @@ export function useAiOperationsSuite(kind: TestDatabaseKind, ai: () => Ai) {
     deliver,
     contextOf,
   }
+}
+
+export type AiOperationsSuite = ReturnType<typeof useAiOperationsSuite>
+
+/**
+ * An AI operations test file's suite: the file's AI service (`useAiService`), and `tests` over
+ * `useAiOperationsSuite` on each database the run uses, every server sharing that service.
+ */
+export function describeAiOperations(tests: (suite: AiOperationsSuite) => void) {
+  const ai = useAiService()
+  describe.each(testDatabases('server'))('AI operations over HTTP on %s', (kind) => {
+    tests(useAiOperationsSuite(kind, ai))
+  })
 }

@@ -6,14 +6,9 @@ import { readFile } from 'node:fs/promises'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { defaultTestDatabase } from '../test-server.ts'
+import { fetchWhileQueued } from '../test-suite.ts'
 import type { TransformationContextAnswer } from '../transformation/context.ts'
-import {
-  fetchWhileQueued,
-  SAMPLES,
-  SLOW,
-  useAiServer,
-  useAiService,
-} from './ai-operations-suite.ts'
+import { SAMPLES, SLOW, useAiServer, useAiService } from './ai-operations-suite.ts'
 
 const ai = useAiService()
 

@@ -7,6 +7,7 @@ import { signUrl } from '@tessera/url'
 import sharp from 'sharp'
 import { expect, it } from 'vitest'
 import { createSignedUrlOrganisation } from '../test-server.ts'
+import { fetchWhileQueued } from '../test-suite.ts'
 import { describeVideoDelivery, useVideoTemps } from './video-delivery-suite.ts'
 
 const temps = useVideoTemps()
@@ -74,14 +75,7 @@ describeVideoDelivery(temps, (suite) => {
   it('asks signed URLs of an organisation that requires them, for videos too', async () => {
     const { repo } = suite.server.services.context
     const { organisation, key } = await createSignedUrlOrganisation(suite.server, 'secure-video')
-    const stored = await repo.findFile(suite.organisationId, 'videos/clip.mp4')
-    if (stored === undefined) throw new Error('no clip')
-    const { storageKey, hash, size, format, contentType, width, height, video } = stored
-    await repo.upsertFile(organisation.id, {
-      path: 'clip.mp4',
-      name: 'clip.mp4',
-      ...{ storageKey, hash, size, format, contentType, width, height, video },
-    })
+    await suite.copyClipTo(organisation.id)
     const url = `${suite.server.url}/v2/secure-video/t.resize(w:16,h:12)/clip.mp4`
     const unsigned = await fetch(url)
     expect(unsigned.status).toBe(401)
@@ -96,12 +90,7 @@ describeVideoDelivery(temps, (suite) => {
     expect(broke.status).toBe(402)
     expect(await broke.json()).toMatchObject({ code: 'insufficient_credits' })
     await repo.grantCredits(organisation.id, 5, 'test', 'video-test')
-    let answer = await fetch(signed)
-    for (let attempt = 0; answer.status === 202 && attempt < 300; attempt++) {
-      await answer.arrayBuffer()
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      answer = await fetch(signed)
-    }
+    const answer = await fetchWhileQueued(signed, {}, { pollMs: 200, tries: 300 })
     expect(answer.status).toBe(200)
     expect(await readProperties(await bytesOf(answer))).toMatchObject({ width: 16, height: 12 })
     expect((await repo.findOrganisationById(organisation.id))?.credits).toBe(4)
@@ -115,14 +104,7 @@ describeVideoDelivery(temps, (suite) => {
       name: 'Strict',
     })
     await repo.grantCredits(organisation.id, 5, 'test', 'strict-video')
-    const stored = await repo.findFile(suite.organisationId, 'videos/clip.mp4')
-    if (stored === undefined) throw new Error('no clip')
-    const { storageKey, hash, size, format, contentType, width, height, video } = stored
-    await repo.upsertFile(organisation.id, {
-      path: 'clip.mp4',
-      name: 'clip.mp4',
-      ...{ storageKey, hash, size, format, contentType, width, height, video },
-    })
+    await suite.copyClipTo(organisation.id)
     const base = `${suite.server.url}/v2/strict-video`
     const unsigned = await fetch(`${base}/t.resize(w:16,h:12)/clip.mp4`)
     expect(unsigned.status).toBe(401)
@@ -138,14 +120,11 @@ describeVideoDelivery(temps, (suite) => {
       token: key.secret,
       expirySeconds: 300,
     })
-    let answer = await fetch(signed)
-    expect(answer.status).toBe(202)
+    const queued = await fetch(signed)
+    expect(queued.status).toBe(202)
+    await queued.arrayBuffer()
     // Until it is done, so no job of this test is running when the next one looks.
-    for (let attempt = 0; answer.status === 202 && attempt < 300; attempt++) {
-      await answer.arrayBuffer()
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      answer = await fetch(signed)
-    }
+    const answer = await fetchWhileQueued(signed, {}, { pollMs: 200, tries: 300 })
     expect(answer.status).toBe(200)
     await answer.arrayBuffer()
     expect((await repo.findOrganisationById(organisation.id))?.credits).toBe(4)

@@ -76,6 +76,19 @@ export function useVideoSuite(kind: TestDatabaseKind, temps: () => string) {
   }
   const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer())
 
+  /** Stores the clip as `clip.mp4` of another organisation: the same stored bytes, no upload. */
+  async function copyClipTo(otherId: string) {
+    const { repo } = suite.server.services.context
+    const stored = await repo.findFile(organisationId, 'videos/clip.mp4')
+    if (stored === undefined) throw new Error('no clip')
+    const { storageKey, hash, size, format, contentType, width, height, video } = stored
+    await repo.upsertFile(otherId, {
+      path: 'clip.mp4',
+      name: 'clip.mp4',
+      ...{ storageKey, hash, size, format, contentType, width, height, video },
+    })
+  }
+
   beforeAll(async () => {
     token = await suite.server.createToken()
     const demo = await suite.server.services.context.repo.findOrganisationByCloudName('demo')
@@ -106,6 +119,7 @@ export function useVideoSuite(kind: TestDatabaseKind, temps: () => string) {
     get,
     whenDone,
     bytesOf,
+    copyClipTo,
   }
 }
 

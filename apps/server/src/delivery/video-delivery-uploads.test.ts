@@ -6,7 +6,7 @@ import { makeClip, withClaimedDuration } from '@tessera/media'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { setOrganisationSettings, type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { useTestServer } from '../test-suite.ts'
+import { fetchWhileQueued, useTestServer } from '../test-suite.ts'
 import { ASSETS, describeVideoDelivery, useVideoTemps } from './video-delivery-suite.ts'
 
 const temps = useVideoTemps()
@@ -155,12 +155,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('a video job that fails
     })
     expect(stored.status).toBe(200)
     const path = `${suite.server.url}/v2/demo/t.toFormat(f:mp4,q:100)/big.mp4`
-    let answer = await fetch(path)
-    for (let attempt = 0; answer.status === 202 && attempt < 300; attempt++) {
-      await answer.arrayBuffer()
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      answer = await fetch(path)
-    }
+    const answer = await fetchWhileQueued(path, {}, { pollMs: 200, tries: 300 })
     expect(answer.status).toBe(400)
     expect(await answer.json()).toMatchObject({ code: 'output_too_large' })
     // Asked again: the failed job's answer at once, not a new job.

@@ -3,10 +3,10 @@
 // it fails for good), models this server cannot run are refused, hostile input gets a clear 4xx,
 // and another organisation can neither create nor see the jobs.
 import { readFile } from 'node:fs/promises'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { expectError } from '../test-client.ts'
-import { storeTestFile, type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { type SignedUpAccount, useTestServer } from '../test-suite.ts'
+import { beforeAll, expect, it } from 'vitest'
+import { type CallOptions, expectError } from '../test-client.ts'
+import { storeTestFile } from '../test-server.ts'
+import { describeEachDatabase, type SignedUpAccount, useTestServer } from '../test-suite.ts'
 import { CREDITS_PER_PREDICTION } from './job.ts'
 
 const PREDICTIONS = '/service/panel/transformation/v1.0/org'
@@ -30,8 +30,7 @@ interface JobAnswer {
   error?: string
 }
 
-describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s', (kind) => {
-  const suite = useTestServer(kind)
+describeEachDatabase('server', 'prediction jobs on %s', useTestServer, (suite) => {
   const { call } = suite
   let image: Buffer
   type Account = SignedUpAccount
@@ -295,41 +294,18 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('prediction jobs on %s'
       404,
       'organisation_not_found',
     )
-    // A's token cannot act on B's organisation.
-    expectError(
-      await call('POST', predict(b, 'ic_crop'), {
-        token: tokenA,
-        body: { image: 'b.png' },
-      }),
-      404,
-      'organisation_not_found',
-    )
-    expectError(
-      await call('POST', predict(b, 'ic_crop'), {
-        cookie: a.cookie,
-        body: { image: 'b.png' },
-      }),
-      404,
-      'organisation_not_found',
-    )
-    // B cannot run a prediction on A's file, by path or by URL.
-    expectError(
-      await call('POST', predict(b, 'ic_crop'), {
-        cookie: b.cookie,
-        body: { image: 'private/a.png' },
-      }),
-      404,
-      'file_not_found',
-    )
+    // A's token and session cannot act on B's organisation; B cannot run a prediction on A's
+    // file, by path or by URL.
     const aUrl = `${suite.server.config.publicUrl}/v2/${a.organisation.cloudName}/original/private/a.png`
-    expectError(
-      await call('POST', predict(b, 'ic_crop'), {
-        cookie: b.cookie,
-        body: { image: aUrl },
-      }),
-      404,
-      'file_not_found',
-    )
+    const refused: [CallOptions, string][] = [
+      [{ token: tokenA, body: { image: 'b.png' } }, 'organisation_not_found'],
+      [{ cookie: a.cookie, body: { image: 'b.png' } }, 'organisation_not_found'],
+      [{ cookie: b.cookie, body: { image: 'private/a.png' } }, 'file_not_found'],
+      [{ cookie: b.cookie, body: { image: aUrl } }, 'file_not_found'],
+    ]
+    for (const [options, code] of refused) {
+      expectError(await call('POST', predict(b, 'ic_crop'), options), 404, code)
+    }
     expect(await balanceOf(b)).toBe(50)
     expect(await balanceOf(a)).toBe(50 - CREDITS_PER_PREDICTION)
   })
