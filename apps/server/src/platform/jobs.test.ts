@@ -87,16 +87,21 @@ describe('stopping the job runner (a process shutting down)', () => {
       },
       { pollMs: 10 },
     )
-    return { database, repo, runner, started, release: () => release() }
-  }
-
-  it('hands a job still running after the grace time back to the queue, unclaimed and not counted', async () => {
-    const { database, repo, runner, started, release } = await setUp()
-    try {
+    /** Queues two slow jobs and starts the runner; answers them once it has started the first. */
+    async function startOnTwoJobs() {
       const job = await repo.enqueueJob({ kind: 'slow', payload: {} })
       const next = await repo.enqueueJob({ kind: 'slow', payload: {} })
       runner.start()
       await expect.poll(() => started.length).toBe(1)
+      return { job, next }
+    }
+    return { database, repo, runner, started, startOnTwoJobs, release: () => release() }
+  }
+
+  it('hands a job still running after the grace time back to the queue, unclaimed and not counted', async () => {
+    const { database, repo, runner, startOnTwoJobs, release } = await setUp()
+    try {
+      const { job, next } = await startOnTwoJobs()
       await runner.stop({ graceMs: 20 })
       expect(await repo.getJob(job.id)).toMatchObject({
         status: 'queued',
@@ -113,12 +118,9 @@ describe('stopping the job runner (a process shutting down)', () => {
   })
 
   it('lets a job that ends within the grace time finish, and claims no other', async () => {
-    const { database, repo, runner, started, release } = await setUp()
+    const { database, repo, runner, started, startOnTwoJobs, release } = await setUp()
     try {
-      const job = await repo.enqueueJob({ kind: 'slow', payload: {} })
-      const next = await repo.enqueueJob({ kind: 'slow', payload: {} })
-      runner.start()
-      await expect.poll(() => started.length).toBe(1)
+      const { job, next } = await startOnTwoJobs()
       const stopped = runner.stop({ graceMs: 60_000 })
       release()
       await stopped

@@ -3,7 +3,6 @@
 // strict transformations on; other URLs are refused; free chains come back as sent; signing
 // counts nothing, and delivery's new AI renders end the daily allowance per address in 429
 // (visitor-uploads.test.ts shows cache hits are free).
-import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
@@ -146,31 +145,16 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('playground signing on 
   })
 
   it("signs a member's URL of their own organisation, which delivery runs; no one else's", async () => {
-    const owner = await suite.client.signup()
-    const other = await suite.client.signup()
-    const orgId = owner.organisation._id
-    const cloud = owner.organisation.cloudName
     // A small image of the owner's organisation, stored as an upload would store it.
     const image = await sharp({
       create: { width: 40, height: 30, channels: 3, background: '#3366cc' },
     })
       .png()
       .toBuffer()
-    const { storage, repo, lookups } = suite.server.services.context
-    const storageKey = `orgs/${orgId}/originals/playground-member-test`
-    await storage.put(storageKey, image)
-    await repo.upsertFile(orgId, {
-      path: 'a.png',
-      name: 'a.png',
-      size: image.length,
-      format: 'png',
-      contentType: 'image/png',
-      width: 40,
-      height: 30,
-      hash: createHash('sha256').update(image).digest('hex'),
-      storageKey,
-    })
-    lookups.forgetFile(orgId, 'a.png')
+    const owner = await suite.signUp({ files: { 'a.png': image } })
+    const other = await suite.client.signup()
+    const orgId = owner.organisation._id
+    const cloud = owner.organisation.cloudName
     const plain = `${suite.server.url}/v2/${cloud}/ic.crop(w:20,h:20)/a.png`
     const memberSign = (who: { cookie: string }, org: string, url: unknown) =>
       suite.call('POST', `${MEMBER_PLAYGROUND}/${org}/sign`, { cookie: who.cookie, body: { url } })

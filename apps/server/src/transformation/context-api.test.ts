@@ -3,56 +3,28 @@
 // (or 401 without credentials); malformed URLs get 400. An AI chain is queued like delivery
 // (202, Retry-After), charged once, and its context is then read from the derived image's row
 // without running the model again. (Every AI operation's context: delivery/ai-operations-detections.test.ts.)
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
-import { useTestServer } from '../test-suite.ts'
+import { type SetUpAccount, useTestServer } from '../test-suite.ts'
 import type { TransformationContextAnswer } from './context.ts'
 import { TRANSFORMATION_CONTEXT } from './paths.ts'
 
 const SAMPLE = new URL('../../demo/samples/chelsea.png', import.meta.url)
-const ORG = '/service/panel/organization/v1.0'
 /** `qr.generate`'s text, base64url as Pixelbin's SDKs write it. */
 const QR_TEXT = 'tessera context'
 
 describe.each<TestDatabaseKind>(testDatabases('server'))(
   'the transformation context on %s',
   (kind) => {
-    type Account = Awaited<ReturnType<typeof suite.client.signup>>
-    let owner: Account
+    type Account = SetUpAccount
     let stranger: Account
-    let token: string
+    const cat = { 'pets/cat.png': () => readFile(SAMPLE) }
 
-    const suite = useTestServer(kind)
+    const suite = useTestServer(kind, {}, { owner: { files: cat, token: true } })
 
     beforeAll(async () => {
-      owner = await suite.client.signup()
-      stranger = await suite.client.signup()
-      const image = await readFile(SAMPLE)
-      const { repo, storage, lookups } = suite.server.services.context
-      for (const account of [owner, stranger]) {
-        const organisationId = account.organisation._id
-        const storageKey = `orgs/${organisationId}/originals/${createHash('sha256').update('cat').digest('hex')}`
-        await storage.put(storageKey, image)
-        await repo.upsertFile(organisationId, {
-          path: 'pets/cat.png',
-          name: 'cat.png',
-          size: image.length,
-          format: 'png',
-          contentType: 'image/png',
-          width: 451,
-          height: 300,
-          hash: createHash('sha256').update(image).digest('hex'),
-          storageKey,
-        })
-        lookups.forgetFile(organisationId, 'pets/cat.png')
-      }
-      const created = await suite.call('POST', `${ORG}/${owner.organisation._id}/tokens`, {
-        cookie: owner.cookie,
-        body: { name: 'context tests' },
-      })
-      token = (created.body as { token: string }).token
+      stranger = await suite.signUp({ files: cat })
     })
 
     const contextOf = (url: string, who: { cookie?: string; token?: string }) =>
@@ -64,8 +36,8 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
         ?.credits
 
     it('answers the steps of a chain in Pixelbin’s shape, with the original’s metadata', async () => {
-      const answer = await contextOf(`${urlOf(owner, 't.resize(w:200)~t.flip()')}?dpr=1`, {
-        cookie: owner.cookie,
+      const answer = await contextOf(`${urlOf(suite.owner, 't.resize(w:200)~t.flip()')}?dpr=1`, {
+        cookie: suite.owner.cookie,
       })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       const { context } = answer.body as TransformationContextAnswer
@@ -93,7 +65,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
     })
 
     it('takes a full delivery URL and an API token of the organisation', async () => {
-      const answer = await contextOf(`${suite.server.url}${urlOf(owner, 't.grey()')}`, { token })
+      const answer = await contextOf(`${suite.server.url}${urlOf(suite.owner, 't.grey()')}`, {
+        token: suite.token,
+      })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       const { context } = answer.body as TransformationContextAnswer
       expect(context.steps.map((step) => step.name)).toEqual(['grey'])
@@ -101,9 +75,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
 
     it('reads a URL on the organisation’s custom domain, and refuses it to others', async () => {
       const host = `img-${kind}.shop.example`
-      await suite.server.services.context.repo.addCustomDomain(owner.organisation._id, host)
+      await suite.server.services.context.repo.addCustomDomain(suite.owner.organisation._id, host)
       const url = `https://${host}/v2/t.flop()/pets/cat.png`
-      const answer = await contextOf(url, { cookie: owner.cookie })
+      const answer = await contextOf(url, { cookie: suite.owner.cookie })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       expect((answer.body as TransformationContextAnswer).context.steps[0]?.name).toBe('flop')
       // Issue 19 finding 12: to anyone else, exactly what a host no organisation has answers.
@@ -113,18 +87,18 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       })
       expect(refused.status).toBeGreaterThanOrEqual(400)
       expect([refused.status, refused.body]).toEqual([unregistered.status, unregistered.body])
-      expect(JSON.stringify(refused.body)).not.toContain(owner.organisation._id)
+      expect(JSON.stringify(refused.body)).not.toContain(suite.owner.organisation._id)
     })
 
     it('answers an original with no steps', async () => {
-      const answer = await contextOf(urlOf(owner, 'original'), { cookie: owner.cookie })
+      const answer = await contextOf(urlOf(suite.owner, 'original'), { cookie: suite.owner.cookie })
       expect(answer.status).toBe(200)
       expect((answer.body as TransformationContextAnswer).context.steps).toEqual([])
     })
 
     it('answers another organisation’s URL exactly as one no organisation has, to members and tokens alike', async () => {
-      const cloudName = owner.organisation.cloudName
-      const url = urlOf(owner, 't.flip()')
+      const cloudName = suite.owner.organisation.cloudName
+      const url = urlOf(suite.owner, 't.flip()')
       const nobody = await contextOf(`/v2/nobody-${kind}/t.flip()/pets/cat.png`, {
         cookie: stranger.cookie,
       })
@@ -136,7 +110,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
         expect(answer.status, JSON.stringify(answer.body)).toBe(404)
         // Issue 19 finding 12: the organisation's id is not named; the answer is the unknown
         // cloud name's, word for word.
-        expect(JSON.stringify(answer.body)).not.toContain(owner.organisation._id)
+        expect(JSON.stringify(answer.body)).not.toContain(suite.owner.organisation._id)
         expect(answer.body).toEqual({
           ...(nobody.body as object),
           message: (nobody.body as { message: string }).message.replace(
@@ -148,16 +122,16 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
     })
 
     it('answers 404 for an unknown file or cloud name, and 401 without credentials', async () => {
-      const missing = await contextOf(urlOf(owner, 't.flip()', 'pets/dog.png'), {
-        cookie: owner.cookie,
+      const missing = await contextOf(urlOf(suite.owner, 't.flip()', 'pets/dog.png'), {
+        cookie: suite.owner.cookie,
       })
       expect(missing.status).toBe(404)
       expect((missing.body as { code: string }).code).toBe('not_found')
       const unknown = await contextOf('/v2/nobody-here/t.flip()/pets/cat.png', {
-        cookie: owner.cookie,
+        cookie: suite.owner.cookie,
       })
       expect(unknown.status).toBe(404)
-      const anonymous = await contextOf(urlOf(owner, 't.flip()'), {})
+      const anonymous = await contextOf(urlOf(suite.owner, 't.flip()'), {})
       expect(anonymous.status).toBe(401)
     })
 
@@ -167,24 +141,26 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
         ['ftp://example.com/v2/x/original/a.png', 'invalid_url'],
         ['not a url', 'invalid_url'],
         ['/v2', 'invalid_url'],
-        [`/v2/${owner.organisation.cloudName}/t.flip()/../secret.png`, 'invalid_path'],
+        [`/v2/${suite.owner.organisation.cloudName}/t.flip()/../secret.png`, 'invalid_path'],
         [
-          `/v2/${owner.organisation.cloudName}/t.resize(w:-5)/pets/cat.png`,
+          `/v2/${suite.owner.organisation.cloudName}/t.resize(w:-5)/pets/cat.png`,
           'invalid_transformation',
         ],
         [`/v2/${'x'.repeat(5000)}`, 'invalid_url'],
       ]
       for (const [url, code] of cases) {
-        const answer = await contextOf(url, { cookie: owner.cookie })
+        const answer = await contextOf(url, { cookie: suite.owner.cookie })
         expect(answer.status, `${url.slice(0, 60)} → ${JSON.stringify(answer.body)}`).toBe(400)
         expect((answer.body as { code: string }).code, url.slice(0, 60)).toBe(code)
       }
-      const none = await suite.call('GET', TRANSFORMATION_CONTEXT, { cookie: owner.cookie })
+      const none = await suite.call('GET', TRANSFORMATION_CONTEXT, { cookie: suite.owner.cookie })
       expect(none.status).toBe(400)
     })
 
     it('answers 501 with the reason for an operation this server cannot run', async () => {
-      const answer = await contextOf(urlOf(owner, 'generate.bg()'), { cookie: owner.cookie })
+      const answer = await contextOf(urlOf(suite.owner, 'generate.bg()'), {
+        cookie: suite.owner.cookie,
+      })
       expect(answer.status).toBe(501)
       expect((answer.body as { message: string }).message).toMatch(/generative/)
     })
@@ -192,21 +168,21 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
     it('queues nothing and charges nothing for a GET with the session cookie alone', async () => {
       // Issue 19 finding 5: a cross-site link carries the Lax cookie but no signature headers.
       const text = Buffer.from('cookie only').toString('base64url')
-      const url = urlOf(owner, `qr.generate(i:${text},w:120,h:120)~qr.scan()`)
-      const before = await balanceOf(owner)
+      const url = urlOf(suite.owner, `qr.generate(i:${text},w:120,h:120)~qr.scan()`)
+      const before = await balanceOf(suite.owner)
       const cookieOnly = () =>
         suite.call('GET', `${TRANSFORMATION_CONTEXT}?url=${encodeURIComponent(url)}`, {
-          cookie: owner.cookie,
+          cookie: suite.owner.cookie,
           sign: false,
         })
       const refused = await cookieOnly()
       expect(refused.status, JSON.stringify(refused.body)).toBe(400)
       expect((refused.body as { code: string }).code).toBe('signature_missing')
-      expect(await balanceOf(owner)).toBe(before)
+      expect(await balanceOf(suite.owner)).toBe(before)
       expect(await suite.server.services.jobs.drain()).toBe(0)
 
       // The console signs its panel calls: that queues (and charges) once.
-      let signed = await contextOf(url, { cookie: owner.cookie })
+      let signed = await contextOf(url, { cookie: suite.owner.cookie })
       expect(signed.status, JSON.stringify(signed.body)).toBe(202)
       // Following the job already paid for, the cookie alone waits with it and then reads it.
       let followed = await cookieOnly()
@@ -215,22 +191,22 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
         followed = await cookieOnly()
       }
       expect(followed.status, JSON.stringify(followed.body)).toBe(200)
-      signed = await contextOf(url, { cookie: owner.cookie })
+      signed = await contextOf(url, { cookie: suite.owner.cookie })
       expect(signed.status).toBe(200)
-      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+      expect(await balanceOf(suite.owner)).toBe((before ?? 0) - 2)
     })
 
     it('queues an AI chain (202), charges it once, then serves its context from the cache', async () => {
       const text = Buffer.from(QR_TEXT).toString('base64url')
-      const url = urlOf(owner, `qr.generate(i:${text},w:200,h:200)~qr.scan()`)
-      const before = await balanceOf(owner)
-      const first = await contextOf(url, { cookie: owner.cookie })
+      const url = urlOf(suite.owner, `qr.generate(i:${text},w:200,h:200)~qr.scan()`)
+      const before = await balanceOf(suite.owner)
+      const first = await contextOf(url, { cookie: suite.owner.cookie })
       expect(first.status, JSON.stringify(first.body)).toBe(202)
       expect(first.response.headers.get('retry-after')).toBe('1')
       let answer = first
       for (let attempt = 0; attempt < 600 && answer.status === 202; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 100))
-        answer = await contextOf(url, { cookie: owner.cookie })
+        answer = await contextOf(url, { cookie: suite.owner.cookie })
       }
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
       const { context } = answer.body as TransformationContextAnswer
@@ -240,20 +216,20 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       ])
       expect(context.steps[0]).toMatchObject({ data: {}, width: 200, height: 200 })
       expect(context.steps[1]?.data).toMatchObject({ found: true, text: QR_TEXT })
-      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+      expect(await balanceOf(suite.owner)).toBe((before ?? 0) - 2)
 
       // The image itself is the one the context was computed with: cached, no new job.
       const image = await fetch(`${suite.server.url}${url}`)
       expect(image.status).toBe(200)
       expect(image.headers.get('content-type')).toBe('image/png')
       await image.arrayBuffer()
-      const again = await contextOf(url, { token })
+      const again = await contextOf(url, { token: suite.token })
       expect(again.status).toBe(200)
       expect((again.body as TransformationContextAnswer).context.steps[1]?.data).toEqual(
         context.steps[1]?.data,
       )
       expect(await suite.server.services.jobs.drain()).toBe(0)
-      expect(await balanceOf(owner)).toBe((before ?? 0) - 2)
+      expect(await balanceOf(suite.owner)).toBe((before ?? 0) - 2)
 
       // Evicted from the cache, the image (and its context) is made again by the same job: a new
       // render, charged again (issue 19, finding 7).
@@ -263,17 +239,17 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
       const row = rows.find((entry) => entry.storageKey.includes(cacheKey))
       if (row === undefined) throw new Error('the derived image is not in the index')
       expect(await repo.evictDerived([row.id], new Date(Date.now() + 60_000))).toHaveLength(1)
-      let remade = await contextOf(url, { token })
+      let remade = await contextOf(url, { token: suite.token })
       expect(remade.status, JSON.stringify(remade.body)).toBe(202)
       for (let attempt = 0; attempt < 600 && remade.status === 202; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 100))
-        remade = await contextOf(url, { token })
+        remade = await contextOf(url, { token: suite.token })
       }
       expect(remade.status, JSON.stringify(remade.body)).toBe(200)
       expect((remade.body as TransformationContextAnswer).context.steps[1]?.data).toEqual(
         context.steps[1]?.data,
       )
-      expect(await balanceOf(owner)).toBe((before ?? 0) - 4)
+      expect(await balanceOf(suite.owner)).toBe((before ?? 0) - 4)
     })
   },
 )
