@@ -4,13 +4,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiError, createTestClient } from '../test-client.ts'
-import {
-  defaultTestDatabase,
-  startTestServer,
-  type TestDatabaseKind,
-  testDatabases,
-} from '../test-server.ts'
+import type { ApiError } from '../test-client.ts'
+import { defaultTestDatabase, type TestDatabaseKind, testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 
 const CLIENT_ID = 'tessera-test.apps.googleusercontent.com'
@@ -144,16 +139,11 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
 })
 
 describe('Google one-tap without a client id', () => {
+  const suite = useTestServer(defaultTestDatabase())
+
   it('is off: 404 google_sign_in_off', async () => {
-    const server = await startTestServer(defaultTestDatabase())
-    try {
-      const answer = await createTestClient(server).call('POST', GOOGLE, {
-        body: { credential: 'x' },
-      })
-      expect(answer.status).toBe(404)
-      expect((answer.body as ApiError).code).toBe('google_sign_in_off')
-    } finally {
-      await server.stop()
-    }
+    const answer = await suite.call('POST', GOOGLE, { body: { credential: 'x' } })
+    expect(answer.status).toBe(404)
+    expect((answer.body as ApiError).code).toBe('google_sign_in_off')
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type ApiError, createTestClient, expectError } from '../test-client.ts'
-import { defaultTestDatabase, startTestServer } from '../test-server.ts'
+import { type ApiError, expectError } from '../test-client.ts'
+import { defaultTestDatabase } from '../test-server.ts'
 import { describeEachDatabase, useTestServer } from '../test-suite.ts'
 import { ORG, USERS } from './organization-api-suite.ts'
 
@@ -88,25 +88,21 @@ describeEachDatabase('server', 'organisations on %s', useTestServer, (suite) => 
 })
 
 describe('the plan a new organisation starts on', () => {
+  const suite = useTestServer(defaultTestDatabase(), { FREE_PLAN_CREDITS: '7' })
+
   it('follows FREE_PLAN_ID and FREE_PLAN_CREDITS', async () => {
-    const server = await startTestServer(defaultTestDatabase(), { FREE_PLAN_CREDITS: '7' })
-    try {
-      const client = createTestClient(server)
-      const owner = await client.signup()
-      const answer = await client.call('GET', `${ORG}/${owner.organisation._id}`, {
-        cookie: owner.cookie,
-      })
-      expect(answer.body).toMatchObject({ planId: -994, credits: 7 })
-      const ledger = await client.call(
-        'GET',
-        `/service/panel/billing/v1.0/org/${owner.organisation._id}/credits/ledger`,
-        { cookie: owner.cookie },
-      )
-      expect((ledger.body as { items: { delta: number; reason: string }[] }).items).toMatchObject([
-        { delta: 7, reason: 'free_plan' },
-      ])
-    } finally {
-      await server.stop()
-    }
+    const owner = await suite.client.signup()
+    const answer = await suite.call('GET', `${ORG}/${owner.organisation._id}`, {
+      cookie: owner.cookie,
+    })
+    expect(answer.body).toMatchObject({ planId: -994, credits: 7 })
+    const ledger = await suite.call(
+      'GET',
+      `/service/panel/billing/v1.0/org/${owner.organisation._id}/credits/ledger`,
+      { cookie: owner.cookie },
+    )
+    expect((ledger.body as { items: { delta: number; reason: string }[] }).items).toMatchObject([
+      { delta: 7, reason: 'free_plan' },
+    ])
   })
 })
