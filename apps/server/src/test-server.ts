@@ -7,6 +7,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
 import type { CreateEngineOptions } from '@tessera/engine'
+import { signUrl } from '@tessera/url'
 import { API_TOKEN_PREFIX, randomToken, sha256 } from './accounts/auth.ts'
 import { loadConfig, type ServerConfig } from './config.ts'
 import {
@@ -166,14 +167,20 @@ export async function storeTestFile(
   lookups.forgetFile(organisationId, path)
 }
 
+/** The demo organisation (the seed makes it; a test fails at once without it). */
+export async function demoOrganisation(server: Pick<TestServer, 'services'>) {
+  const organisation = await server.services.context.repo.findOrganisationByCloudName('demo')
+  if (organisation === undefined) throw new Error('no demo organisation')
+  return organisation
+}
+
 /** The stored bytes of the demo organisation's file `path` (e.g. `samples/horse.png`). */
 export async function demoFileBytes(
   server: Pick<TestServer, 'services'>,
   path: string,
 ): Promise<Buffer> {
   const { repo, storage } = server.services.context
-  const demo = await repo.findOrganisationByCloudName('demo')
-  const file = demo === undefined ? undefined : await repo.findFile(demo.id, path)
+  const file = await repo.findFile((await demoOrganisation(server)).id, path)
   const bytes = file === undefined ? undefined : await storage.get(file.storageKey)
   if (bytes === undefined) throw new Error(`The demo organisation has no ${path}`)
   return bytes
@@ -210,8 +217,7 @@ export async function createSignedUrlOrganisation(
   cloudName: string,
 ) {
   const { repo } = server.services.context
-  const demo = await repo.findOrganisationByCloudName('demo')
-  const horse = await repo.findFile(demo?.id as string, 'samples/horse.png')
+  const horse = await repo.findFile((await demoOrganisation(server)).id, 'samples/horse.png')
   if (horse === undefined) throw new Error('The demo organisation has no samples/horse.png')
   const organisation = await repo.createOrganisation({
     cloudName,
@@ -230,6 +236,15 @@ export async function createSignedUrlOrganisation(
   })
   const key = await repo.createSigningKey(organisation.id)
   return { organisation, key }
+}
+
+/** Signs a delivery URL with a signing key, valid `expirySeconds` from now (negative: expired). */
+export function signWithKey(
+  url: string,
+  key: { accessKey: string; secret: string },
+  expirySeconds = 60,
+): Promise<string> {
+  return signUrl(url, { accessKey: key.accessKey, token: key.secret, expirySeconds })
 }
 
 /** Two servers — two processes, as far as caches go — on one new PostgreSQL database. */

@@ -6,7 +6,7 @@ import { type Agent, createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { afterAll, beforeAll } from 'vitest'
-import { filesUnder, type TestDatabaseKind } from '../test-server.ts'
+import { demoOrganisation, filesUnder, type TestDatabaseKind } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 import { ASSETS } from './paths.ts'
 
@@ -94,16 +94,11 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
     'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
   })
 
-  async function demoOrganisation() {
-    const organisation =
-      await suite.server.services.context.repo.findOrganisationByCloudName('demo')
-    if (organisation === undefined) throw new Error('no demo organisation')
-    return organisation
-  }
+  const demo = () => demoOrganisation(suite.server)
 
   /** Stored originals on disk and the storage keys of the demo organisation's files. */
   async function storedState() {
-    const organisation = await demoOrganisation()
+    const organisation = await demo()
     const files = await suite.server.services.context.repo.listFiles(organisation.id, {
       limit: 100_000,
     })
@@ -160,7 +155,7 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
     direct,
     auth,
     formHeaders,
-    demoOrganisation,
+    demoOrganisation: demo,
     storedState,
   }
 }

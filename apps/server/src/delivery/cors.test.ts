@@ -2,11 +2,11 @@
 // organisation's images by default (originals, derived images, 304s, HEAD, the fast lane's
 // answers, signed URLs), the preflight allows GET and HEAD; a list of origins echoes a listed
 // Origin and varies on it; an empty list sends no header; bad settings are a 400.
-import { signUrl } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
 import { expectError } from '../test-client.ts'
 import {
   createSignedUrlOrganisation,
+  signWithKey,
   type TestDatabaseKind,
   testDatabases,
 } from '../test-server.ts'
@@ -141,13 +141,9 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('CORS on delivery on %s
 
   it('gives signed URLs the same header: the signature is the guard', async () => {
     const { organisation, key } = await createSignedUrlOrganisation(suite.server, 'cors-signed')
-    const signed = await signUrl(
+    const signed = await signWithKey(
       `${suite.server.url}/v2/${organisation.cloudName}/original/horse.png`,
-      {
-        accessKey: key.accessKey,
-        token: key.secret,
-        expirySeconds: 60,
-      },
+      key,
     )
     const answer = await fetch(signed, from('https://other.example'))
     expect(answer.status).toBe(200)

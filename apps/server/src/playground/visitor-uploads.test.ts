@@ -9,7 +9,12 @@ import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, expectError, multipart } from '../test-client.ts'
-import { filesUnder, type TestDatabaseKind, testDatabases } from '../test-server.ts'
+import {
+  demoOrganisation,
+  filesUnder,
+  type TestDatabaseKind,
+  testDatabases,
+} from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
 import { VISITOR_UPLOADS_FOLDER } from './visitor-uploads.ts'
@@ -77,12 +82,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('visitor uploads on %s'
       sql`delete from rate_limit_events where key like 'playground:%'`,
     )
   }
-  async function demo() {
-    const organisation =
-      await suite.server.services.context.repo.findOrganisationByCloudName('demo')
-    if (organisation === undefined) throw new Error('no demo organisation')
-    return organisation
-  }
+  const demo = () => demoOrganisation(suite.server)
   /** The demo's visitor-upload rows and the stored originals of the demo on disk. */
   async function stored() {
     const organisation = await demo()
