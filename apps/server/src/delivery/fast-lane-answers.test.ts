@@ -2,10 +2,10 @@
 // normal path answers (status, headers and bytes, 304s, HEAD, per Accept and per host), and
 // nothing it remembers outlives a change of the file, the signing keys or the organisation.
 // Across two processes and its bounds: fast-lane-bounds.test.ts.
-import { signUrl } from '@tessera/url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   createSignedUrlOrganisation,
+  signWithKey,
   type TestDatabaseKind,
   testDatabases,
 } from '../test-server.ts'
@@ -160,9 +160,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the delivery fast lane
       `fast-secure-${kind}`,
     )
     const url = `${suite.server.url}/v2/fast-secure-${kind}/t.resize(w:16)/horse.png`
-    const signed = new URL(
-      await signUrl(url, { accessKey: key.accessKey, token: key.secret, expirySeconds: 60 }),
-    )
+    const signed = new URL(await signWithKey(url, key))
     const path = `${signed.pathname}${signed.search}`
     await warm(path)
     expect((await viaLane(path)).fast).toBe(true)

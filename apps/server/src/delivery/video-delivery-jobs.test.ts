@@ -3,10 +3,9 @@
 // URLs and strict transformations for videos, the playground's signing, and what video does not
 // do refused before any work. Uploads, ranges and stills: video-delivery-uploads.test.ts.
 import { makeClip, readProperties } from '@tessera/media'
-import { signUrl } from '@tessera/url'
 import sharp from 'sharp'
 import { expect, it } from 'vitest'
-import { createSignedUrlOrganisation } from '../test-server.ts'
+import { createSignedUrlOrganisation, signWithKey } from '../test-server.ts'
 import { fetchWhileQueued } from '../test-suite.ts'
 import { describeVideoDelivery, useVideoTemps } from './video-delivery-suite.ts'
 
@@ -80,11 +79,7 @@ describeVideoDelivery(temps, (suite) => {
     const unsigned = await fetch(url)
     expect(unsigned.status).toBe(401)
     await unsigned.arrayBuffer()
-    const signed = await signUrl(url, {
-      accessKey: key.accessKey,
-      token: key.secret,
-      expirySeconds: 300,
-    })
+    const signed = await signWithKey(url, key, 300)
     // A video costs credits: an organisation without them is told so, and nothing is queued.
     const broke = await fetch(signed)
     expect(broke.status).toBe(402)
@@ -115,11 +110,7 @@ describeVideoDelivery(temps, (suite) => {
     expect(still.status).toBe(200)
     await still.arrayBuffer()
     const key = await repo.createSigningKey(organisation.id)
-    const signed = await signUrl(`${base}/t.resize(w:16,h:12)/clip.mp4`, {
-      accessKey: key.accessKey,
-      token: key.secret,
-      expirySeconds: 300,
-    })
+    const signed = await signWithKey(`${base}/t.resize(w:16,h:12)/clip.mp4`, key, 300)
     const queued = await fetch(signed)
     expect(queued.status).toBe(202)
     await queued.arrayBuffer()

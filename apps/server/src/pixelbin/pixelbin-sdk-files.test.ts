@@ -4,9 +4,8 @@
 // organisation's token finds nothing. (Folders, presets and the other parts:
 // pixelbin-sdk-admin.test.ts.)
 import { createReadStream } from 'node:fs'
-import { signUrl } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
-import { testDatabases } from '../test-server.ts'
+import { signWithKey, testDatabases } from '../test-server.ts'
 import { failureOf, usePixelbinSuite, widthOf } from './pixelbin-sdk-suite.ts'
 
 describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server on %s", (kind) => {
@@ -67,19 +66,11 @@ describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server 
     const refused = await fetch(url)
     expect(refused.status).toBe(401)
     expect(await refused.json()).toMatchObject({ code: 'invalid_signature' })
-    const signed = await signUrl(url, {
-      accessKey: suite.key.accessKey,
-      token: suite.key.secret,
-      expirySeconds: 60,
-    })
+    const signed = await signWithKey(url, suite.key)
     const ok = await fetch(signed)
     expect(ok.status).toBe(200)
     expect(await widthOf(ok)).toBe(30)
-    const resized = await signUrl(url.replace('/original/', '/t.resize(w:12)/'), {
-      accessKey: suite.key.accessKey,
-      token: suite.key.secret,
-      expirySeconds: 60,
-    })
+    const resized = await signWithKey(url.replace('/original/', '/t.resize(w:12)/'), suite.key)
     expect(await widthOf(await fetch(resized))).toBe(12)
     expect((await fetch(url.replace('/original/', '/t.resize(w:12)/'))).status).toBe(401)
     // Merged into a public file, the private one still needs the signature.
@@ -88,11 +79,7 @@ describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server 
     const unsigned = await fetch(merged)
     expect(unsigned.status).toBe(401)
     expect(await unsigned.json()).toMatchObject({ code: 'invalid_signature' })
-    const signedMerge = await signUrl(merged, {
-      accessKey: suite.key.accessKey,
-      token: suite.key.secret,
-      expirySeconds: 60,
-    })
+    const signedMerge = await signWithKey(merged, suite.key)
     expect((await fetch(signedMerge)).status).toBe(200)
   })
 

@@ -4,12 +4,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { signUrl } from '@tessera/url'
 import pg from 'pg'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from '../test-client.ts'
-import { type ServerPair, startServerPair, type TestServer } from '../test-server.ts'
+import { type ServerPair, signWithKey, startServerPair, type TestServer } from '../test-server.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
 const ORG = '/service/panel/organization/v1.0'
@@ -145,11 +144,7 @@ describe('changes made through one process, seen by another on the same PostgreS
     expect((await fetch(plain)).status).toBe(200)
 
     const old = await newKey()
-    const signedWithOld = await signUrl(plain, {
-      accessKey: old.accessKey,
-      token: old.secret,
-      expirySeconds: 60,
-    })
+    const signedWithOld = await signWithKey(plain, old)
     const settings = await client.call('PATCH', `${ORG}/${orgId}/settings`, {
       cookie: owner.cookie,
       body: { requireSignedUrls: true },
@@ -162,11 +157,7 @@ describe('changes made through one process, seen by another on the same PostgreS
     const revoked = await client.call('DELETE', `${keys}/${old._id}`, { cookie: owner.cookie })
     expect(revoked.status).toBe(204)
     expect((await fetch(signedWithOld)).status).toBe(401)
-    const signedWithFresh = await signUrl(plain, {
-      accessKey: fresh.accessKey,
-      token: fresh.secret,
-      expirySeconds: 60,
-    })
+    const signedWithFresh = await signWithKey(plain, fresh)
     expect((await fetch(signedWithFresh)).status).toBe(200)
   })
 
