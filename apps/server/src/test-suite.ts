@@ -1,6 +1,7 @@
 // Test support: the server a suite starts before its tests and stops after them, with a client
-// for it, so a test file declares its server in one line instead of a pair of hooks; and, when
-// asked, an account signed up on it with files, an API token and settings to start from.
+// for it, so a test file declares its server in one line instead of a pair of hooks; when asked,
+// an account signed up on it with files, an API token and settings to start from. Also a suite
+// declared on each database of its subject, and fetching a delivery URL until its job is done.
 import { afterAll, beforeAll, describe } from 'vitest'
 import { createTestClient } from './test-client.ts'
 import {
@@ -63,7 +64,7 @@ export interface SuiteServer {
 export type SetUpAccount = SignedUpAccount & { token?: string }
 
 /** Stores `files` in an organisation, each by its path. */
-export async function storeTestFiles(
+async function storeTestFiles(
   server: TestServer,
   organisationId: string,
   files: Record<string, TestFile>,

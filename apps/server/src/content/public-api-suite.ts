@@ -1,7 +1,7 @@
 import { beforeAll, expect } from 'vitest'
 import type { TestDatabaseKind } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
-import { loadContent } from './content.ts'
+import { type DynamicApp, loadContent } from './content.ts'
 
 export const BILLING = '/service/panel/billing/v1.0'
 export const APPS = '/service/public/apps/v1.0'
@@ -60,15 +60,17 @@ export interface AppItem {
   _id: string
   slug: string
   tags: string[]
-  config: {
-    title: string
-    description: string
-    thumbnailURL: string
-    isFeatured: boolean
-    url: string
-    transformation: string
-    operations: string[]
-  }
+  /** The app's content record, as the answer carries it. */
+  config: Pick<
+    DynamicApp,
+    | 'title'
+    | 'description'
+    | 'thumbnailURL'
+    | 'isFeatured'
+    | 'url'
+    | 'transformation'
+    | 'operations'
+  >
   createdAt: string
 }
 
