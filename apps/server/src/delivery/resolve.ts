@@ -174,15 +174,17 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     ) {
       throw new HttpError(404, 'not_found', `Unknown zone '${parts.zone}'`)
     }
-    let signedUntil: number | undefined
-    if (requireSignedUrls && how.trusted !== true) {
+    /** The signed URL's expiry (ms); 401 `invalid_signature` with `why` when it is not signed. */
+    const signature = async (why: string): Promise<number> => {
       const check = await verifySignedUrl(request.url, {
         getToken: signingKeyOf(lookups, organisationId),
       })
-      if (!check.valid) {
-        throw new HttpError(401, 'invalid_signature', `This URL must be signed (${check.reason})`)
-      }
-      signedUntil = check.expiresAt * 1000
+      if (!check.valid) throw new HttpError(401, 'invalid_signature', `${why} (${check.reason})`)
+      return check.expiresAt * 1000
+    }
+    let signedUntil: number | undefined
+    if (requireSignedUrls && how.trusted !== true) {
+      signedUntil = await signature('This URL must be signed')
     }
     // After the signature: a forged signed URL is refused as such, whatever its query holds.
     const options = parseQueryOptions(request.search)
@@ -195,17 +197,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
     // A private file (issue 22) is delivered only through a signed URL, whatever the
     // organisation's setting.
     if (file.access === 'private' && signedUntil === undefined && how.trusted !== true) {
-      const check = await verifySignedUrl(request.url, {
-        getToken: signingKeyOf(lookups, organisationId),
-      })
-      if (!check.valid) {
-        throw new HttpError(
-          401,
-          'invalid_signature',
-          `This file is private: sign its URL (${check.reason})`,
-        )
-      }
-      signedUntil = check.expiresAt * 1000
+      signedUntil = await signature('This file is private: sign its URL')
     }
 
     // Check the pattern as written first (its own syntax and operations), then with presets
@@ -227,17 +219,7 @@ export function createResolver(app: Pick<AppContext, 'repo' | 'lookups'>) {
       value.some((operation) => operation.spec?.key === 't.merge') &&
       (await mergedFiles(organisationId, value)).some((other) => other.access === 'private')
     ) {
-      const check = await verifySignedUrl(request.url, {
-        getToken: signingKeyOf(lookups, organisationId),
-      })
-      if (!check.valid) {
-        throw new HttpError(
-          401,
-          'invalid_signature',
-          `This URL merges a private file: sign it (${check.reason})`,
-        )
-      }
-      signedUntil = check.expiresAt * 1000
+      signedUntil = await signature('This URL merges a private file: sign it')
     }
     const unavailable = value.find((operation) => operation.spec?.runnable !== true)
     if (unavailable !== undefined) {
