@@ -5,6 +5,8 @@
 // `node bench/cpu-profile-summary.ts FILE`. While it runs, it samples libvips'
 // queue (`sharp.counters()`: tasks waiting for and running on libuv's pool) every 10 ms, and
 // prints how often the pool had work waiting, the figures docs/benchmarks.md quotes.
+// PROFILE_COUNT=1: no profile; counts per answer what a miss does beside the render instead
+// (database statements, file operations, garbage collections: delivery-count.ts).
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { Session } from 'node:inspector/promises'
@@ -14,9 +16,13 @@ import { join } from 'node:path'
 import { type ClientJob, runClient } from './delivery-client.ts'
 
 // PROFILE_SERVER: another copy of apps/server/src/index.ts (an older commit, to compare).
-const { loadConfig, startServer } = (await import(
-  process.env.PROFILE_SERVER || '@tessera/server'
-)) as typeof import('@tessera/server')
+const SERVER = process.env.PROFILE_SERVER || '@tessera/server'
+const COUNT = process.env.PROFILE_COUNT === '1'
+const counter = COUNT ? await import('./delivery-count.ts') : undefined
+await counter?.installCounters(
+  process.env.PROFILE_SERVER || new URL(import.meta.resolve('@tessera/server')).pathname,
+)
+const { loadConfig, startServer } = (await import(SERVER)) as typeof import('@tessera/server')
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10)
 // PROFILE_WORKLOAD=widths: cold-widths.bench.ts's work instead (new widths of a 1000 px JPEG).
 const WIDTHS = process.env.PROFILE_WORKLOAD === 'widths'
@@ -95,16 +101,24 @@ try {
   // The client warms up first; the profile covers the measured seconds.
   const result = await runClient(job, () => {
     startProfile = setTimeout(() => {
-      profiling = true
       cpu = process.threadCpuUsage()
       processCpu = process.cpuUsage()
+      if (counter !== undefined) {
+        counter.startCounting()
+        return
+      }
+      profiling = true
       void inspector.post('Profiler.start')
     }, job.warmupSeconds * 1000)
   })
+  // The answered misses' writes and index rows run after their answers: they are part of what
+  // a miss costs, so the CPU is read once they are done.
+  await server.services.delivery.settle()
   const usedByProcess = process.cpuUsage(processCpu)
   const used = process.threadCpuUsage(cpu)
   clearTimeout(startProfile)
   clearInterval(sampler)
+  const counted = counter?.stopCounting()
   if (profiling) {
     const { profile } = await inspector.post('Profiler.stop')
     const out = process.env.PROFILE_OUT ?? join(tmpdir(), 'delivery-miss.cpuprofile')
@@ -123,8 +137,11 @@ try {
     `${answers} misses in ${result.seconds.toFixed(1)} s (${(answers / result.seconds).toFixed(1)}/s), ` +
       `${result.failed} failed; CPU per answer: main thread ${((used.user + used.system) / 1000 / answers).toFixed(2)} ms, ` +
       `whole process ${((usedByProcess.user + usedByProcess.system) / 1000 / answers).toFixed(2)} ms ` +
-      '(from the end of the warm-up, so a few answers of it may count)',
+      '(from the end of the warm-up until their writes and index rows are in)',
   )
+  if (counted !== undefined) {
+    for (const line of counter?.describeCounts(counted, answers) ?? []) console.log(line)
+  }
   console.log(
     `libvips tasks running on the pool: ${(running / samples).toFixed(2)} on average; ` +
       `tasks waiting for a pool thread in ${((100 * waiting) / samples).toFixed(0)}% of samples`,

@@ -1,0 +1,128 @@
+// Counts what a cache miss does beside the render, for `PROFILE_COUNT=1 node delivery-profile.ts`:
+// every statement the embedded database runs (and the main thread's CPU inside PGlite's
+// WebAssembly), every file operation of node:fs/promises (a libuv pool task and a promise each),
+// and garbage collection. Installed before the server is imported, so the server's own bindings
+// of node:fs/promises and its PGlite class are the wrapped ones.
+import { createRequire, syncBuiltinESMExports } from 'node:module'
+import { PerformanceObserver } from 'node:perf_hooks'
+
+export interface Counts {
+  /** Statements by their first words (`SELECT … FROM "files"`, `INSERT INTO "derived_images"`). */
+  statements: Map<string, number>
+  /** Main-thread CPU inside PGlite's wire-protocol calls (its WebAssembly), in microseconds. */
+  databaseCpuMicros: number
+  /** Calls of each node:fs/promises function and FileHandle method. */
+  files: Map<string, number>
+  gcCount: number
+  gcMs: number
+}
+
+const counts: Counts = {
+  statements: new Map(),
+  databaseCpuMicros: 0,
+  files: new Map(),
+  gcCount: 0,
+  gcMs: 0,
+}
+let counting = false
+
+function add(map: Map<string, number>, key: string): void {
+  if (counting) map.set(key, (map.get(key) ?? 0) + 1)
+}
+
+/** `SELECT … FROM "files"`: the statement's verb and the first table it names. */
+function kindOf(sql: string): string {
+  const text = sql.replace(/\s+/g, ' ').trim()
+  const verb = (/^\w+/.exec(text)?.[0] ?? '?').toUpperCase()
+  const table = /\b(?:from|into|update)\s+("?[\w.]+"?)/i.exec(text)?.[1]
+  return table === undefined ? text.slice(0, 40) : `${verb} … ${table}`
+}
+
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown
+
+function wrap(target: Record<string, unknown>, name: string, label: string): void {
+  const original = target[name]
+  if (typeof original !== 'function') return
+  target[name] = function (this: unknown, ...args: unknown[]) {
+    add(counts.files, label)
+    return (original as AnyFunction).apply(this, args)
+  }
+}
+
+/** Wraps PGlite (as resolved from `serverEntry`) and node:fs/promises. */
+export async function installCounters(serverEntry: string): Promise<void> {
+  const requireFromServer = createRequire(serverEntry)
+  const pglitePath = requireFromServer
+    .resolve('@electric-sql/pglite')
+    .replace(/index\.cjs$/, 'index.js')
+  const { PGlite } = (await import(pglitePath)) as typeof import('@electric-sql/pglite')
+  const proto = PGlite.prototype as unknown as Record<string, AnyFunction>
+  for (const method of ['query', 'exec'] as const) {
+    const original = proto[method] as AnyFunction
+    proto[method] = function (this: unknown, ...args: unknown[]) {
+      add(counts.statements, kindOf(String(args[0])))
+      return original.apply(this, args)
+    }
+  }
+  const transaction = proto.transaction as AnyFunction
+  proto.transaction = function (this: unknown, ...args: unknown[]) {
+    add(counts.statements, 'transaction')
+    return transaction.apply(this, args)
+  }
+  const raw = proto.execProtocolRawSync as AnyFunction
+  proto.execProtocolRawSync = function (this: unknown, ...args: unknown[]) {
+    const before = process.threadCpuUsage()
+    try {
+      return raw.apply(this, args)
+    } finally {
+      const used = process.threadCpuUsage(before)
+      if (counting) counts.databaseCpuMicros += used.user + used.system
+    }
+  }
+
+  const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs')
+  const promises = fs.promises as unknown as Record<string, unknown>
+  for (const name of Object.keys(promises)) wrap(promises, name, name)
+  // FileHandle methods: the class of a handle, found by opening something.
+  const handle = await fs.promises.open(import.meta.filename, 'r')
+  const handleProto = Object.getPrototypeOf(handle) as Record<string, unknown>
+  await handle.close()
+  for (const name of ['sync', 'datasync', 'close', 'stat', 'readFile', 'writeFile', 'write']) {
+    wrap(handleProto, name, `handle.${name}`)
+  }
+  syncBuiltinESMExports()
+
+  new PerformanceObserver((list) => {
+    if (!counting) return
+    for (const entry of list.getEntries()) {
+      counts.gcCount++
+      counts.gcMs += entry.duration
+    }
+  }).observe({ entryTypes: ['gc'] })
+}
+
+/** Starts counting (after the warm-up). */
+export function startCounting(): void {
+  counting = true
+}
+
+/** Stops counting and returns what was counted. */
+export function stopCounting(): Counts {
+  counting = false
+  return counts
+}
+
+/** The counts per answer, as lines to print. */
+export function describeCounts(result: Counts, answers: number): string[] {
+  const per = (value: number) => (value / answers).toFixed(2)
+  const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1])
+  const statements = [...result.statements.values()].reduce((a, b) => a + b, 0)
+  const files = [...result.files.values()].reduce((a, b) => a + b, 0)
+  return [
+    `database statements per answer: ${per(statements)}; PGlite wasm CPU per answer ${(result.databaseCpuMicros / 1000 / answers).toFixed(3)} ms`,
+    ...sorted(result.statements).map(([kind, n]) => `  ${per(n).padStart(6)}  ${kind}`),
+    `file operations per answer: ${per(files)}`,
+    ...sorted(result.files).map(([name, n]) => `  ${per(n).padStart(6)}  ${name}`),
+    `garbage collections per answer: ${per(result.gcCount)} (${(result.gcMs / answers).toFixed(3)} ms per answer)`,
+  ]
+}
