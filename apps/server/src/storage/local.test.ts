@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -81,6 +82,14 @@ describe('local storage', () => {
     expect(await readFile(join(root, 'orgs/o1/a.png'), 'utf8')).toBe('old')
   })
 
+  it('fails a put over a folder with io_error and leaves the folder and no temporary file', async () => {
+    await storage.put('orgs/o1/taken/inside.png', Buffer.from('inside'))
+    expect(await rejection(storage.put('orgs/o1/taken', Buffer.from('x')))).toMatchObject({
+      code: 'io_error',
+    })
+    expect(await filesUnder(root)).toEqual(['orgs/o1/taken/inside.png'])
+  })
+
   it('neither lists nor serves a temporary file a crash left behind', async () => {
     await storage.put('orgs/o1/a.png', Buffer.from('whole'))
     const leftover = 'orgs/o1/.a.png.0123456789abcdef.tmp'
@@ -156,6 +165,15 @@ describe('local storage', () => {
       expect(await listAll('')).toEqual([])
     })
 
+    it('refuses a put into a folder written before and since replaced by a symlink outside', async () => {
+      await storage.put('orgs/o1/derived/a.png', Buffer.from('first'))
+      await rm(join(root, 'orgs/o1/derived'), { recursive: true })
+      await symlink(outside, join(root, 'orgs/o1/derived'))
+      const error = await rejection(storage.put('orgs/o1/derived/b.png', Buffer.from('second')))
+      expect(error).toMatchObject({ code: 'invalid_key' })
+      expect(await filesUnder(outside)).toEqual(['secret.txt'])
+    })
+
     it('refuses a file symlink that points outside the root', async () => {
       await mkdir(join(root, 'orgs/o1'), { recursive: true })
       await symlink(join(outside, 'secret.txt'), join(root, 'orgs/o1/link.txt'))
@@ -173,6 +191,54 @@ describe('local storage', () => {
       await symlink(join(root, 'orgs/o1/real.png'), join(root, 'orgs/o1/alias.png'))
       expect(await storage.get('orgs/o1/alias.png')).toEqual(Buffer.from('inside'))
     })
+  })
+
+  it('leaves only whole objects and temporary files when its process is killed while writing', async () => {
+    // A child writes distinct 200 KB objects two at a time (on the write threads) and says so
+    // after each; it is killed with SIGKILL once some are written, in the middle of others.
+    const script = `
+      const { createLocalStorage } = await import(${JSON.stringify(new URL('./index.ts', import.meta.url).href)})
+      const storage = createLocalStorage({ root: ${JSON.stringify(root)} })
+      await storage.put('orgs/o1/derived/first.bin', Buffer.alloc(1, 1))
+      let next = 0
+      const loop = async () => {
+        for (;;) {
+          const id = next++
+          await storage.put('orgs/o1/derived/' + id + '.bin', Buffer.alloc(200_000, id % 251))
+          process.stdout.write(id + '\\n')
+        }
+      }
+      await Promise.all([loop(), loop()])
+    `
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let written = 0
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        written += String(chunk).split('\n').filter(Boolean).length
+        if (written >= 20) resolve()
+      })
+      child.on('exit', () => resolve())
+    })
+    child.kill('SIGKILL')
+    await new Promise((resolve) => child.once('exit', resolve))
+    expect(written).toBeGreaterThanOrEqual(20)
+    const files = await filesUnder(join(root, 'orgs/o1/derived'))
+    for (const file of files) {
+      const bytes = await readFile(join(root, 'orgs/o1/derived', file))
+      if (/^\..*\.tmp$/.test(file)) continue
+      if (file === 'first.bin') continue
+      const id = Number(file.replace('.bin', ''))
+      expect(bytes.length, file).toBe(200_000)
+      expect(
+        bytes.every((byte) => byte === id % 251),
+        file,
+      ).toBe(true)
+    }
+    expect(await listAll('orgs/o1/derived/')).toHaveLength(
+      files.filter((file) => !file.startsWith('.')).length,
+    )
   })
 
   describe('an unusable root', () => {

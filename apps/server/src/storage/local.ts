@@ -12,18 +12,13 @@ import {
   unlink,
   writeFile,
 } from 'node:fs/promises'
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { type Intake, intake, isBytes, putFailure, tooLarge } from './body.ts'
 import { errorCode, StorageError } from './errors.ts'
 import { assertValidKey, assertValidPrefix, isValidKey } from './keys.ts'
+import { isInside, isMissing } from './local-paths.ts'
+import { THREAD_WRITE_MAX_BYTES, writeOnThread } from './local-writer.ts'
 import type { ByteRange, PutData, PutOptions, Storage, StoredObject } from './types.ts'
-
-/** Errors meaning "there is no such object here". */
-const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR'])
-
-function isMissing(error: unknown): boolean {
-  return MISSING.has(errorCode(error) ?? '')
-}
 
 function ioError(action: string, key: string, error: unknown): StorageError {
   if (error instanceof StorageError) return error
@@ -37,11 +32,6 @@ function outsideRoot(key: string): StorageError {
   return new StorageError('invalid_key', 'Invalid storage key: it resolves outside the root', {
     key,
   })
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path)
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
 }
 
 /** `.<name>.<16 hex>.tmp`: hidden, unique, recognisable after a crash (see TEMP_SEGMENT). */
@@ -164,6 +154,35 @@ export function createLocalStorage(options: { root: string }): Storage {
     return { dir, name: basename(path) }
   }
 
+  /**
+   * Writes `data` at `key` on a write thread: true once durable, false when `put` must write it
+   * itself (its folder is missing, or no thread could).
+   */
+  async function putOnThread(key: string, data: Uint8Array): Promise<boolean> {
+    assertValidKey(key)
+    const rootPath = await root()
+    const path = lexicalPath(rootPath, key)
+    const name = basename(path)
+    // The message copies a view's whole buffer: a part of a larger one (a pooled Buffer, a slice
+    // of a request's body) goes as a copy of its own bytes.
+    const bytes =
+      data.byteLength === data.buffer.byteLength ? data : Uint8Array.prototype.slice.call(data)
+    const written = await writeOnThread({
+      root: rootPath,
+      dir: dirname(path),
+      name,
+      temp: tempName(name),
+      data: bytes,
+    })
+    if (written.outcome === 'written') return true
+    if (written.outcome === 'missing' || written.outcome === 'unavailable') return false
+    if (written.outcome === 'outside') throw outsideRoot(key)
+    const cause = Object.assign(new Error(written.message), { code: written.code })
+    throw written.step === 'resolve'
+      ? ioError('resolve the key', key, cause)
+      : ioError('write the object', key, cause)
+  }
+
   async function openObject(
     key: string,
   ): Promise<{ handle: FileHandle; size: number } | undefined> {
@@ -219,6 +238,15 @@ export function createLocalStorage(options: { root: string }): Storage {
     kind: 'local',
 
     async put(key: string, data: PutData, options: PutOptions = {}): Promise<{ size: number }> {
+      if (isBytes(data) && data.byteLength <= THREAD_WRITE_MAX_BYTES) {
+        if (options.maxBytes !== undefined && data.byteLength > options.maxBytes) {
+          throw tooLarge(key, options.maxBytes)
+        }
+        // The same steps on a write thread (local-writer.ts). A folder that does not exist yet
+        // is made below, where each folder created is checked; a write no thread could take is
+        // made below too.
+        if (await putOnThread(key, data)) return { size: data.byteLength }
+      }
       const state = isBytes(data) ? undefined : intake(data, key, options.maxBytes)
       let temp: string | undefined
       try {
