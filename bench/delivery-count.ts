@@ -3,6 +3,7 @@
 // WebAssembly), every file operation of node:fs/promises (a libuv pool task and a promise each),
 // and garbage collection. Installed before the server is imported, so the server's own bindings
 // of node:fs/promises and its PGlite class are the wrapped ones.
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire, syncBuiltinESMExports } from 'node:module'
 import { PerformanceObserver } from 'node:perf_hooks'
 
@@ -15,6 +16,8 @@ export interface Counts {
   files: Map<string, number>
   gcCount: number
   gcMs: number
+  /** Pauses by kind (scavenge, mark-compact, incremental marking, weak callbacks). */
+  gcKinds: Map<string, number>
 }
 
 const counts: Counts = {
@@ -23,6 +26,7 @@ const counts: Counts = {
   files: new Map(),
   gcCount: 0,
   gcMs: 0,
+  gcKinds: new Map(),
 }
 let counting = false
 
@@ -37,6 +41,13 @@ function kindOf(sql: string): string {
   const table = /\b(?:from|into|update)\s+("?[\w.]+"?)/i.exec(text)?.[1]
   return table === undefined ? text.slice(0, 40) : `${verb} … ${table}`
 }
+
+const GC_KINDS = new Map([
+  [1, 'scavenge'],
+  [2, 'mark-compact'],
+  [4, 'incremental marking'],
+  [8, 'weak callbacks'],
+])
 
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown
 
@@ -97,13 +108,67 @@ export async function installCounters(serverEntry: string): Promise<void> {
     for (const entry of list.getEntries()) {
       counts.gcCount++
       counts.gcMs += entry.duration
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind
+      const name = GC_KINDS.get(kind ?? 0) ?? `kind ${kind}`
+      counts.gcKinds.set(name, (counts.gcKinds.get(name) ?? 0) + 1)
     }
   }).observe({ entryTypes: ['gc'] })
 }
 
+/** CPU time of each thread of this process by its name, in clock ticks (Linux `/proc`). */
+export function threadTicks(): Map<string, number> {
+  const ticks = new Map<string, number>()
+  let tasks: string[]
+  try {
+    tasks = readdirSync('/proc/self/task')
+  } catch {
+    return ticks
+  }
+  for (const task of tasks) {
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8')
+    } catch {
+      continue // ended meanwhile
+    }
+    const close = stat.lastIndexOf(')')
+    // The name, with a thread's number (`libuv-worker`, `V8 DefaultWorke`) cut off.
+    const name = stat.slice(stat.indexOf('(') + 1, close).replace(/[\d-]+$/, '') || '?'
+    const fields = stat.slice(close + 2).split(' ')
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the name.
+    const used = Number(fields[11]) + Number(fields[12])
+    ticks.set(name, (ticks.get(name) ?? 0) + used)
+  }
+  return ticks
+}
+
+let ticksAtStart = new Map<string, number>()
+
 /** Starts counting (after the warm-up). */
 export function startCounting(): void {
+  ticksAtStart = threadTicks()
   counting = true
+}
+
+/**
+ * CPU per answer of each kind of thread since `startCounting`, in ms. A thread that has ended is
+ * missed: the load generator's (its CPU is in the whole process's figure), not the write threads,
+ * which outlive a run.
+ */
+export function describeThreads(answers: number): string[] {
+  const ticks = threadTicks()
+  const perTick = 1000 / 100 // ms per clock tick (USER_HZ is 100 on Linux)
+  const lines = [...ticks]
+    .map(
+      ([name, used]) =>
+        [name, ((used - (ticksAtStart.get(name) ?? 0)) * perTick) / answers] as const,
+    )
+    .filter(([, ms]) => ms >= 0.005)
+    .sort((a, b) => b[1] - a[1])
+  return [
+    'CPU per answer by thread (ms):',
+    ...lines.map(([name, ms]) => `  ${ms.toFixed(2).padStart(6)}  ${name}`),
+  ]
 }
 
 /** Stops counting and returns what was counted. */
@@ -123,6 +188,6 @@ export function describeCounts(result: Counts, answers: number): string[] {
     ...sorted(result.statements).map(([kind, n]) => `  ${per(n).padStart(6)}  ${kind}`),
     `file operations per answer: ${per(files)}`,
     ...sorted(result.files).map(([name, n]) => `  ${per(n).padStart(6)}  ${name}`),
-    `garbage collections per answer: ${per(result.gcCount)} (${(result.gcMs / answers).toFixed(3)} ms per answer)`,
+    `garbage collections per answer: ${per(result.gcCount)} (${(result.gcMs / answers).toFixed(3)} ms of pauses per answer; ${[...result.gcKinds].map(([kind, n]) => `${n} ${kind}`).join(', ')})`,
   ]
 }

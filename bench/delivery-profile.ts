@@ -141,6 +141,7 @@ try {
   )
   if (counted !== undefined) {
     for (const line of counter?.describeCounts(counted, answers) ?? []) console.log(line)
+    for (const line of counter?.describeThreads(answers) ?? []) console.log(line)
   }
   console.log(
     `libvips tasks running on the pool: ${(running / samples).toFixed(2)} on average; ` +
