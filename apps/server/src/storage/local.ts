@@ -178,9 +178,7 @@ export function createLocalStorage(options: { root: string }): Storage {
     if (written.outcome === 'missing' || written.outcome === 'unavailable') return false
     if (written.outcome === 'outside') throw outsideRoot(key)
     const cause = Object.assign(new Error(written.message), { code: written.code })
-    throw written.step === 'resolve'
-      ? ioError('resolve the key', key, cause)
-      : ioError('write the object', key, cause)
+    throw ioError(written.step === 'resolve' ? 'resolve the key' : 'write the object', key, cause)
   }
 
   async function openObject(
@@ -243,8 +241,7 @@ export function createLocalStorage(options: { root: string }): Storage {
           throw tooLarge(key, options.maxBytes)
         }
         // The same steps on a write thread (local-writer.ts). A folder that does not exist yet
-        // is made below, where each folder created is checked; a write no thread could take is
-        // made below too.
+        // (each folder created is checked) or a write no thread could take is made below.
         if (await putOnThread(key, data)) return { size: data.byteLength }
       }
       const state = isBytes(data) ? undefined : intake(data, key, options.maxBytes)
