@@ -4,7 +4,13 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { missingMessage, missingPrerequisites } from './test-prerequisites.ts'
+import {
+  defaultChromePath,
+  FULL_CHROMIUM_PATH,
+  HEADLESS_SHELL_PATH,
+  missingMessage,
+  missingPrerequisites,
+} from './test-prerequisites.ts'
 
 describe('test prerequisites', () => {
   let dir: string
@@ -50,7 +56,7 @@ describe('test prerequisites', () => {
     const absent = join(dir, 'no-chromium')
     const missing = await missingPrerequisites({ databaseUrl: url(openPort), chromePath: absent })
     expect(missing).toEqual([
-      `Chromium at ${absent} (install it: apt-get update && apt-get install -y chromium; or set CHROME_PATH)`,
+      `Chromium at ${absent} (install it: apt-get update && apt-get install -y chromium-headless-shell; or set CHROME_PATH)`,
     ])
   })
 
@@ -62,5 +68,12 @@ describe('test prerequisites', () => {
     const line = missingMessage(missing)
     expect(line).not.toContain('\n')
     expect(line).toMatch(/^npm test needs PostgreSQL at .+ and Chromium at .+$/)
+  })
+
+  it('drives the headless shell when it is installed, else the full Chromium', () => {
+    expect(defaultChromePath((path) => path === HEADLESS_SHELL_PATH)).toBe(HEADLESS_SHELL_PATH)
+    expect(defaultChromePath(() => true)).toBe(HEADLESS_SHELL_PATH)
+    expect(defaultChromePath((path) => path === FULL_CHROMIUM_PATH)).toBe(FULL_CHROMIUM_PATH)
+    expect(defaultChromePath(() => false)).toBe(FULL_CHROMIUM_PATH)
   })
 })
