@@ -171,6 +171,25 @@ describe.each<ViewportName>(['desktop', 'mobile'])(
       )
       expect(overflow).toBe(0)
       await page.screenshot({ path: `/tmp/webhooks-log-${viewport}.png`, fullPage: true })
+
+      // Removing asks first: dismissed, the endpoint stays; accepted, it goes.
+      const remove = page.getByTestId('webhook-row').getByRole('button', { name: 'Remove' })
+      const questions: string[] = []
+      page.once('dialog', (dialog) => {
+        questions.push(dialog.message())
+        void dialog.dismiss()
+      })
+      await remove.click()
+      expect(await page.getByTestId('webhook-row').count()).toBe(1)
+      page.once('dialog', (dialog) => {
+        questions.push(dialog.message())
+        void dialog.accept()
+      })
+      await remove.click()
+      await expect.poll(() => page.getByTestId('webhook-row').count()).toBe(0)
+      expect(questions).toEqual(
+        Array(2).fill(`Remove the webhook to ${receiverUrl}? Its log goes with it.`),
+      )
       expect(errors).toEqual([])
       await context.close()
     }, 300_000)

@@ -1,5 +1,5 @@
-// The small pieces every console page shows: a copy button, a modal dialog and its buttons, a
-// call's error, a date.
+// The small pieces every console page shows: a copy button, a button that asks before it
+// removes, a modal dialog and its buttons, a call's error, a date.
 import { useEffect, useRef, useState } from 'react'
 
 /** Copies text and says so for a moment. */
@@ -27,6 +27,35 @@ export function CopyButton({
   return (
     <button type="button" className={className} onClick={copy} data-testid={testId}>
       {done === 'copied' ? 'Copied' : done === 'failed' ? 'Copy failed' : label}
+    </button>
+  )
+}
+
+/**
+ * The button of a change that cannot be taken back (revoke, remove, delete, leave): it asks
+ * `question` with the browser's confirm and calls `onConfirm` only when the answer is yes.
+ */
+export function ConfirmButton({
+  question,
+  onConfirm,
+  disabled,
+  children,
+}: {
+  question: string
+  onConfirm: () => unknown
+  disabled?: boolean
+  children: React.ReactNode
+}) {
+  return (
+    <button
+      type="button"
+      className="button is-small is-danger"
+      disabled={disabled}
+      onClick={() => {
+        if (window.confirm(question)) void onConfirm()
+      }}
+    >
+      {children}
     </button>
   )
 }

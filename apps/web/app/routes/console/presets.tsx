@@ -3,7 +3,7 @@
 // archive and unarchive, delete. Each shows its `p:name` and an example URL.
 import { useEffect, useState } from 'react'
 import { useConsole } from '../../components/console/console-context.tsx'
-import { CopyButton, ErrorText } from '../../components/console/console-ui.tsx'
+import { ConfirmButton, CopyButton, ErrorText } from '../../components/console/console-ui.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { PresetDialog } from '../../components/console/preset-dialog.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
@@ -106,17 +106,12 @@ export default function Presets() {
             >
               {preset.archived ? 'Unarchive' : 'Archive'}
             </button>
-            <button
-              type="button"
-              className="button is-small is-danger"
-              onClick={() => {
-                if (window.confirm(`Delete p:${preset.presetName}? URLs using it stop working.`)) {
-                  void act(() => api.deletePreset(preset.presetName))
-                }
-              }}
+            <ConfirmButton
+              question={`Delete p:${preset.presetName}? URLs using it stop working.`}
+              onConfirm={() => act(() => api.deletePreset(preset.presetName))}
             >
               Delete
-            </button>
+            </ConfirmButton>
           </>
         )}
       </div>

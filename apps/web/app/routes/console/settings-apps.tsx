@@ -2,7 +2,12 @@
 // once, with a copy button), list, revoke.
 import { type FormEvent, useState } from 'react'
 import { managesSettings, useConsole } from '../../components/console/console-context.tsx'
-import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorText,
+  formatDate,
+} from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
@@ -34,14 +39,12 @@ export default function ApiTokens() {
       await tokens.reload()
     })
   }
-  const revoke = async (token: ApiToken) => {
-    if (!window.confirm(`Revoke ${token.name}? Anything using it stops working at once.`)) return
-    await attempt(async () => {
+  const revoke = (token: ApiToken) =>
+    attempt(async () => {
       await api.revokeToken(token._id)
       if (created?._id === token._id) setCreated(null)
       await tokens.reload()
     })
-  }
   return (
     <SettingsPage testId="settings-apps" title="API tokens">
       <p className="lead">
@@ -101,13 +104,12 @@ export default function ApiTokens() {
                     <td>{formatDate(token.createdAt)}</td>
                     <td>{token.lastUsedAt === null ? 'Never' : formatDate(token.lastUsedAt)}</td>
                     <td>
-                      <button
-                        type="button"
-                        className="button is-small is-danger"
-                        onClick={() => void revoke(token)}
+                      <ConfirmButton
+                        question={`Revoke ${token.name}? Anything using it stops working at once.`}
+                        onConfirm={() => revoke(token)}
                       >
                         Revoke
-                      </button>
+                      </ConfirmButton>
                     </td>
                   </tr>
                 ))}

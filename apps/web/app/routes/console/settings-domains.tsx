@@ -3,7 +3,12 @@
 // delivery base; remove it. Owners change them, members see them.
 import { type FormEvent, useState } from 'react'
 import { managesSettings, useConsole } from '../../components/console/console-context.tsx'
-import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorText,
+  formatDate,
+} from '../../components/console/console-ui.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
@@ -38,14 +43,12 @@ function DomainCard({
   const team = useTeamApi()
   const { busy, error, run } = useAction()
   const check = () => run(async () => onChanged(await team.checkDomain(domain._id)))
-  const remove = async () => {
-    if (!window.confirm(`Remove ${domain.host}? Its URLs stop delivering at once.`)) return
-    // Busy until the list without it is back and the card is gone.
-    await run(async () => {
+  // Busy until the list without it is back and the card is gone.
+  const remove = () =>
+    run(async () => {
       await team.removeDomain(domain._id)
       await onRemoved()
     })
-  }
   const example = `${domain.deliveryBase}/original/{filePath}`
   return (
     <li className="card settings-card" data-testid="domain-row" data-host={domain.host}>
@@ -107,14 +110,13 @@ function DomainCard({
           >
             {busy ? 'Checking…' : domain.status === 'verified' ? 'Check again' : 'Check'}
           </button>
-          <button
-            type="button"
-            className="button is-danger is-small"
+          <ConfirmButton
+            question={`Remove ${domain.host}? Its URLs stop delivering at once.`}
+            onConfirm={remove}
             disabled={busy}
-            onClick={() => void remove()}
           >
             Remove
-          </button>
+          </ConfirmButton>
         </div>
       ) : null}
     </li>

@@ -3,7 +3,12 @@
 // owners make, unmake or remove owners (decision 019).
 import { type FormEvent, useState } from 'react'
 import { managesSettings, ownsOrg, useConsole } from '../../components/console/console-context.tsx'
-import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorText,
+  formatDate,
+} from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
@@ -80,21 +85,19 @@ export default function Members() {
       <td>{formatDate(member.joinedAt)}</td>
       <td>
         {(canManage && (isOwner || member.role !== 'owner')) || member._id === user._id ? (
-          <button
-            type="button"
-            className="button is-small is-danger"
-            onClick={() => {
-              const self = member._id === user._id
-              if (window.confirm(self ? 'Leave this organisation?' : `Remove ${member.email}?`)) {
-                void act(async () => {
-                  await api.removeMember(member._id)
-                  if (self) window.location.assign('/console')
-                })
-              }
-            }}
+          <ConfirmButton
+            question={
+              member._id === user._id ? 'Leave this organisation?' : `Remove ${member.email}?`
+            }
+            onConfirm={() =>
+              act(async () => {
+                await api.removeMember(member._id)
+                if (member._id === user._id) window.location.assign('/console')
+              })
+            }
           >
             {member._id === user._id ? 'Leave' : 'Remove'}
-          </button>
+          </ConfirmButton>
         ) : null}
       </td>
     </tr>

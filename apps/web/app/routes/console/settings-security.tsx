@@ -4,7 +4,12 @@
 import { signUrl } from '@tessera/url'
 import { type FormEvent, useState } from 'react'
 import { managesSettings, useConsole } from '../../components/console/console-context.tsx'
-import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorText,
+  formatDate,
+} from '../../components/console/console-ui.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
@@ -180,14 +185,12 @@ function SigningKeys() {
       await keys.reload()
     })
   // Revoking changes what the settings allow (the last key cannot go while URLs must be signed).
-  const revoke = async (key: SigningKey) => {
-    if (!window.confirm(`Revoke ${key.accessKey}? URLs signed with it stop working.`)) return
-    await attempt(async () => {
+  const revoke = (key: SigningKey) =>
+    attempt(async () => {
       await api.revokeSigningKey(key._id)
       if (created?._id === key._id) setCreated(null)
       await keys.reload()
     })
-  }
   return (
     <>
       <ErrorText message={error} />
@@ -224,13 +227,12 @@ function SigningKeys() {
                   {key.revokedAt ? `, revoked ${formatDate(key.revokedAt)}` : ''}
                 </span>
                 {!key.revokedAt ? (
-                  <button
-                    type="button"
-                    className="button is-small is-danger"
-                    onClick={() => void revoke(key)}
+                  <ConfirmButton
+                    question={`Revoke ${key.accessKey}? URLs signed with it stop working.`}
+                    onConfirm={() => revoke(key)}
                   >
                     Revoke
-                  </button>
+                  </ConfirmButton>
                 ) : null}
               </li>
             ))}

@@ -3,7 +3,12 @@
 // remove it, and read the delivery log. Owners change; members read.
 import { type FormEvent, useMemo, useState } from 'react'
 import { ownsOrg, useConsole } from '../../components/console/console-context.tsx'
-import { CopyButton, ErrorText, formatDate } from '../../components/console/console-ui.tsx'
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorText,
+  formatDate,
+} from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
 import { ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
@@ -69,7 +74,6 @@ export default function Webhooks() {
     })
   const remove = (hook: Webhook) =>
     act(async () => {
-      if (!window.confirm(`Remove the webhook to ${hook.url}? Its log goes with it.`)) return
       await api.remove(hook._id)
       if (created?._id === hook._id) setCreated(null)
       await Promise.all([hooks.reload(), log.reload()])
@@ -197,13 +201,12 @@ export default function Webhooks() {
                       >
                         {hook.active ? 'Pause' : 'Resume'}
                       </button>
-                      <button
-                        type="button"
-                        className="button is-small is-danger"
-                        onClick={() => void remove(hook)}
+                      <ConfirmButton
+                        question={`Remove the webhook to ${hook.url}? Its log goes with it.`}
+                        onConfirm={() => remove(hook)}
                       >
                         Remove
-                      </button>
+                      </ConfirmButton>
                     </div>
                   </td>
                 ) : null}
