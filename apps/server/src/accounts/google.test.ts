@@ -1,10 +1,9 @@
 // Google one-tap through the real server, with a real key pair and a JWKS endpoint on loopback
 // standing in for Google's (we cannot reach Google here; the verifier is the production one).
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { ApiError } from '../test-client.ts'
+import { useLoopbackHost } from '../test-loopback.ts'
 import { defaultTestDatabase, type TestDatabaseKind, testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 
@@ -12,7 +11,7 @@ const CLIENT_ID = 'tessera-test.apps.googleusercontent.com'
 const GOOGLE = '/service/panel/users/v1.0/auth/google'
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s', (kind) => {
-  let jwks: Server
+  let publicJwk: Record<string, unknown>
   let sign: (
     claims: Record<string, unknown>,
     options?: { key?: 'other'; expiresIn?: string; audience?: string },
@@ -22,17 +21,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
   beforeAll(async () => {
     const google = await generateKeyPair('RS256')
     const stranger = await generateKeyPair('RS256')
-    const publicJwk = {
-      ...(await exportJWK(google.publicKey)),
-      kid: 'g1',
-      alg: 'RS256',
-      use: 'sig',
-    }
-    jwks = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ keys: [publicJwk] }))
-    })
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
+    publicJwk = { ...(await exportJWK(google.publicKey)), kid: 'g1', alg: 'RS256', use: 'sig' }
     sign = (claims, options = {}) =>
       new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid: 'g1' })
@@ -42,12 +31,13 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('Google one-tap on %s',
         .setExpirationTime(options.expiresIn ?? '10m')
         .sign(options.key === 'other' ? stranger.privateKey : google.privateKey)
   })
-  afterAll(async () => {
-    await new Promise((resolve) => jwks?.close(resolve))
+  const jwks = useLoopbackHost((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.end(JSON.stringify({ keys: [publicJwk] }))
   })
   const suite = useTestServer(kind, () => ({
     GOOGLE_CLIENT_ID: CLIENT_ID,
-    GOOGLE_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/oauth2/v3/certs`,
+    GOOGLE_JWKS_URL: `${jwks.base}/oauth2/v3/certs`,
   }))
 
   const person = () => {

@@ -1,14 +1,13 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type LoopbackServer, startLoopbackServer } from '../test-loopback.ts'
 import { fetchRemote, guardedLookup, isBlockedAddress, type RemoteOptions } from './remote.ts'
 
-let server: Server
+let server: LoopbackServer
 let base: string
 const hanging: Array<() => void> = []
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startLoopbackServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     if (url.pathname === '/ok') {
       res.writeHead(200, { 'content-type': 'image/png' })
@@ -26,9 +25,7 @@ beforeAll(async () => {
       res.writeHead(302, { location: 'http://10.1.2.3/x.png' })
       res.end()
     } else if (url.pathname === '/to-localhost') {
-      res.writeHead(301, {
-        location: `http://localhost:${(server.address() as AddressInfo).port}/ok`,
-      })
+      res.writeHead(301, { location: `http://localhost:${server.port}/ok` })
       res.end()
     } else if (url.pathname === '/cut') {
       // Promises 1000 bytes, sends 100 and drops the connection.
@@ -44,13 +41,12 @@ beforeAll(async () => {
       res.end()
     }
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  base = server.base
 })
 
 afterAll(async () => {
   for (const finish of hanging) finish()
-  await new Promise((resolve) => server.close(resolve))
+  await server.close()
 })
 
 // The test server is on loopback, so it is allow-listed by its address; other local names are not.

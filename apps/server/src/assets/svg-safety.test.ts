@@ -2,13 +2,12 @@
 // tools are accepted, and — whatever got through — the renderer (sharp with librsvg, through
 // the real engine) fetches nothing: a local server that records requests gets none.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createEngine } from '@tessera/engine'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useLoopbackHost } from '../test-loopback.ts'
 import { sniffType } from './files.ts'
 import { assertSafeSvg, SVG_SAFETY_LIMITS, UnsafeSvgError } from './svg-safety.ts'
 
@@ -169,19 +168,15 @@ describe('the SVG check’s own bounds (issue 19 finding 11)', () => {
 })
 
 describe('rendering an SVG fetches nothing', () => {
-  let server: Server
-  let base: string
   let dir: string
   const hits: string[] = []
+  const server = useLoopbackHost((req, res) => {
+    hits.push(req.url ?? '')
+    res.writeHead(200, { 'content-type': 'image/png' })
+    res.end()
+  })
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      hits.push(req.url ?? '')
-      res.writeHead(200, { 'content-type': 'image/png' })
-      res.end()
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     dir = await mkdtemp(join(tmpdir(), 'tessera-svg-'))
     const red = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
       .png()
@@ -189,13 +184,13 @@ describe('rendering an SVG fetches nothing', () => {
     await writeFile(join(dir, 'red.png'), red)
   })
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve))
     await rm(dir, { recursive: true, force: true })
   })
 
   // These bypass the allow-list on purpose: the renderer itself must not load them.
   it('loads no http, file or stylesheet reference when the engine renders the SVG', async () => {
     const engine = createEngine()
+    const { base } = server
     const svg = `${open} width="8" height="8">
       <style>@import url(${base}/import.css);</style>
       <rect width="8" height="8" fill="#fff"/>

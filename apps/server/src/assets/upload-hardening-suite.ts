@@ -2,10 +2,10 @@
 // with a 64 KiB upload limit and a token of the demo organisation, a remote image host for the
 // download proxy, raw multipart bodies sent as they are, and what the server left on disk.
 import { readdir, readlink } from 'node:fs/promises'
-import { type Agent, createServer, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type Agent, request } from 'node:http'
 import sharp from 'sharp'
-import { afterAll, beforeAll } from 'vitest'
+import { beforeAll } from 'vitest'
+import { useLoopbackHost } from '../test-loopback.ts'
 import { demoOrganisation, filesUnder, type TestDatabaseKind } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 import { ASSETS } from './paths.ts'
@@ -85,8 +85,6 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
   let token: string
   let storageRoot: string
   let tiny: Buffer
-  let source: Server
-  let sourceBase: string
   const direct = () => `${suite.server.url}${ASSETS}/upload/direct`
   const auth = () => ({ authorization: `Bearer ${token}` })
   const formHeaders = () => ({
@@ -112,16 +110,10 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
     tiny = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#08f' } })
       .png()
       .toBuffer()
-    const image = tiny
-    source = createServer((req, res) => {
-      res.writeHead(req.url === '/image.png' ? 200 : 404, { 'content-type': 'image/png' })
-      res.end(req.url === '/image.png' ? image : '')
-    })
-    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve))
-    sourceBase = `http://127.0.0.1:${(source.address() as AddressInfo).port}`
   }, 120_000)
-  afterAll(async () => {
-    await new Promise((resolve) => source?.close(resolve))
+  const source = useLoopbackHost((req, res) => {
+    res.writeHead(req.url === '/image.png' ? 200 : 404, { 'content-type': 'image/png' })
+    res.end(req.url === '/image.png' ? tiny : '')
   })
   const suite = useTestServer(kind, {
     UPLOAD_MAX_BYTES: String(64 * 1024),
@@ -147,10 +139,10 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
       return tiny
     },
     get source() {
-      return source
+      return source.server
     },
     get sourceBase() {
-      return sourceBase
+      return source.base
     },
     direct,
     auth,

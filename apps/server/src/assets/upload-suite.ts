@@ -2,11 +2,10 @@
 // a 512 KiB upload limit and a token of the demo organisation, a remote host on loopback (allowed
 // by address; localhost stays blocked) whose answers lie about their type or redirect to private
 // addresses, forms as a browser sends them, and a decompression bomb.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
-import { afterAll, beforeAll } from 'vitest'
+import { beforeAll } from 'vitest'
+import { useLoopbackHost } from '../test-loopback.ts'
 import type { TestDatabaseKind } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 
@@ -58,8 +57,7 @@ export function form(
 
 /** Starts the remote host and a server before the suite's tests; stops them after. */
 export function useUploadSuite(kind: TestDatabaseKind) {
-  let source: Server
-  let sourceBase: string
+  let image: Buffer
   let bomb: Buffer
 
   let token: string
@@ -72,32 +70,25 @@ export function useUploadSuite(kind: TestDatabaseKind) {
 
   beforeAll(async () => {
     bomb = decompressionBomb(20000, 20000)
-    const image = await png(40, 30)
-    source = createServer((req, res) => {
-      if (req.url === '/image.png') {
-        res.writeHead(200, { 'content-type': 'text/plain' })
-        res.end(image)
-      } else if (req.url === '/to-private') {
-        res.writeHead(302, { location: 'http://10.0.0.7/secret.png' })
-        res.end()
-      } else if (req.url === '/to-loopback') {
-        res.writeHead(302, {
-          location: `http://localhost:${(source.address() as AddressInfo).port}/image.png`,
-        })
-        res.end()
-      } else if (req.url === '/page.html') {
-        res.writeHead(200, { 'content-type': 'image/png' })
-        res.end('<html><body>not an image</body></html>')
-      } else {
-        res.writeHead(404)
-        res.end()
-      }
-    })
-    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve))
-    sourceBase = `http://127.0.0.1:${(source.address() as AddressInfo).port}`
+    image = await png(40, 30)
   }, 60_000)
-  afterAll(async () => {
-    await new Promise((resolve) => source.close(resolve))
+  const source = useLoopbackHost((req, res) => {
+    if (req.url === '/image.png') {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end(image)
+    } else if (req.url === '/to-private') {
+      res.writeHead(302, { location: 'http://10.0.0.7/secret.png' })
+      res.end()
+    } else if (req.url === '/to-loopback') {
+      res.writeHead(302, { location: `http://localhost:${source.port}/image.png` })
+      res.end()
+    } else if (req.url === '/page.html') {
+      res.writeHead(200, { 'content-type': 'image/png' })
+      res.end('<html><body>not an image</body></html>')
+    } else {
+      res.writeHead(404)
+      res.end()
+    }
   })
   // The test source is on loopback, so it is allow-listed by address; localhost stays blocked.
   const suite = useTestServer(kind, {
@@ -113,7 +104,7 @@ export function useUploadSuite(kind: TestDatabaseKind) {
       return suite.server
     },
     get sourceBase() {
-      return sourceBase
+      return source.base
     },
     get bomb() {
       return bomb

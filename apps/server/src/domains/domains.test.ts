@@ -3,10 +3,10 @@
 // (its address from that DNS, DOMAIN_HTTP_PORT), and then `https://<domain>/{pattern}/{path}`
 // delivers the organisation's images (a request with that Host header); pending, failed and
 // removed domains deliver nothing; the TLS proxy's `ask` answers 200 for verified domains only.
-import { createServer, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectError } from '../test-client.ts'
+import { useLoopbackHost } from '../test-loopback.ts'
 import { type TestDatabaseKind, type TestServer, testDatabases } from '../test-server.ts'
 import { DEMO_HORSE, useTestServer } from '../test-suite.ts'
 import { type DnsResponder, startDnsResponder } from './dns-responder.ts'
@@ -55,28 +55,25 @@ function getVia(
 
 describe.each<TestDatabaseKind>(testDatabases('server'))('custom domains on %s', (kind) => {
   let dns: DnsResponder
-  let challenges: Server
   /** What the HTTP challenge server answers, by path. */
   const files = new Map<string, string>()
 
   beforeAll(async () => {
     dns = await startDnsResponder()
-    challenges = createServer((req, res) => {
-      const body = files.get(req.url ?? '')
-      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' })
-      res.end(body ?? 'not here')
-    })
-    await new Promise<void>((resolve) => challenges.listen(0, '127.0.0.1', resolve))
   })
   afterAll(async () => {
     await dns?.close()
-    await new Promise((resolve) => challenges?.close(resolve))
+  })
+  const challenges = useLoopbackHost((req, res) => {
+    const body = files.get(req.url ?? '')
+    res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' })
+    res.end(body ?? 'not here')
   })
   const suite = useTestServer(
     kind,
     () => ({
       DOMAIN_DNS_SERVERS: dns.address,
-      DOMAIN_HTTP_PORT: String((challenges.address() as AddressInfo).port),
+      DOMAIN_HTTP_PORT: String(challenges.port),
       DOMAIN_CHECK_TIMEOUT_MS: '2000',
       REMOTE_ALLOW_HOSTS: 'cdn.example.test',
     }),

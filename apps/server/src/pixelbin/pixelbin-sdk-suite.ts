@@ -4,8 +4,6 @@
 // small HTTP server stands in for a remote image host.
 import { createReadStream } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PixelbinClient, PixelbinConfig } from '@pixelbin/admin'
@@ -13,6 +11,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll } from 'vitest'
 import { API_TOKEN_PREFIX, randomToken, sha256 } from '../accounts/auth.ts'
 import type { SigningKey } from '../db/index.ts'
+import { useLoopbackHost } from '../test-loopback.ts'
 import type { TestDatabaseKind } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 
@@ -46,8 +45,7 @@ export const widthOf = async (response: Response) =>
  * and Rival (a token), each with an SDK client, before the suite's tests; stops them after.
  */
 export function usePixelbinSuite(kind: TestDatabaseKind) {
-  let source: Server
-  let sourceBase: string
+  let remote: Buffer
   let dir: string
   let token: string
   let key: SigningKey
@@ -68,22 +66,19 @@ export function usePixelbinSuite(kind: TestDatabaseKind) {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tessera-sdk-'))
-    const remote = await png(24, 24, { r: 10, g: 120, b: 200 })
-    source = createServer((req, res) => {
-      if (req.url === '/remote.png') {
-        res.writeHead(200, { 'content-type': 'image/png' })
-        res.end(remote)
-      } else {
-        res.writeHead(404)
-        res.end()
-      }
-    })
-    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve))
-    sourceBase = `http://127.0.0.1:${(source.address() as AddressInfo).port}`
+    remote = await png(24, 24, { r: 10, g: 120, b: 200 })
   }, 120_000)
   afterAll(async () => {
-    await new Promise((resolve) => source?.close(resolve))
     await rm(dir, { recursive: true, force: true })
+  })
+  const source = useLoopbackHost((req, res) => {
+    if (req.url === '/remote.png') {
+      res.writeHead(200, { 'content-type': 'image/png' })
+      res.end(remote)
+    } else {
+      res.writeHead(404)
+      res.end()
+    }
   })
   const suite = useTestServer(kind, { REMOTE_ALLOW_HOSTS: '127.0.0.1' })
   beforeAll(async () => {
@@ -135,7 +130,7 @@ export function usePixelbinSuite(kind: TestDatabaseKind) {
       return suite.server
     },
     get sourceBase() {
-      return sourceBase
+      return source.base
     },
     get token() {
       return token

@@ -2,12 +2,11 @@
 // of Turnstile's siteverify API on loopback: off without a site key; with one, uploads and
 // signing of AI chains need a token the provider accepts (400 without, 403 refused, 503 when the
 // provider cannot be asked), and the server sends the secret, the token and the client address.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../config.ts'
 import { createTestClient, expectError } from '../test-client.ts'
+import { startLoopbackServer } from '../test-loopback.ts'
 import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 import { PUBLIC_PLAYGROUND } from './paths.ts'
@@ -30,7 +29,7 @@ async function startVerifier() {
   const seen: Verification[] = []
   let broken = false
   let solvedOn = { hostname: 'localhost', action: '' }
-  const server: Server = createServer((req, res) => {
+  const server = await startLoopbackServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
@@ -55,9 +54,8 @@ async function startVerifier() {
       )
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`,
+    url: `${server.base}/siteverify`,
     seen,
     setBroken: (value: boolean) => {
       broken = value
@@ -65,7 +63,7 @@ async function startVerifier() {
     solveOn: (hostname: string, action = '') => {
       solvedOn = { hostname, action }
     },
-    close: () => new Promise((resolve) => server.close(resolve)),
+    close: server.close,
   }
 }
 

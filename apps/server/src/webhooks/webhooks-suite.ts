@@ -3,10 +3,9 @@
 // statuses it is told to, and the signature check docs/api.md tells customers to make.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { multipart } from '../test-client.ts'
+import { startLoopbackServer } from '../test-loopback.ts'
 import type { TestDatabaseKind } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 
@@ -25,7 +24,7 @@ export interface Received {
 async function startReceiver() {
   const received: Received[] = []
   const statuses: number[] = []
-  const server: Server = createServer((request, response) => {
+  const server = await startLoopbackServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
@@ -42,13 +41,11 @@ async function startReceiver() {
       response.writeHead(status).end('ok')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
   return {
-    port,
+    port: server.port,
     received,
     failNext: (status: number) => statuses.push(status),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: server.close,
   }
 }
 
