@@ -190,7 +190,9 @@ for (const viewport of ['desktop', 'mobile'] as const) {
       )
       await runAi(page)
       await page.getByTestId('processing').waitFor({ timeout: 20_000 })
-      await poll(() => page.getByTestId('processing').innerText()).toContain('Processing')
+      await poll(() => page.getByTestId('processing').innerText()).toMatch(
+        /^Processing: the server is still working on this image \(check \d+ of 12\)\./,
+      )
       await poll(() => page.getByTestId('result-details').innerText(), {
         timeout: 60_000,
       }).toContain('× 200 px')

@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { downloadName, sliderKey } from '../lib/ai-tool.ts'
 import { APP_EVENTS, trackAppEvent } from '../lib/app-events.ts'
 import { DAILY_LIMIT_CODE } from '../lib/playground-api.ts'
+import { ImageWait } from './image-wait.tsx'
 import type { useFetchedImage } from './use-fetched-image.ts'
 
 type Fetched = ReturnType<typeof useFetchedImage>
@@ -34,20 +35,13 @@ export function ToolResult({
         <p className="tool-wait" role="status">
           Running…
         </p>
-      ) : state.status === 'processing' ? (
-        <div className="tool-wait" role="status" data-testid="processing">
-          <p>Processing: the model is working on it (check {state.attempt} of 12).</p>
-          <button type="button" className="button is-secondary is-small" onClick={after.cancel}>
-            Cancel
-          </button>
-        </div>
-      ) : state.status === 'cancelled' ? (
-        <div className="tool-wait" role="status">
-          <p>Cancelled.</p>
-          <button type="button" className="button is-secondary is-small" onClick={after.retry}>
-            Run again
-          </button>
-        </div>
+      ) : state.status === 'processing' || state.status === 'cancelled' ? (
+        <ImageWait
+          image={after}
+          className="tool-wait"
+          working="the model is working on it"
+          retry="Run again"
+        />
       ) : state.status === 'failed' ? (
         <div className="tool-alert" role="alert" data-testid="run-error">
           {state.status_code === 402 ? (

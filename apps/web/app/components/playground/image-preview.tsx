@@ -7,6 +7,7 @@ import { APP_EVENTS, trackAppEvent } from '../../lib/app-events.ts'
 import { signupUrl } from '../../lib/links.ts'
 import { DAILY_LIMIT_CODE } from '../../lib/playground-api.ts'
 import { joinUrl } from '../../lib/runtime-config.ts'
+import { ImageWait } from '../image-wait.tsx'
 import type { useFetchedImage } from '../use-fetched-image.ts'
 import type { AiRun } from './ai-run.ts'
 import {
@@ -116,24 +117,14 @@ export function ImageStage({
         </p>
       )
     case 'processing':
-      return (
-        <div className="pg-wait" role="status" data-testid="processing">
-          <p>
-            Processing: the server is still working on this image (check {state.attempt} of 12).
-          </p>
-          <button type="button" className="button is-secondary is-small" onClick={view.cancel}>
-            Cancel
-          </button>
-        </div>
-      )
     case 'cancelled':
       return (
-        <div className="pg-wait" role="status">
-          <p>Cancelled.</p>
-          <button type="button" className="button is-secondary is-small" onClick={view.retry}>
-            Try again
-          </button>
-        </div>
+        <ImageWait
+          image={view}
+          className="pg-wait"
+          working="the server is still working on this image"
+          retry="Try again"
+        />
       )
     case 'failed':
       return (
