@@ -193,3 +193,22 @@ export function expectError(answer: CallAnswer, status: number, code: string): v
   expect(body.message.length).toBeGreaterThan(0)
   expect(JSON.stringify(body)).not.toMatch(/\bat .+\.ts:\d+/)
 }
+
+/** A call a test makes: method, path and, for a change, its JSON body. */
+export type RouteCall = readonly [method: string, path: string, body?: unknown]
+
+/**
+ * Decision 003: every one of `calls` answers each of `strangers` (another organisation's session
+ * or API token) 404 `organisation_not_found`, as if the organisation did not exist.
+ */
+export async function expectOrganisationHidden(
+  call: ReturnType<typeof createTestClient>['call'],
+  calls: readonly RouteCall[],
+  strangers: readonly CallOptions[],
+): Promise<void> {
+  for (const [method, path, body] of calls) {
+    for (const stranger of strangers) {
+      expectError(await call(method, path, { ...stranger, body }), 404, 'organisation_not_found')
+    }
+  }
+}

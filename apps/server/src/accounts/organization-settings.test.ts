@@ -4,7 +4,7 @@
 // ones, and strict transformations refuse AI operations an unsigned URL writes itself.
 import { signUrl } from '@tessera/url'
 import { describe, expect, it } from 'vitest'
-import { expectError, PNG_1PX } from '../test-client.ts'
+import { expectError, expectOrganisationHidden, PNG_1PX } from '../test-client.ts'
 import { storeTestFile } from '../test-server.ts'
 import { describeEachDatabase, type SignedUpAccount, useTestServer } from '../test-suite.ts'
 
@@ -229,12 +229,10 @@ describeEachDatabase('server', 'organisation settings on %s', useTestServer, (su
         ['POST', keysPath(owner), undefined],
         ['DELETE', `${keysPath(owner)}/${key._id}`, undefined],
       ]
-      for (const [method, path, body] of calls) {
-        const asSession = await call(method, path, { cookie: stranger.cookie, body })
-        expectError(asSession, 404, 'organisation_not_found')
-        const asToken = await call(method, path, { token: strangerToken, body })
-        expectError(asToken, 404, 'organisation_not_found')
-      }
+      await expectOrganisationHidden(call, calls, [
+        { cookie: stranger.cookie },
+        { token: strangerToken },
+      ])
       // The stranger's own key cannot be revoked through their own organisation's path either.
       expectError(
         await call('DELETE', `${keysPath(stranger)}/${key._id}`, { cookie: stranger.cookie }),

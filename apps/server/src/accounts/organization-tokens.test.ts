@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expectError } from '../test-client.ts'
+import { expectError, expectOrganisationHidden } from '../test-client.ts'
 import { describeEachDatabase, useTestServer } from '../test-suite.ts'
 import { HOSTILE, ORG } from './organization-api-suite.ts'
 
@@ -175,18 +175,10 @@ describeEachDatabase('server', 'organisations on %s', useTestServer, (suite) => 
         ['GET', `${ORG}/${org}/tokens`, undefined],
         ['DELETE', `${ORG}/${org}/tokens/${victimTokenId}`, undefined],
       ] as const
-      for (const [method, path, body] of calls) {
-        expectError(
-          await call(method, path, { cookie: attacker.cookie, body }),
-          404,
-          'organisation_not_found',
-        )
-        expectError(
-          await call(method, path, { token: attackerToken, sign: false, body }),
-          404,
-          'organisation_not_found',
-        )
-      }
+      await expectOrganisationHidden(call, calls, [
+        { cookie: attacker.cookie },
+        { token: attackerToken, sign: false },
+      ])
       // Nothing changed.
       const after = await call('GET', `${ORG}/${org}`, { cookie: victim.cookie })
       expect(after.body).toMatchObject({ name: expect.not.stringMatching('Owned') })

@@ -1,7 +1,7 @@
 // Billing against hostile input and every call made from another organisation, the OpenAPI
 // document's billing answers, payments turned off, and credits shared by two server processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient, expectError } from '../test-client.ts'
+import { createTestClient, expectError, expectOrganisationHidden } from '../test-client.ts'
 import {
   type ServerPair,
   startServerPair,
@@ -198,18 +198,7 @@ describeEachDatabase('database', 'credits and payments on %s', useBillingSuite, 
         ['POST', orgPath(b, '/checkout'), { kind: 'topup', addonId: 101 }],
         ['GET', orgPath(b, `/payments/${paymentB.paymentId}`), undefined],
       ]
-      for (const [method, path, body] of calls) {
-        expectError(
-          await call(method, path, { cookie: a.cookie, body }),
-          404,
-          'organisation_not_found',
-        )
-        expectError(
-          await call(method, path, { token: tokenA, body }),
-          404,
-          'organisation_not_found',
-        )
-      }
+      await expectOrganisationHidden(call, calls, [{ cookie: a.cookie }, { token: tokenA }])
       // B's payment through A's own organisation: not found either.
       expectError(
         await call('GET', orgPath(a, `/payments/${paymentB.paymentId}`), {
