@@ -15,7 +15,6 @@ import {
   BILLING,
   type Credits,
   HOSTILE,
-  ORG,
   useBillingSuite,
   WEBHOOK,
 } from './billing-suite.ts'
@@ -115,17 +114,7 @@ describeEachDatabase('database', 'credits and payments on %s', useBillingSuite, 
 
     it('lets only owners buy: members and API tokens get 403', async () => {
       const owner = await suite.client.signup()
-      const member = await suite.client.signup()
-      const invited = await call('POST', `${ORG}/${owner.organisation._id}/invitations`, {
-        cookie: owner.cookie,
-        body: { email: member.email, role: 'member' },
-      })
-      expect(invited.status, JSON.stringify(invited.body)).toBe(201)
-      const accepted = await call('POST', `${ORG}/invitations/accept`, {
-        cookie: member.cookie,
-        body: { token: (invited.body as { token: string }).token },
-      })
-      expect(accepted.status).toBe(200)
+      const { member } = await suite.client.join(owner, { role: 'member' })
       const body = { kind: 'topup', addonId: 101 }
       expectError(
         await call('POST', orgPath(owner, '/checkout'), {

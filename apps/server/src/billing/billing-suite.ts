@@ -4,7 +4,6 @@ import { type SignedUpAccount, useTestServer } from '../test-suite.ts'
 import { signTestWebhook, TEST_WEBHOOK_SIGNATURE_HEADER, testWebhookSecret } from './payments.ts'
 
 export const BILLING = '/service/panel/billing/v1.0'
-export const ORG = '/service/panel/organization/v1.0'
 export const WEBHOOK = '/service/webhooks/payments/test'
 export const ABSENT = '00000000-0000-4000-8000-000000000000'
 export const HOSTILE = [

@@ -172,19 +172,8 @@ describe('the session cache across two processes on one PostgreSQL', () => {
   it('shuts a member removed through one process out of the other at once', async () => {
     const client = createTestClient(first)
     const owner = await client.signup()
-    const member = await client.signup()
+    const { member } = await client.join(owner, { role: 'member' })
     const orgId = owner.organisation._id
-    const invited = await client.call('POST', `${ORG}/${orgId}/invitations`, {
-      cookie: owner.cookie,
-      body: { email: member.email, role: 'member' },
-    })
-    expect(invited.status, JSON.stringify(invited.body)).toBe(201)
-    const { token } = invited.body as { token: string }
-    const accepted = await client.call('POST', `${ORG}/invitations/accept`, {
-      cookie: member.cookie,
-      body: { token },
-    })
-    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
     const other = createTestClient(second)
     const members = () => other.call('GET', `${ORG}/${orgId}/members`, { cookie: member.cookie })
     expect((await members()).status).toBe(200)
