@@ -103,6 +103,10 @@ describe.each<ViewportName>(['desktop', 'mobile'])(
         'is-active',
       )
 
+      // Nothing yet: both lists say so (a list, and a page of the log).
+      await page.getByTestId('list-empty').filter({ hasText: 'No webhooks yet.' }).waitFor()
+      await page.getByTestId('list-empty').filter({ hasText: 'Nothing sent yet.' }).waitFor()
+
       // A private address is refused with the server's reason, and nothing is added.
       await page.getByTestId('webhook-url').fill('https://10.0.0.1/hook')
       await page.getByTestId('create-webhook').click()
@@ -186,7 +190,8 @@ describe.each<ViewportName>(['desktop', 'mobile'])(
         void dialog.accept()
       })
       await remove.click()
-      await expect.poll(() => page.getByTestId('webhook-row').count()).toBe(0)
+      await page.getByTestId('list-empty').filter({ hasText: 'No webhooks yet.' }).waitFor()
+      expect(await page.getByTestId('webhook-row').count()).toBe(0)
       expect(questions).toEqual(
         Array(2).fill(`Remove the webhook to ${receiverUrl}? Its log goes with it.`),
       )

@@ -88,3 +88,13 @@ export function ListState<T>({
   }
   return <>{children(state.data)}</>
 }
+
+/**
+ * ListState's `empty` for a list, or a page of one (`items`): `text` in a paragraph when it holds
+ * nothing, as `empty={emptyText('No tokens yet.')}`.
+ */
+export function emptyText(
+  text: string,
+): (data: readonly unknown[] | { items: readonly unknown[] }) => React.ReactNode | null {
+  return (data) => (('items' in data ? data.items : data).length > 0 ? null : <p>{text}</p>)
+}

@@ -5,7 +5,7 @@ import { type FormEvent, useState } from 'react'
 import { managesSettings, useConsole } from '../../components/console/console-context.tsx'
 import { formatDate } from '../../components/console/console-ui.tsx'
 import { DataTable, NewerOlderPager } from '../../components/console/data-table.tsx'
-import { ListState, useLoad } from '../../components/console/load-state.tsx'
+import { emptyText, ListState, useLoad } from '../../components/console/load-state.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
 import { Field, SelectField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
@@ -164,7 +164,7 @@ export default function Activity() {
           <ListState
             load={entries}
             label="the activity"
-            empty={(page) => (page.items.length > 0 ? null : <p>Nothing recorded matches.</p>)}
+            empty={emptyText('Nothing recorded matches.')}
           >
             {(page) => (
               <>

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react'
 import { useConsole } from '../../components/console/console-context.tsx'
 import { ConfirmButton, CopyButton, ErrorText } from '../../components/console/console-ui.tsx'
-import { ListState, useLoad } from '../../components/console/load-state.tsx'
+import { emptyText, ListState, useLoad } from '../../components/console/load-state.tsx'
 import { PresetDialog } from '../../components/console/preset-dialog.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useConfig } from '../../lib/app-context.tsx'
@@ -160,11 +160,7 @@ export default function Presets() {
         {(answer) => <ul className="preset-list">{answer.items.map(card)}</ul>}
       </ListState>
       <h2>Archived</h2>
-      <ListState
-        load={archived}
-        label="archived presets"
-        empty={(answer) => (answer.items.length > 0 ? null : <p>Nothing archived.</p>)}
-      >
+      <ListState load={archived} label="archived presets" empty={emptyText('Nothing archived.')}>
         {(answer) => (
           <ul className="preset-list is-archived" data-testid="archived-presets">
             {answer.items.map(card)}

@@ -4,7 +4,7 @@
 import { type FormEvent, useState } from 'react'
 import { useConsole } from '../../components/console/console-context.tsx'
 import { ErrorText, formatDate } from '../../components/console/console-ui.tsx'
-import { ListState, useLoad } from '../../components/console/load-state.tsx'
+import { emptyText, ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { useAccountApi } from '../../components/console/use-account-api.ts'
 import { Field, PasswordField } from '../../components/form-field.tsx'
@@ -168,11 +168,7 @@ function Sessions() {
   return (
     <div className="card settings-card" data-testid="own-sessions">
       <h2>Where you are signed in</h2>
-      <ListState
-        load={list}
-        label="your sessions"
-        empty={(items) => (items.length > 0 ? null : <p>No sessions.</p>)}
-      >
+      <ListState load={list} label="your sessions" empty={emptyText('No sessions.')}>
         {(items) => (
           <ul className="simple-list" data-testid="session-list">
             {items.map((session) => (

@@ -9,7 +9,7 @@ import {
   formatDate,
 } from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
-import { ListState, useLoad } from '../../components/console/load-state.tsx'
+import { emptyText, ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { Field } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
@@ -85,11 +85,7 @@ export default function ApiTokens() {
               <CopyButton text={created.token} label="Copy token" />
             </SecretBox>
           )}
-          <ListState
-            load={tokens}
-            label="tokens"
-            empty={(list) => (list.length > 0 ? null : <p>No tokens yet.</p>)}
-          >
+          <ListState load={tokens} label="tokens" empty={emptyText('No tokens yet.')}>
             {(list) => (
               <DataTable
                 testId="token-list"

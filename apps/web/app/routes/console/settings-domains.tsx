@@ -9,7 +9,7 @@ import {
   ErrorText,
   formatDate,
 } from '../../components/console/console-ui.tsx'
-import { ListState, useLoad } from '../../components/console/load-state.tsx'
+import { emptyText, ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SettingsPage } from '../../components/console/settings-nav.tsx'
 import { useTeamApi } from '../../components/console/use-team-api.ts'
 import { Field } from '../../components/form-field.tsx'
@@ -171,11 +171,7 @@ export default function DomainSettings() {
         <p className="form-alert">Only owners and admins can add or check domains.</p>
       )}
       <ErrorText message={error} />
-      <ListState
-        load={domains}
-        label="domains"
-        empty={(list) => (list.length > 0 ? null : <p>No custom domains yet.</p>)}
-      >
+      <ListState load={domains} label="domains" empty={emptyText('No custom domains yet.')}>
         {(list) => (
           <ul className="plain-list" data-testid="domain-list">
             {list.map((domain) => (

@@ -10,7 +10,7 @@ import {
   formatDate,
 } from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
-import { ListState, useLoad } from '../../components/console/load-state.tsx'
+import { emptyText, ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { Field, SelectField } from '../../components/form-field.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
@@ -163,11 +163,7 @@ export default function Members() {
         </ul>
       </details>
       <h2>People</h2>
-      <ListState
-        load={members}
-        label="members"
-        empty={(list) => (list.length > 0 ? null : <p>No members.</p>)}
-      >
+      <ListState load={members} label="members" empty={emptyText('No members.')}>
         {(list) => (
           <DataTable testId="member-list" columns={['Person', 'Role', 'Joined', ACTIONS_COLUMN]}>
             {list.map(memberRow)}
@@ -180,7 +176,7 @@ export default function Members() {
           <ListState
             load={invitations}
             label="invitations"
-            empty={(list) => (list.length > 0 ? null : <p>No open invitations.</p>)}
+            empty={emptyText('No open invitations.')}
           >
             {(list) => (
               <ul className="simple-list" data-testid="invitation-list">

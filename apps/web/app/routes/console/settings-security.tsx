@@ -10,7 +10,7 @@ import {
   ErrorText,
   formatDate,
 } from '../../components/console/console-ui.tsx'
-import { ListState, useLoad } from '../../components/console/load-state.tsx'
+import { emptyText, ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
@@ -213,11 +213,7 @@ function SigningKeys() {
           <Signer secret={created.secret} accessKey={created.accessKey} />
         </SecretBox>
       )}
-      <ListState
-        load={keys}
-        label="signing keys"
-        empty={(list) => (list.length > 0 ? null : <p>No signing keys yet.</p>)}
-      >
+      <ListState load={keys} label="signing keys" empty={emptyText('No signing keys yet.')}>
         {(list) => (
           <ul className="simple-list" data-testid="signing-keys">
             {list.map((key) => (

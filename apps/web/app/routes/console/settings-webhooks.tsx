@@ -10,7 +10,7 @@ import {
   formatDate,
 } from '../../components/console/console-ui.tsx'
 import { ACTIONS_COLUMN, DataTable } from '../../components/console/data-table.tsx'
-import { ListState, useLoad } from '../../components/console/load-state.tsx'
+import { emptyText, ListState, useLoad } from '../../components/console/load-state.tsx'
 import { SecretBox, SettingsPage } from '../../components/console/settings-nav.tsx'
 import { RouteErrorBoundary } from '../../components/route-error.tsx'
 import { useAction } from '../../components/use-action.ts'
@@ -156,11 +156,7 @@ export default function Webhooks() {
         </SecretBox>
       )}
       <h2>Endpoints</h2>
-      <ListState
-        load={hooks}
-        label="webhooks"
-        empty={(list) => (list.length > 0 ? null : <p>No webhooks yet.</p>)}
-      >
+      <ListState load={hooks} label="webhooks" empty={emptyText('No webhooks yet.')}>
         {(list) => (
           <DataTable
             testId="webhook-list"
@@ -226,11 +222,7 @@ export default function Webhooks() {
           Refresh
         </button>
       </div>
-      <ListState
-        load={log}
-        label="deliveries"
-        empty={(page) => (page.items.length > 0 ? null : <p>Nothing sent yet.</p>)}
-      >
+      <ListState load={log} label="deliveries" empty={emptyText('Nothing sent yet.')}>
         {(page) => (
           <DataTable
             testId="webhook-log"

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import type { ConsoleApi, LedgerEntry, Paged, Payment } from '../../../lib/console-api.ts'
 import { formatDate } from '../console-ui.tsx'
 import { DataTable, NewerOlderPager } from '../data-table.tsx'
-import { ListState, type Loaded } from '../load-state.tsx'
+import { emptyText, ListState, type Loaded } from '../load-state.tsx'
 import { money } from './plan-cards.tsx'
 
 const REASONS: Record<string, string> = {
@@ -53,11 +53,7 @@ function PagedTable<T>({
   return (
     <>
       <h2>{title}</h2>
-      <ListState
-        load={list}
-        label={label}
-        empty={(answer) => (answer.items.length > 0 ? null : <p>{empty}</p>)}
-      >
+      <ListState load={list} label={label} empty={emptyText(empty)}>
         {(answer) => (
           <>
             <DataTable testId={testId} columns={columns}>
