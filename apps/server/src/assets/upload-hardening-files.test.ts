@@ -91,11 +91,11 @@ describeEachDatabase('server', 'upload hardening on %s', useUploadHardeningSuite
 
     it('refuses a caller without a session or token, fetching nothing', async () => {
       let fetched = 0
-      suite.source.on('request', () => fetched++)
-      const response = await fetch(proxy(`${suite.sourceBase}/image.png`))
+      suite.source.server.on('request', () => fetched++)
+      const response = await fetch(proxy(`${suite.source.base}/image.png`))
       expect(response.status).toBe(401)
       expect(await response.json()).toMatchObject({ code: 'unauthenticated' })
-      const forged = await fetch(proxy(`${suite.sourceBase}/image.png`), {
+      const forged = await fetch(proxy(`${suite.source.base}/image.png`), {
         headers: { authorization: 'Bearer tsk_not-a-token' },
       })
       expect(forged.status).toBe(401)
@@ -103,7 +103,7 @@ describeEachDatabase('server', 'upload hardening on %s', useUploadHardeningSuite
     })
 
     it('fetches for a caller with a token', async () => {
-      const response = await fetch(proxy(`${suite.sourceBase}/image.png`), { headers: auth() })
+      const response = await fetch(proxy(`${suite.source.base}/image.png`), { headers: auth() })
       expect(response.status).toBe(200)
       expect(Buffer.from(await response.arrayBuffer()).equals(suite.tiny)).toBe(true)
     })

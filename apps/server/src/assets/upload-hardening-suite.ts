@@ -126,6 +126,8 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
   })
 
   return {
+    /** The remote image host on loopback, serving `/image.png`. */
+    source,
     get server() {
       return suite.server
     },
@@ -137,12 +139,6 @@ export function useUploadHardeningSuite(kind: TestDatabaseKind) {
     },
     get tiny() {
       return tiny
-    },
-    get source() {
-      return source.server
-    },
-    get sourceBase() {
-      return source.base
     },
     direct,
     auth,

@@ -16,7 +16,7 @@ describeEachDatabase('server', 'asset APIs on %s', useUploadSuite, (suite) => {
       })
 
     it('stores an image fetched from a URL', async () => {
-      const response = await byUrl({ url: `${suite.sourceBase}/image.png`, path: 'remote' })
+      const response = await byUrl({ url: `${suite.source.base}/image.png`, path: 'remote' })
       expect(response.status).toBe(200)
       expect(await response.json()).toMatchObject({
         fullPath: 'remote/image.png',
@@ -44,7 +44,7 @@ describeEachDatabase('server', 'asset APIs on %s', useUploadSuite, (suite) => {
       ['a source that is not an image', { url: 'REMOTE/page.html' }, 415, 'unsupported_type'],
       ['a source that answers 404', { url: 'REMOTE/missing' }, 502, 'remote_bad_status'],
     ])('refuses %s', async (_name, body, status, code) => {
-      const request = JSON.parse(JSON.stringify(body).replace('REMOTE', suite.sourceBase))
+      const request = JSON.parse(JSON.stringify(body).replace('REMOTE', suite.source.base))
       const response = await byUrl(request)
       expect(response.status).toBe(status)
       expect(await response.json()).toMatchObject({ code })
@@ -61,7 +61,7 @@ describeEachDatabase('server', 'asset APIs on %s', useUploadSuite, (suite) => {
 
     it('proxies a download with the type read from the bytes', async () => {
       const response = await fetch(
-        `${suite.server.url}${ASSETS}/proxy/download?url=${encodeURIComponent(`${suite.sourceBase}/image.png`)}`,
+        `${suite.server.url}${ASSETS}/proxy/download?url=${encodeURIComponent(`${suite.source.base}/image.png`)}`,
         { headers: { authorization: `Bearer ${suite.token}` } },
       )
       expect(response.status).toBe(200)
@@ -71,7 +71,7 @@ describeEachDatabase('server', 'asset APIs on %s', useUploadSuite, (suite) => {
 
     it('refuses to proxy a private address', async () => {
       const response = await fetch(
-        `${suite.server.url}${ASSETS}/proxy/download?url=${encodeURIComponent(`${suite.sourceBase}/to-private`)}`,
+        `${suite.server.url}${ASSETS}/proxy/download?url=${encodeURIComponent(`${suite.source.base}/to-private`)}`,
         { headers: { authorization: `Bearer ${suite.token}` } },
       )
       expect(response.status).toBe(400)

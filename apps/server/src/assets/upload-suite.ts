@@ -100,11 +100,10 @@ export function useUploadSuite(kind: TestDatabaseKind) {
   })
 
   return {
+    /** The remote host on loopback: `/image.png`, `/to-private`, `/to-loopback`, `/page.html`. */
+    source,
     get server() {
       return suite.server
-    },
-    get sourceBase() {
-      return source.base
     },
     get bomb() {
       return bomb

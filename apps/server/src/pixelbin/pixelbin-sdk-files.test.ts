@@ -85,7 +85,7 @@ describe.each(testDatabases('server'))("Pixelbin's admin SDK against the server 
 
   it('urlUpload stores a fetched file with its fields', async () => {
     const stored = await suite.pixelbin.assets.urlUpload({
-      url: `${suite.sourceBase}/remote.png`,
+      url: `${suite.source.base}/remote.png`,
       path: 'shoes',
       name: 'blue',
       tags: ['blue'],

@@ -126,11 +126,10 @@ export function usePixelbinSuite(kind: TestDatabaseKind) {
 
   return {
     cloudName,
+    /** The remote image host on loopback, serving `/remote.png`. */
+    source,
     get server() {
       return suite.server
-    },
-    get sourceBase() {
-      return source.base
     },
     get token() {
       return token
