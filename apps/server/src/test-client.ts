@@ -55,6 +55,19 @@ export function multipart(
 }
 
 const ORGANIZATION_API = '/service/panel/organization/v1.0'
+const UPLOAD_DIRECT = '/service/panel/assets/v1.0/upload/direct'
+
+/**
+ * Sends `form` (its file and fields, in their order) to the direct upload API with an API token,
+ * unsigned, as a script or another server uploads; answers the response as it is.
+ */
+export function uploadDirect(serverUrl: string, token: string, form: FormData): Promise<Response> {
+  return fetch(`${serverUrl}${UPLOAD_DIRECT}`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  })
+}
 
 /** What a test needs of an account: its session and an organisation it belongs to. */
 export interface TestAccount {

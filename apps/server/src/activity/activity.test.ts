@@ -3,7 +3,7 @@
 // the log reads newest first, filtered by kind or family, member, text and days; owners read it,
 // another organisation cannot; old entries go with the retention.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { expectError, multipart, PNG_1PX } from '../test-client.ts'
+import { expectError, PNG_1PX, uploadDirect } from '../test-client.ts'
 import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 import { createActivityLog } from './activity.ts'
@@ -35,18 +35,10 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('the activity log on %s
     const org = owner.organisation._id
     const as = { cookie: owner.cookie }
     // An upload with an API token (multipart), then a move and a delete with the session.
-    const boundary = 'activityboundary'
-    const uploaded = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      body: multipart(boundary, [
-        { name: 'file', fileName: 'dot.png', data: PNG_1PX },
-        { name: 'path', data: 'shoes' },
-      ]),
-    })
+    const form = new FormData()
+    form.set('file', new Blob([PNG_1PX]), 'dot.png')
+    form.set('path', 'shoes')
+    const uploaded = await uploadDirect(suite.server.url, token, form)
     expect(uploaded.status).toBe(200)
     const { fileId } = (await uploaded.json()) as { fileId: string }
     const moved = await client.call('PATCH', `${ASSETS}/org/${org}/files/${fileId}`, {

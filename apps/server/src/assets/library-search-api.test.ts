@@ -5,6 +5,7 @@
 // member gets 404 and nothing else.
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { uploadDirect } from '../test-client.ts'
 import { testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 import { ASSETS } from './paths.ts'
@@ -54,11 +55,7 @@ describe.each(testDatabases('server'))('the library search of the panel API on %
     body.set('file', new Blob([new Uint8Array(await png(width))], { type: 'image/png' }), name)
     body.set('path', path)
     for (const [field, value] of fields) body.append(field, value)
-    const answer = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
-      method: 'POST',
-      body,
-      headers: { authorization: `Bearer ${token}` },
-    })
+    const answer = await uploadDirect(suite.server.url, token, body)
     expect(answer.status, await answer.clone().text()).toBe(200)
     const file = (await answer.json()) as Item & { _id: string }
     ids.set(file.fullPath, file._id)

@@ -3,6 +3,7 @@
 import { createTestPdf } from '@tessera/media'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { uploadDirect } from '../test-client.ts'
 import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 
@@ -32,11 +33,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))('PDF and text files on 
     const body = new FormData()
     for (const [key, value] of Object.entries(fields)) body.set(key, value)
     body.set('file', new Blob([new Uint8Array(data)]), fileName)
-    return fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
-      method: 'POST',
-      body,
-      headers: { authorization: `Bearer ${token}` },
-    })
+    return uploadDirect(suite.server.url, token, body)
   }
   // The record's URL names PUBLIC_URL; the test server listens elsewhere.
   const local = (url: string) => `${suite.server.url}${new URL(url).pathname}`

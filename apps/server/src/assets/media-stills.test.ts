@@ -3,10 +3,10 @@
 import { createTestHeic } from '@tessera/media'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { uploadDirect } from '../test-client.ts'
 import { type TestDatabaseKind, testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 
-const ASSETS = '/service/panel/assets/v1.0'
 const CORAL = [230, 90, 60] as const
 
 function solid(width: number, height: number) {
@@ -59,11 +59,7 @@ describe.each<TestDatabaseKind>(testDatabases('server'))(
     const upload = (data: Uint8Array, fileName: string) => {
       const body = new FormData()
       body.set('file', new Blob([new Uint8Array(data)]), fileName)
-      return fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
-        method: 'POST',
-        body,
-        headers: { authorization: `Bearer ${token}` },
-      })
+      return uploadDirect(suite.server.url, token, body)
     }
     const stored = async (response: Response) => {
       expect(response.status).toBe(200)

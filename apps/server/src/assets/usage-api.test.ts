@@ -3,7 +3,7 @@
 // first, paged as every list is; another organisation's id, or none, gets 404 and nothing else.
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type CallOptions, expectError } from '../test-client.ts'
+import { type CallOptions, expectError, uploadDirect } from '../test-client.ts'
 import { testDatabases } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
 import { ASSETS, RECENT_PAGE_SIZE } from './paths.ts'
@@ -41,11 +41,7 @@ describe.each(testDatabases('database'))('usage and recent files on %s', (kind) 
     const body = new FormData()
     body.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name)
     body.set('path', path)
-    const answer = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
-      method: 'POST',
-      body,
-      headers: { authorization: `Bearer ${ada.token}` },
-    })
+    const answer = await uploadDirect(suite.server.url, ada.token, body)
     expect(answer.status, await answer.clone().text()).toBe(200)
     sizes.set(path === '' ? name : `${path}/${name}`, bytes.length)
   }

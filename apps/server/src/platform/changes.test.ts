@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestClient } from '../test-client.ts'
+import { createTestClient, uploadDirect } from '../test-client.ts'
 import { type ServerPair, signWithKey, startServerPair, type TestServer } from '../test-server.ts'
 
 const ASSETS = '/service/panel/assets/v1.0'
@@ -51,11 +51,7 @@ describe('changes made through one process, seen by another on the same PostgreS
     body.set('file', new Blob([await png(width)]), `${name}.png`)
     body.set('name', name)
     if (overwrite) body.set('overwrite', 'true')
-    const response = await fetch(`${first.url}${ASSETS}/upload/direct`, {
-      method: 'POST',
-      body,
-      headers: { authorization: `Bearer ${token}` },
-    })
+    const response = await uploadDirect(first.url, token, body)
     expect(response.status, await response.clone().text()).toBe(200)
     return (await response.json()) as { fileId: string; orgId: string; version: number }
   }
@@ -134,11 +130,7 @@ describe('changes made through one process, seen by another on the same PostgreS
     ).token
     const body = new FormData()
     body.set('file', new Blob([await png(6)]), 'dot.png')
-    const uploaded = await fetch(`${first.url}${ASSETS}/upload/direct`, {
-      method: 'POST',
-      body,
-      headers: { authorization: `Bearer ${ownerToken}` },
-    })
+    const uploaded = await uploadDirect(first.url, ownerToken, body)
     expect(uploaded.status).toBe(200)
     const plain = `${second.url}/v2/${owner.organisation.cloudName}/t.flip()/dot.png`
     expect((await fetch(plain)).status).toBe(200)

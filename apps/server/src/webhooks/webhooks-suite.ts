@@ -4,7 +4,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { multipart } from '../test-client.ts'
+import { uploadDirect } from '../test-client.ts'
 import { startLoopbackServer } from '../test-loopback.ts'
 import type { TestDatabaseKind } from '../test-server.ts'
 import { useTestServer } from '../test-suite.ts'
@@ -98,19 +98,11 @@ export function useWebhooksSuite(kind: TestDatabaseKind) {
   }
 
   async function upload(orgToken: string, name: string) {
-    const boundary = 'xxBOUNDARYxx'
-    const response = await fetch(`${suite.server.url}${ASSETS}/upload/direct`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${orgToken}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      body: multipart(boundary, [
-        { name: 'path', data: 'hooks' },
-        { name: 'name', data: name },
-        { name: 'file', fileName: 'horse.png', data: image },
-      ]),
-    })
+    const form = new FormData()
+    form.set('path', 'hooks')
+    form.set('name', name)
+    form.set('file', new Blob([image]), 'horse.png')
+    const response = await uploadDirect(suite.server.url, orgToken, form)
     expect(response.status).toBe(200)
     return (await response.json()) as { fileId: string; fullPath: string }
   }
