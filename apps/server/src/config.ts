@@ -140,6 +140,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       maxOutputBytes: e.OUTPUT_MAX_BYTES,
       cacheMemoryMb: e.SHARP_CACHE_MB,
       cacheItems: e.SHARP_CACHE_ITEMS,
+      decodedCacheMb: e.ENGINE_DECODED_CACHE_MB,
       aiSettings,
     },
     video: {

@@ -14,7 +14,14 @@ import { EngineError, MESSAGES } from './errors.ts'
 import { getOperation, type Operation } from './operations.ts'
 import type { EngineOptions } from './options.ts'
 import { createParams } from './params.ts'
-import { type Clock, Pipeline, type RawImage, runSharp, toRawImage } from './pipeline.ts'
+import {
+  type Clock,
+  Pipeline,
+  type RawImage,
+  type Reuse,
+  runSharp,
+  toRawImage,
+} from './pipeline.ts'
 import { checkBytes, FAIL_ON, inspect, type SourceInfo } from './source.ts'
 import type { OutputSettings, Step } from './step.ts'
 
@@ -198,6 +205,7 @@ export function openSource(
   source: SourceInfo,
   animated: boolean,
   context: ChainContext,
+  reuse?: Reuse,
 ): Pipeline {
   const options: SharpOptions = {
     autoOrient: true,
@@ -206,7 +214,9 @@ export function openSource(
   }
   if (animated) options.animated = true
   return new Pipeline(
-    { kind: 'encoded', input, options },
+    reuse === undefined
+      ? { kind: 'encoded', input, options }
+      : { kind: 'encoded', input, options, reuse },
     {
       width: source.width,
       height: source.height,

@@ -18,6 +18,7 @@ import {
 } from './chain.ts'
 import { stepInputs } from './chain-geometry.ts'
 import { type DecodedSource, type Decoders, decodeSource, openDecoded } from './decode.ts'
+import { createDecodedSources, type DecodedCacheStats } from './decoded-cache.ts'
 import { type EncodedImage, encode } from './encode.ts'
 import { EngineError, MESSAGES, toEngineError } from './errors.ts'
 import {
@@ -115,6 +116,8 @@ export interface Engine {
     height: number,
     dpr?: number,
   ): void
+  /** What the cache of decoded sources did so far (`decodedCacheMb`, decision 023). */
+  decodedStats(): DecodedCacheStats
   /** Ends the AI worker threads the engine started (not those of an `ai` it was given). */
   close(): Promise<void>
 }
@@ -181,6 +184,8 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     headers.set(input, info)
     return info
   }
+  // Plain still sources' pixels, kept for their next sizes (decision 023).
+  const decodedSources = createDecodedSources(resolved)
   let created: Ai | undefined
   const ai = (): Ai => {
     if (given !== undefined) return given
@@ -294,9 +299,13 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
         frames: source.pages,
         decoders,
       }
+      const reuse =
+        decoded !== undefined || animated
+          ? undefined
+          : decodedSources.reuseOf(input, source, format, clock)
       const pipeline =
         decoded === undefined
-          ? openSource(input, source, animated, context)
+          ? openSource(input, source, animated, context, reuse)
           : openDecoded(decoded, clock)
       const output: OutputSettings = { format }
       await runChain(pipeline, operations, context, output)
@@ -367,7 +376,15 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     heicDecoder = undefined
   }
 
-  return { options: resolved, transform, chooseOutputFormat, probe, checkAiInput, close }
+  return {
+    options: resolved,
+    transform,
+    chooseOutputFormat,
+    probe,
+    checkAiInput,
+    decodedStats: () => decodedSources.stats(),
+    close,
+  }
 }
 
 // AI operations and the crop whose gravity needs a model.

@@ -83,6 +83,8 @@ async function resize(step: Step): Promise<void> {
   const next = resizedSize(image.width, image.height, width, height, fit)
   step.checkSize(next.width, next.height)
   const paints = fit === 'contain'
+  // What sharp's shrink-on-load rule reads is at most this (decoded-cache.ts relies on it).
+  const shrink = Math.max(width ? image.width / width : 0, height ? image.height / height : 0)
   await image.pipe(
     'resize',
     (sharp) =>
@@ -95,7 +97,7 @@ async function resize(step: Step): Promise<void> {
         background,
       }),
     { ...next, alpha: image.alpha || (paints && background.alpha < 1) },
-    { paints },
+    { paints, shrink },
   )
 }
 

@@ -35,6 +35,12 @@ export interface EngineOptions {
   cacheItems: number
   /** Most pages of a PDF source; more is refused before any page is drawn. */
   maxPdfPages: number
+  /**
+   * Memory in MB for decoded sources kept across jobs (decoded-cache.ts, decision 023): a
+   * source read whole a second time is decoded once and its next sizes start from its pixels.
+   * `0` turns it off.
+   */
+  decodedCacheMb: number
 }
 
 /** The defaults of `EngineOptions`; `concurrency` is the number of cores. */
@@ -51,6 +57,7 @@ export const DEFAULT_OPTIONS: Readonly<EngineOptions> = {
   cacheMemoryMb: 32,
   cacheItems: 5,
   maxPdfPages: 2000,
+  decodedCacheMb: 64,
 }
 
 function positiveInteger(
@@ -99,5 +106,6 @@ export function resolveOptions(options: Partial<EngineOptions> = {}): Readonly<E
     cacheMemoryMb: positiveInteger('cacheMemoryMb', merged.cacheMemoryMb, 1_000_000, 0),
     cacheItems: positiveInteger('cacheItems', merged.cacheItems, 1_000_000, 0),
     maxPdfPages: positiveInteger('maxPdfPages', merged.maxPdfPages, 1_000_000),
+    decodedCacheMb: positiveInteger('decodedCacheMb', merged.decodedCacheMb, 1_000_000, 0),
   })
 }

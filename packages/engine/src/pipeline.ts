@@ -80,11 +80,28 @@ export interface PipeOptions {
    * paint it before an earlier flatten or greyscale ran, so such a step starts a new pipeline.
    */
   paints?: boolean
+  /**
+   * How much a resize shrinks its most shrunk axis (input over output size): sharp decodes a
+   * JPEG or WebP smaller when it shrinks enough (shrink-on-load). A resize without it is taken
+   * to shrink on load.
+   */
+  shrink?: number
+}
+
+/**
+ * The decoded pixels of an encoded source, when kept across jobs (decoded-cache.ts): a pipeline
+ * that would decode the source whole starts from them instead, with the same steps.
+ */
+export interface Reuse {
+  /** The least shrink of a resize at which sharp decodes the source smaller (shrink-on-load). */
+  shrinkOnLoad: number
+  /** The pixels, when kept (or decoded to be kept now); undefined to read the input. */
+  pixels: () => Promise<RawImage | undefined>
 }
 
 /** Where a pipeline reads from. */
 export type Source =
-  | { kind: 'encoded'; input: Buffer; options: SharpOptions }
+  | { kind: 'encoded'; input: Buffer; options: SharpOptions; reuse?: Reuse }
   | { kind: 'raw'; image: RawImage }
 
 /** The time budget of a job. */
@@ -100,6 +117,10 @@ interface Segment {
   stages: Set<string>
   /** Whether the segment decodes the encoded input (so a failure may be the file's fault). */
   decodes: boolean
+  /** The steps as applied, to apply them again on kept pixels of the source. */
+  applied: Array<(image: Sharp) => Sharp>
+  /** The largest shrink of its resizes (Infinity: not known). */
+  shrink: number
 }
 
 /** Reads `info` of a raw or encoded result into frame height and frame count. */
@@ -193,6 +214,8 @@ export class Pipeline {
     } catch (error) {
       throw toEngineError(error, this.clock.timeoutMs)
     }
+    segment.applied.push(apply)
+    if (stage === 'resize') segment.shrink = Math.max(segment.shrink, options.shrink ?? Infinity)
     segment.rank = RANKS[resolved]
     segment.stages.add(resolved === 'rotate90' ? 'rotate' : resolved)
     this.segment = segment
@@ -210,7 +233,9 @@ export class Pipeline {
     if (this.segment === undefined && this.source.kind === 'raw') return this.source.image
     const segment = this.segment ?? this.open()
     this.segment = undefined
-    const { data, info } = await this.run(segment, segment.image.raw({ depth: 'uchar' }))
+    const { data, info } = await this.run(segment, segment.image.raw({ depth: 'uchar' }), (image) =>
+      image.raw({ depth: 'uchar' }),
+    )
     this.lastInfo = info
     const raw = toRawImage(data, info)
     this.replace(raw)
@@ -244,12 +269,23 @@ export class Pipeline {
     } catch (error) {
       throw toEngineError(error, this.clock.timeoutMs)
     }
-    return await this.run(segment, configured)
+    return await this.run(segment, configured, configure)
   }
 
   // libvips' decoding errors do not all name the loader: when a pipeline that decodes the input
   // fails for no known reason, a bare decode tells a broken file from a failed operation.
-  private async run(segment: Segment, image: Sharp) {
+  private async run(segment: Segment, image: Sharp, end: (image: Sharp) => Sharp) {
+    const kept = await this.keptPixels(segment)
+    if (kept !== undefined) {
+      // The same steps on the same pixels: sharp decodes the source whole here either way.
+      let rebuilt: Sharp
+      try {
+        rebuilt = end(segment.applied.reduce((next, apply) => apply(next), openRaw(kept)))
+      } catch (error) {
+        throw toEngineError(error, this.clock.timeoutMs)
+      }
+      return await runSharp(rebuilt, this.clock)
+    }
     try {
       return await runSharp(image, this.clock)
     } catch (error) {
@@ -265,6 +301,13 @@ export class Pipeline {
       }
       throw error
     }
+  }
+
+  private async keptPixels(segment: Segment): Promise<RawImage | undefined> {
+    const source = this.source
+    if (!segment.decodes || source.kind !== 'encoded' || source.reuse === undefined) return
+    if (segment.shrink >= source.reuse.shrinkOnLoad) return
+    return await source.reuse.pixels()
   }
 
   private async decodable(source: { input: Buffer; options: SharpOptions }): Promise<boolean> {
@@ -286,6 +329,8 @@ export class Pipeline {
       rank: 0,
       stages: new Set<string>(),
       decodes: source.kind === 'encoded',
+      applied: [],
+      shrink: 0,
     }
     this.segment = segment
     return segment

@@ -10,6 +10,14 @@ const READABLE = new Set(['jpeg', 'png', 'webp', 'gif', 'svg', 'tiff', 'heif'])
 // Sharp fails on any decoding error, including truncated data, but not on mere warnings
 // (which many camera files trigger).
 export const FAIL_ON = 'error'
+// Formats whose decoded pixels may be kept across jobs, with the least shrink of a resize at
+// which sharp decodes them smaller (pipeline.cc: a JPEG at 1/2 from 3×, a WebP scaled from any
+// shrink): a pipeline shrinking less decodes them whole, the same pixels as kept (decision 023).
+export const SHRINK_ON_LOAD: Readonly<Record<string, number>> = {
+  jpeg: 3,
+  png: Infinity,
+  webp: 1 + Number.EPSILON,
+}
 
 /** What the header says of a source image. */
 export interface SourceInfo {
@@ -20,6 +28,13 @@ export interface SourceInfo {
   alpha: boolean
   delay?: number[]
   loop?: number
+  /**
+   * Its decoded pixels are what every pipeline reading it whole starts from: one 8-bit sRGB or
+   * grey frame, no ICC profile to convert, no orientation to apply, no gain map.
+   */
+  plain?: boolean
+  /** Pixels per inch its header states (raw pixels carry none: a PNG written from it differs). */
+  density?: number
 }
 
 // Formats the bytes start with that sharp cannot read, to tell "unsupported" from "not an image".
@@ -88,6 +103,8 @@ export async function inspect(
     checkSvgPixels(width, height, options)
   }
   const info: SourceInfo = { format, width, height, pages, alpha: metadata.hasAlpha }
+  if (isPlain(metadata, pages)) info.plain = true
+  if (metadata.density !== undefined) info.density = metadata.density
   if (metadata.delay !== undefined) info.delay = metadata.delay
   if (metadata.loop !== undefined) info.loop = metadata.loop
   return info
@@ -100,4 +117,16 @@ export function frameTiming(source: SourceInfo): { delay?: number[]; loop?: numb
     timing.delay = source.delay
   if (source.loop !== undefined) timing.loop = source.loop
   return timing
+}
+
+function isPlain(metadata: Metadata, pages: number): boolean {
+  return (
+    SHRINK_ON_LOAD[metadata.format] !== undefined &&
+    pages === 1 &&
+    metadata.depth === 'uchar' &&
+    (metadata.space === 'srgb' || metadata.space === 'b-w') &&
+    metadata.hasProfile !== true &&
+    (metadata.orientation ?? 1) === 1 &&
+    metadata.gainMap === undefined
+  )
 }

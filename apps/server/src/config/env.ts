@@ -138,6 +138,8 @@ export const ENV = z.object({
   // Results whose format decides their size (BMP, TIFF); issue 19 finding 13.
   OUTPUT_MAX_BYTES: integer(1, 2 ** 40, 32 * 1024 ** 2, 'bytes'),
   SHARP_CACHE_MB: integer(0, 1_000_000, 32, 'MiB'),
+  // Decoded sources kept for their next sizes (decision 023); 0 turns it off.
+  ENGINE_DECODED_CACHE_MB: integer(0, 1_000_000, 64, 'MiB'),
   // Video through ffmpeg child processes (issue 23; docs/delivery.md#video).
   VIDEO_MAX_SECONDS: integer(1, 86_400, 600, 'seconds'),
   VIDEO_MAX_PIXELS: integer(1, 2 ** 40, 3840 * 2160, 'pixels'),

@@ -44,6 +44,8 @@ export interface ServerConfig {
     maxOutputBytes: number
     cacheMemoryMb: number
     cacheItems: number
+    /** `ENGINE_DECODED_CACHE_MB`: decoded sources kept for their next sizes (0: off). */
+    decodedCacheMb: number
     /** The AI service's settings (`AI_CONCURRENCY`, `AI_TIMEOUT_MS`, `AI_MAX_INPUT_PIXELS`, …). */
     aiSettings: AiSettings
   }
