@@ -22,6 +22,20 @@ export const ID_MARK = '{id}'
 /** Where a path template takes a width made from each request's id (`widthOf`). */
 export const WIDTH_MARK = '{w}'
 
+/** Where a path template takes the number of a source file made from each request's id. */
+export const SOURCE_MARK = '{src}'
+
+/** Many sources, each asked `asks` times in a row (`sourceOf`), `count` of them in turn. */
+export interface Sources {
+  count: number
+  asks: number
+}
+
+/** The source of request `id`: `asks` consecutive ids share one, `count` of them in turn. */
+export function sourceOf(id: number, sources: Sources): number {
+  return Math.floor(id / sources.asks) % sources.count
+}
+
 /** A width from 200 to 999 px for request `id`: new widths of a 1000 px image, in turn. */
 export function widthOf(id: number): number {
   return 200 + (id % 800)
@@ -51,6 +65,8 @@ export interface ClientJob {
   seconds: number
   /** The first id this run may use (runs get disjoint ranges, so no URL is ever repeated). */
   firstId: number
+  /** What `SOURCE_MARK` takes (default: one source, 0). */
+  sources?: Sources
 }
 
 export interface ClientResult {
@@ -78,9 +94,13 @@ function runPhase(
   nextId: () => number,
   record: boolean,
 ): Promise<Omit<ClientResult, 'idsUsed'>> {
-  const vary = job.path.includes(ID_MARK) || job.path.includes(WIDTH_MARK)
+  const vary = [ID_MARK, WIDTH_MARK, SOURCE_MARK].some((mark) => job.path.includes(mark))
+  const sources = job.sources ?? { count: 1, asks: 1 }
   const pathOf = (id: number) =>
-    job.path.replace(ID_MARK, idColour(id)).replace(WIDTH_MARK, String(widthOf(id)))
+    job.path
+      .replace(ID_MARK, idColour(id))
+      .replace(WIDTH_MARK, String(widthOf(id)))
+      .replace(SOURCE_MARK, String(sourceOf(id, sources)))
   const request: AutocannonRequest = { method: 'GET', path: pathOf(0) }
   if (vary) {
     request.setupRequest = (next) => {

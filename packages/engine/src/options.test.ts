@@ -18,6 +18,7 @@ describe('resolveOptions', () => {
       cacheMemoryMb: 32,
       cacheItems: 5,
       maxPdfPages: 2000,
+      decodedCacheMb: 64,
     })
     expect(resolveOptions()).toEqual(DEFAULT_OPTIONS)
   })
@@ -35,6 +36,7 @@ describe('resolveOptions', () => {
     { concurrency: -1 },
     { avifEffort: 10 },
     { maxOutputDimension: Number.NaN },
+    { decodedCacheMb: -1 },
   ])('refuses %j', (options) => {
     expect(() => resolveOptions(options)).toThrow(RangeError)
   })
