@@ -1,4 +1,4 @@
-// Decoded sources kept across jobs (issue 25, decision 023): the second time a job reads a plain
+// Decoded sources kept across jobs (issue 25, decision 023): the third time a job reads a plain
 // 8-bit source whole (no shrink-on-load), its pixels are decoded once and kept, least recently
 // used first out, so the next sizes of the same source start from raw pixels instead of
 // decoding it again. A source is known by its very Buffer, as the engine's header cache knows it
@@ -12,6 +12,13 @@ import { FAIL_ON, SHRINK_ON_LOAD, type SourceInfo } from './source.ts'
 /** Most pixels of a kept source: larger ones are decoded by every job, as before. */
 export const DECODED_MAX_PIXELS = 16_000_000
 
+/**
+ * The whole read of a source that decodes it to keep: the first ones render as before, so a
+ * source asked once or twice costs no copy of its pixels (decoding to keep, then rendering from
+ * the pixels, costs ~10 % more than one render from the encoded input).
+ */
+export const KEEP_AT_ASK = 3
+
 /** What the cache did, for tests and the benches. */
 export interface DecodedCacheStats {
   /** Sources kept now, and their bytes (pixels plus the encoded input each entry holds). */
@@ -19,15 +26,15 @@ export interface DecodedCacheStats {
   bytes: number
   /** Jobs that started from kept pixels. */
   hits: number
-  /** Sources decoded to be kept (each on its second whole read). */
+  /** Sources decoded to be kept. */
   decodes: number
 }
 
 export interface DecodedCache {
   /**
-   * The kept pixels of `input`; on its second ask, decodes it with `decode` and keeps them;
-   * undefined on a first ask, for a source whose pixels (`size` bytes) would take more than half
-   * the budget, or when the cache is off.
+   * The kept pixels of `input`; on its `KEEP_AT_ASK`th ask, decodes it with `decode` and keeps
+   * them; undefined on earlier asks, for a source whose pixels (`size` bytes) would take more
+   * than half the budget, or when the cache is off.
    */
   get(input: Buffer, size: number, decode: () => Promise<RawImage>): Promise<RawImage | undefined>
   stats(): DecodedCacheStats
@@ -36,15 +43,17 @@ export interface DecodedCache {
 interface Entry {
   image: RawImage
   bytes: number
+  used: boolean
 }
 
 /** A cache of at most `budgetBytes` (0: off); one entry may take at most half of it. */
 export function createDecodedCache(budgetBytes: number): DecodedCache {
   // Map order is recency: a hit moves its entry to the end, eviction takes from the front.
   const entries = new Map<Buffer, Entry>()
-  // Sources asked once (the first ask renders as before: a one-off render pays no copy), and
-  // sources never to keep (too large, or their decode failed: the job's own path reports it).
-  const asked = new WeakSet<Buffer>()
+  const asks = new WeakMap<Buffer, number>()
+  // Sources never to keep again: too large, their decode failed (the job's own path reports
+  // it), or kept and pushed out unused (more sources come between its asks than the budget
+  // holds: keeping it again would cost a copy every few asks for nothing).
   const refused = new WeakSet<Buffer>()
   const decoding = new Map<Buffer, Promise<RawImage | undefined>>()
   let bytes = 0
@@ -54,12 +63,13 @@ export function createDecodedCache(budgetBytes: number): DecodedCache {
   function keep(input: Buffer, image: RawImage): boolean {
     const size = image.data.length + input.length
     if (size > budgetBytes / 2) return false
-    entries.set(input, { image, bytes: size })
+    entries.set(input, { image, bytes: size, used: false })
     bytes += size
     for (const [key, entry] of entries) {
       if (bytes <= budgetBytes) break
       entries.delete(key)
       bytes -= entry.bytes
+      if (!entry.used) refused.add(key)
     }
     return true
   }
@@ -71,8 +81,7 @@ export function createDecodedCache(budgetBytes: number): DecodedCache {
     try {
       const image = await decode()
       decodes++
-      if (keep(input, image)) return image
-      refused.add(input)
+      if (!keep(input, image)) refused.add(input)
       return image
     } catch {
       // The job reads the encoded input instead and meets (and reports) the same failure.
@@ -83,6 +92,12 @@ export function createDecodedCache(budgetBytes: number): DecodedCache {
     }
   }
 
+  function hit(entry: Entry): RawImage {
+    entry.used = true
+    hits++
+    return entry.image
+  }
+
   return {
     async get(input, size, decode) {
       if (budgetBytes === 0 || refused.has(input)) return undefined
@@ -91,19 +106,17 @@ export function createDecodedCache(budgetBytes: number): DecodedCache {
       if (entry !== undefined) {
         entries.delete(input)
         entries.set(input, entry)
-        hits++
-        return entry.image
+        return hit(entry)
       }
       const pending = decoding.get(input)
       if (pending !== undefined) {
         const image = await pending
-        if (image !== undefined) hits++
-        return image
+        const kept = entries.get(input)
+        return kept === undefined ? image : hit(kept)
       }
-      if (!asked.has(input)) {
-        asked.add(input)
-        return undefined
-      }
+      const asked = (asks.get(input) ?? 0) + 1
+      asks.set(input, asked)
+      if (asked < KEEP_AT_ASK) return undefined
       const started = decodeAndKeep(input, decode)
       decoding.set(input, started)
       return await started

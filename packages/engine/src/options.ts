@@ -37,7 +37,7 @@ export interface EngineOptions {
   maxPdfPages: number
   /**
    * Memory in MB for decoded sources kept across jobs (decoded-cache.ts, decision 023): a
-   * source read whole a second time is decoded once and its next sizes start from its pixels.
+   * source read whole a third time is decoded once and its next sizes start from its pixels.
    * `0` turns it off.
    */
   decodedCacheMb: number
