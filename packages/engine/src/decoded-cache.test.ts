@@ -150,11 +150,11 @@ describe('the cache of decoded sources', () => {
     expect(await cache.get(a, 290, decode)).toBeUndefined()
     expect(await cache.get(a, 290, decode)).toBeDefined()
     for (const input of [b, b, b, c, c, c]) await cache.get(input, 290, decode)
-    expect(cache.stats()).toEqual({ entries: 3, bytes: 900, hits: 0, decodes: 3 })
+    expect(cache.stats()).toEqual({ entries: 3, bytes: 900, hits: 0, decodes: 3, keepAt: 3 })
     await cache.get(a, 290, decode)
     for (const input of [d, d, d]) await cache.get(input, 290, decode)
     // b was the least recently used: a was asked again after it.
-    expect(cache.stats()).toEqual({ entries: 3, bytes: 900, hits: 1, decodes: 4 })
+    expect(cache.stats()).toMatchObject({ entries: 3, bytes: 900, hits: 1, decodes: 4 })
     expect(await cache.get(a, 290, decode)).toBeDefined()
     expect(cache.stats().hits).toBe(2)
   })
@@ -167,6 +167,28 @@ describe('the cache of decoded sources', () => {
     expect(cache.stats()).toMatchObject({ entries: 3, decodes: 4 })
     for (let ask = 0; ask < 3; ask++) expect(await cache.get(a, 290, decode)).toBeUndefined()
     expect(cache.stats()).toMatchObject({ entries: 3, decodes: 4 })
+  })
+
+  it('waits for more asks while kept sources go out unused, and less once they serve', async () => {
+    const cache = createDecodedCache(1000)
+    const decode = async () => image(290)
+    const ask = async (input: Buffer, times: number) => {
+      for (let time = 0; time < times; time++) await cache.get(input, 290, decode)
+    }
+    // Each source asked three times and never again: the fourth pushes the first out unused.
+    for (let source = 0; source < 4; source++) await ask(Buffer.alloc(10), 3)
+    expect(cache.stats()).toMatchObject({ decodes: 4, keepAt: 4 })
+    const next = Buffer.alloc(10)
+    await ask(next, 3)
+    expect(cache.stats()).toMatchObject({ decodes: 4 })
+    await ask(next, 1)
+    expect(cache.stats()).toMatchObject({ decodes: 5, keepAt: 5 })
+    await ask(next, 1)
+    expect(cache.stats()).toMatchObject({ hits: 1, keepAt: 4 })
+    for (let source = 0; source < 20; source++) await ask(Buffer.alloc(10), 12)
+    expect(cache.stats().keepAt).toBe(3)
+    for (let source = 0; source < 20; source++) await ask(Buffer.alloc(10), 10)
+    expect(cache.stats().keepAt).toBe(3)
   })
 
   it('never keeps a source over half the budget, and nothing when off', async () => {

@@ -19,6 +19,13 @@ export const DECODED_MAX_PIXELS = 16_000_000
  */
 export const KEEP_AT_ASK = 3
 
+/**
+ * How far the ask that keeps moves up while kept sources go out unused (each one a copy paid for
+ * nothing: sources asked about that often, then no more), one step per such source; each source
+ * whose pixels serve a job moves it one step back.
+ */
+export const MAX_KEEP_AT_ASK = 10
+
 /** What the cache did, for tests and the benches. */
 export interface DecodedCacheStats {
   /** Sources kept now, and their bytes (pixels plus the encoded input each entry holds). */
@@ -28,12 +35,14 @@ export interface DecodedCacheStats {
   hits: number
   /** Sources decoded to be kept. */
   decodes: number
+  /** The ask that keeps a source now (`KEEP_AT_ASK` to `MAX_KEEP_AT_ASK`). */
+  keepAt: number
 }
 
 export interface DecodedCache {
   /**
-   * The kept pixels of `input`; on its `KEEP_AT_ASK`th ask, decodes it with `decode` and keeps
-   * them; undefined on earlier asks, for a source whose pixels (`size` bytes) would take more
+   * The kept pixels of `input`; on its `KEEP_AT_ASK`th ask (or later, see `MAX_KEEP_AT_ASK`),
+   * decodes it with `decode` and keeps them; undefined on earlier asks, for a source whose pixels (`size` bytes) would take more
    * than half the budget, or when the cache is off.
    */
   get(input: Buffer, size: number, decode: () => Promise<RawImage>): Promise<RawImage | undefined>
@@ -59,6 +68,7 @@ export function createDecodedCache(budgetBytes: number): DecodedCache {
   let bytes = 0
   let hits = 0
   let decodes = 0
+  let keepAt = KEEP_AT_ASK
 
   function keep(input: Buffer, image: RawImage): boolean {
     const size = image.data.length + input.length
@@ -69,7 +79,10 @@ export function createDecodedCache(budgetBytes: number): DecodedCache {
       if (bytes <= budgetBytes) break
       entries.delete(key)
       bytes -= entry.bytes
-      if (!entry.used) refused.add(key)
+      if (!entry.used) {
+        refused.add(key)
+        keepAt = Math.min(MAX_KEEP_AT_ASK, keepAt + 1)
+      }
     }
     return true
   }
@@ -93,6 +106,7 @@ export function createDecodedCache(budgetBytes: number): DecodedCache {
   }
 
   function hit(entry: Entry): RawImage {
+    if (!entry.used) keepAt = Math.max(KEEP_AT_ASK, keepAt - 1)
     entry.used = true
     hits++
     return entry.image
@@ -116,12 +130,12 @@ export function createDecodedCache(budgetBytes: number): DecodedCache {
       }
       const asked = (asks.get(input) ?? 0) + 1
       asks.set(input, asked)
-      if (asked < KEEP_AT_ASK) return undefined
+      if (asked < keepAt) return undefined
       const started = decodeAndKeep(input, decode)
       decoding.set(input, started)
       return await started
     },
-    stats: () => ({ entries: entries.size, bytes, hits, decodes }),
+    stats: () => ({ entries: entries.size, bytes, hits, decodes, keepAt }),
   }
 }
 
