@@ -76,6 +76,8 @@ describe('decoded sources', () => {
     't.resize(w:300)~t.toFormat(f:png)',
     't.resize(w:300)~t.toFormat(f:webp)',
     't.resize(w:200)~t.toFormat(f:avif)',
+    't.resize(w:240)~t.toFormat(f:tiff)',
+    't.resize(w:180)~t.toFormat(f:gif)',
     't.toFormat(f:jpeg)',
     't.density(d:300)~t.resize(w:260)',
     't.compress(q:40)',
