@@ -47,6 +47,29 @@ describe('decoded sources', () => {
     expect(whole).toBe(666)
   }, 120_000)
 
+  it("answers heights and boxes around sharp's 3× shrink-on-load byte for byte", async () => {
+    const engine = createEngine({ decodedCacheMb: 64 })
+    const patterns: string[] = []
+    // 872 / 3 = 290.7 px high; 1000 / 3 = 333.3 px wide.
+    for (let height = 280; height <= 300; height++) patterns.push(`t.resize(h:${height})`)
+    for (let width = 325; width <= 342; width++) {
+      patterns.push(`t.resize(w:${width},h:200,f:contain)`, `t.resize(w:${width},h:280,f:cover)`)
+      patterns.push(`t.resize(w:${width},h:250,f:inside)`, `t.resize(w:${width},h:300,f:outside)`)
+    }
+    const differing: string[] = []
+    for (const pattern of patterns) {
+      const [kept, plain] = [
+        await render(engine, JPEG, pattern),
+        await render(without, JPEG, pattern),
+      ]
+      if (!kept.equals(plain)) differing.push(pattern)
+    }
+    expect(differing).toEqual([])
+    // Read whole from kept pixels: heights from 291 px and `outside` boxes from 334 px wide (the
+    // rule takes the larger shrink of the two sides), but the first three.
+    expect(engine.decodedStats().hits).toBe(10 + 9 - 3)
+  }, 60_000)
+
   const sources: Record<string, () => Promise<Buffer>> = {
     'a JPEG': () => photo(640, 480),
     'a grey JPEG': () => photo(640, 480, 1),
