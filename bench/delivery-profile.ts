@@ -24,9 +24,13 @@ await counter?.installCounters(
 )
 const { loadConfig, startServer } = (await import(SERVER)) as typeof import('@tessera/server')
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10)
-// PROFILE_WORKLOAD=widths: cold-widths.bench.ts's work instead (new widths of a 1000 px JPEG).
-const WIDTHS = process.env.PROFILE_WORKLOAD === 'widths'
-const FILE_PATH = 'bench/big.jpg'
+// PROFILE_WORKLOAD=widths: cold-widths.bench.ts's work instead (new widths of a 1000 px JPEG);
+// PROFILE_WORKLOAD=many: the same on 400 distinct 1000 px JPEGs, each asked twice in a row
+// (cold-widths.bench.ts with BENCH_COLD_WORKLOAD=many: a miss on a source not seen for a while).
+const MANY = process.env.PROFILE_WORKLOAD === 'many'
+const WIDTHS = MANY || process.env.PROFILE_WORKLOAD === 'widths'
+const SOURCES = MANY ? { count: 400, asks: 2 } : { count: 1, asks: 1 }
+const FILE_PATH = MANY ? 'many/{src}.jpg' : 'bench/big.jpg'
 const SAMPLE = new URL('../apps/server/demo/samples/hubble_deep_field.jpg', import.meta.url)
 const requireFromEngine = createRequire(import.meta.resolve('@tessera/engine'))
 const sharp = requireFromEngine('sharp') as typeof import('sharp').default
@@ -39,36 +43,48 @@ const server = await startServer(
       LOG_LEVEL: 'silent',
       SEED_DEMO: 'false',
       RENDER_LIMIT_PER_MINUTE: '0',
-      ...(process.env.ENGINE_CONCURRENCY === undefined
-        ? {}
-        : { ENGINE_CONCURRENCY: process.env.ENGINE_CONCURRENCY }),
+      // The engine's and the lookups' settings, when given, as `npm start` would read them.
+      ...Object.fromEntries(
+        ['ENGINE_CONCURRENCY', 'ENGINE_DECODED_CACHE_MB', 'HOT_CACHE_MB', 'LOOKUP_TTL_MS'].flatMap(
+          (name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]),
+        ),
+      ),
     }),
     port: 0,
   },
   { databaseDir: 'memory://' },
 )
 try {
-  const source = await sharp(await readFile(SAMPLE))
-    .resize(WIDTHS ? { width: 1000 } : { width: 2725, height: 2225, fit: 'cover' })
-    .jpeg({ quality: 90 })
-    .toBuffer()
+  const sample = await readFile(SAMPLE)
+  const { width: sampleWidth = 0, height: sampleHeight = 0 } = await sharp(sample).metadata()
   const { repo, storage, engine } = server.services.context
   const organisation = await repo.createOrganisation({ cloudName: 'demo', name: 'Profile' })
-  const probe = await engine.probe(source)
-  const hash = createHash('sha256').update(source).digest('hex')
-  const storageKey = `orgs/${organisation.id}/originals/profile.jpg`
-  await storage.put(storageKey, source, { contentType: 'image/jpeg' })
-  await repo.upsertFile(organisation.id, {
-    path: FILE_PATH,
-    name: 'big.jpg',
-    size: source.length,
-    format: probe.format,
-    contentType: 'image/jpeg',
-    width: probe.width,
-    height: probe.height,
-    hash,
-    storageKey,
-  })
+  for (let index = 0; index < SOURCES.count; index++) {
+    // Many sources: crops of the sample at their own offsets, as cold-widths.bench.ts makes them.
+    const [width, height] = [Math.floor(sampleWidth * 0.9), Math.floor(sampleHeight * 0.9)]
+    const left = index % (sampleWidth - width)
+    const top = Math.floor(index / (sampleWidth - width)) % (sampleHeight - height)
+    const image = MANY ? sharp(sample).extract({ left, top, width, height }) : sharp(sample)
+    const source = await image
+      .resize(WIDTHS ? { width: 1000 } : { width: 2725, height: 2225, fit: 'cover' })
+      .jpeg({ quality: 90 })
+      .toBuffer()
+    const probe = await engine.probe(source)
+    const hash = createHash('sha256').update(source).digest('hex')
+    const storageKey = `orgs/${organisation.id}/originals/profile-${index}.jpg`
+    await storage.put(storageKey, source, { contentType: 'image/jpeg' })
+    await repo.upsertFile(organisation.id, {
+      path: FILE_PATH.replace('{src}', String(index)),
+      name: `${index}.jpg`,
+      size: source.length,
+      format: probe.format,
+      contentType: 'image/jpeg',
+      width: probe.width,
+      height: probe.height,
+      hash,
+      storageKey,
+    })
+  }
 
   let samples = 0
   let waiting = 0
@@ -88,6 +104,7 @@ try {
     warmupSeconds: 2,
     seconds: SECONDS,
     firstId: 1,
+    sources: SOURCES,
   }
   const inspector = new Session()
   inspector.connect()
