@@ -7,13 +7,13 @@
 // prints how often the pool had work waiting, the figures docs/benchmarks.md quotes.
 // PROFILE_COUNT=1: no profile; counts per answer what a miss does beside the render instead
 // (database statements, file operations, garbage collections: delivery-count.ts).
-import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { Session } from 'node:inspector/promises'
 import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ClientJob, runClient } from './delivery-client.ts'
+import { storeJpegSource } from './store-source.ts'
 
 // PROFILE_SERVER: another copy of apps/server/src/index.ts (an older commit, to compare).
 const SERVER = process.env.PROFILE_SERVER || '@tessera/server'
@@ -57,7 +57,7 @@ const server = await startServer(
 try {
   const sample = await readFile(SAMPLE)
   const { width: sampleWidth = 0, height: sampleHeight = 0 } = await sharp(sample).metadata()
-  const { repo, storage, engine } = server.services.context
+  const { repo } = server.services.context
   const organisation = await repo.createOrganisation({ cloudName: 'demo', name: 'Profile' })
   for (let index = 0; index < SOURCES.count; index++) {
     // Many sources: crops of the sample at their own offsets, as cold-widths.bench.ts makes them.
@@ -69,21 +69,16 @@ try {
       .resize(WIDTHS ? { width: 1000 } : { width: 2725, height: 2225, fit: 'cover' })
       .jpeg({ quality: 90 })
       .toBuffer()
-    const probe = await engine.probe(source)
-    const hash = createHash('sha256').update(source).digest('hex')
-    const storageKey = `orgs/${organisation.id}/originals/profile-${index}.jpg`
-    await storage.put(storageKey, source, { contentType: 'image/jpeg' })
-    await repo.upsertFile(organisation.id, {
-      path: FILE_PATH.replace('{src}', String(index)),
-      name: `${index}.jpg`,
-      size: source.length,
-      format: probe.format,
-      contentType: 'image/jpeg',
-      width: probe.width,
-      height: probe.height,
-      hash,
-      storageKey,
-    })
+    await storeJpegSource(
+      server.services.context,
+      organisation.id,
+      {
+        path: FILE_PATH.replace('{src}', String(index)),
+        name: `${index}.jpg`,
+        storageKey: `orgs/${organisation.id}/originals/profile-${index}.jpg`,
+      },
+      source,
+    )
   }
 
   let samples = 0

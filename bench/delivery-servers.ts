@@ -19,6 +19,7 @@ import {
   SOURCE_WIDTH,
   sharp,
 } from './delivery-settings.ts'
+import { storeJpegSource } from './store-source.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Set-up: the source image, our server with the file stored, two ipx servers.
@@ -64,23 +65,19 @@ export async function startOurs(dataDir: string, source: Buffer): Promise<Runnin
   }
   const server = await startServer(config, { databaseDir: 'memory://' })
   try {
-    const { repo, storage, engine } = server.services.context
+    const { repo } = server.services.context
     const organisation = await repo.createOrganisation({ cloudName: CLOUD_NAME, name: 'Bench' })
-    const probe = await engine.probe(source)
     const hash = createHash('sha256').update(source).digest('hex')
-    const storageKey = `orgs/${organisation.id}/originals/bench-${hash.slice(0, 16)}.jpg`
-    await storage.put(storageKey, source, { contentType: 'image/jpeg' })
-    await repo.upsertFile(organisation.id, {
-      path: FILE_PATH,
-      name: 'big.jpg',
-      size: source.length,
-      format: probe.format,
-      contentType: 'image/jpeg',
-      width: probe.width,
-      height: probe.height,
-      hash,
-      storageKey,
-    })
+    await storeJpegSource(
+      server.services.context,
+      organisation.id,
+      {
+        path: FILE_PATH,
+        name: 'big.jpg',
+        storageKey: `orgs/${organisation.id}/originals/bench-${hash.slice(0, 16)}.jpg`,
+      },
+      source,
+    )
     return server
   } catch (error) {
     await server.close()
