@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { shareDrizzleParsers } from './pglite-parsers.ts'
 import * as schema from './schema.ts'
 
 /** A Drizzle database typed with the Tessera schema; the same type for PGlite and PostgreSQL. */
@@ -60,7 +61,9 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
 
 async function openPglite(dataDir = DEFAULT_DATA_DIR, loadDataDir?: Blob): Promise<Database> {
   if (!dataDir.includes('://')) await mkdir(dataDir, { recursive: true })
-  const client = await PGlite.create(dataDir, loadDataDir === undefined ? {} : { loadDataDir })
+  const client = shareDrizzleParsers(
+    await PGlite.create(dataDir, loadDataDir === undefined ? {} : { loadDataDir }),
+  )
   const db = drizzlePglite({ client, schema })
   let closed = false
   const database: Database = {
