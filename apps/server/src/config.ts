@@ -141,6 +141,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       cacheMemoryMb: e.SHARP_CACHE_MB,
       cacheItems: e.SHARP_CACHE_ITEMS,
       decodedCacheMb: e.ENGINE_DECODED_CACHE_MB,
+      autoAvifMaxSide: e.AUTO_AVIF_MAX_SIDE,
       aiSettings,
     },
     video: {

@@ -101,3 +101,27 @@ export function stepInputs(
   }
   return inputs
 }
+
+/**
+ * The size of the chain's result from a `width` × `height` source, as `stepInputs` reads the
+ * steps (an upper bound where a step's size is only known by running it); undefined when a step
+ * is unknown or its parameters do not read.
+ */
+export function outputSizeOf(
+  operations: readonly ParsedOperation[],
+  width: number,
+  height: number,
+  dpr = 1,
+): Size | undefined {
+  let size: Size = { width, height }
+  for (const operation of operations) {
+    const spec = operation.spec
+    if (spec === undefined) return undefined
+    try {
+      size = sizeAfter(spec.key, createParams(spec, operation.params), size, dpr)
+    } catch {
+      return undefined
+    }
+  }
+  return size
+}

@@ -53,6 +53,38 @@ describe('output format', () => {
     expect((await pixels(result.data)).width).toBe(32)
   })
 
+  it('answers WebP for f_auto past autoAvifMaxSide on the output, after dpr', async () => {
+    const formatOf = async (pattern: string, dpr = 1, options = engine) =>
+      (
+        await options.transform({
+          input: QUADRANTS,
+          operations: chain(pattern),
+          autoFormat: true,
+          accept: 'image/avif,image/webp',
+          dpr,
+        })
+      ).format
+    expect(await formatOf('t.resize(w:1200,h:8,f:fill)')).toBe('avif')
+    expect(await formatOf('t.resize(w:1201,h:8,f:fill)')).toBe('webp')
+    expect(await formatOf('t.resize(w:8,h:601,f:fill)', 2)).toBe('webp')
+    expect(await formatOf('t.resize(w:1201,h:8,f:fill)~t.toFormat(f:avif)')).toBe('avif')
+    const never = createEngine({ autoAvifMaxSide: 0 })
+    expect(await formatOf('t.resize(w:8)', 1, never)).toBe('webp')
+    const wide = createEngine({ autoAvifMaxSide: 2000 })
+    expect(await formatOf('t.resize(w:1201,h:8,f:fill)', 1, wide)).toBe('avif')
+    // What delivery asks before rendering (its cache key) is what the render answers.
+    expect(
+      engine.chooseOutputFormat({
+        sourceFormat: 'png',
+        operations: chain('t.resize(w:1201,h:8,f:fill)'),
+        autoFormat: true,
+        accept: 'image/avif,image/webp',
+        outputSize: { width: 1201, height: 8 },
+      }),
+    ).toBe('webp')
+    expect(() => createEngine({ autoAvifMaxSide: -1 })).toThrow(RangeError)
+  })
+
   it('lets t.toFormat win over f_auto', async () => {
     const result = await engine.transform({
       input: QUADRANTS,

@@ -16,7 +16,7 @@ import {
   runChain,
   type StepReport,
 } from './chain.ts'
-import { stepInputs } from './chain-geometry.ts'
+import { outputSizeOf, stepInputs } from './chain-geometry.ts'
 import { type DecodedSource, type Decoders, decodeSource, openDecoded } from './decode.ts'
 import { createDecodedSources, type DecodedCacheStats } from './decoded-cache.ts'
 import { type EncodedImage, encode } from './encode.ts'
@@ -184,6 +184,9 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     headers.set(input, info)
     return info
   }
+  // The engine's own limit on `f_auto`'s AVIF (`autoAvifMaxSide`) applies to every choice.
+  const pickFormat = (request: OutputFormatRequest): OutputFormat =>
+    chooseOutputFormat({ ...request, autoAvifMaxSide: resolved.autoAvifMaxSide })
   // Plain still sources' pixels, kept for their next sizes (decision 023).
   const decodedSources = createDecodedSources(resolved)
   let created: Ai | undefined
@@ -275,8 +278,10 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     return await run(async (clock) => {
       const source = decoded?.info ?? (await inspectOnce(input))
       checkAiInput(operations, source.width, source.height, dpr)
-      const format = chooseOutputFormat({
+      const outputSize = outputSizeOf(operations, source.width, source.height, dpr)
+      const format = pickFormat({
         sourceFormat: source.format,
+        ...(outputSize === undefined ? {} : { outputSize }),
         operations,
         autoFormat: request.autoFormat === true,
         hasAlpha: source.alpha,
@@ -379,7 +384,7 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   return {
     options: resolved,
     transform,
-    chooseOutputFormat,
+    chooseOutputFormat: pickFormat,
     probe,
     checkAiInput,
     decodedStats: () => decodedSources.stats(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   acceptsType,
+  autoAvifFits,
   CONTENT_TYPES,
   chooseOutputFormat,
   normaliseFormat,
@@ -126,5 +127,33 @@ describe('normaliseFormat', () => {
     ['PNG', 'png'],
   ])('reads %s as %s', (name, format) => {
     expect(normaliseFormat(name)).toBe(format)
+  })
+})
+
+describe('autoAvifFits', () => {
+  it.each([
+    [{ width: 1200, height: 900 }, 1200, true],
+    [{ width: 900, height: 1201 }, 1200, false],
+    [{ width: 5000, height: 5000 }, undefined, true],
+    [undefined, 1200, true],
+    [{ width: 10, height: 10 }, 0, false],
+  ])('%o under %s → %s', (size, limit, fits) => {
+    expect(autoAvifFits(size, limit)).toBe(fits)
+  })
+
+  it('turns f_auto to WebP for a large output, a cut-out included', () => {
+    const request = {
+      sourceFormat: 'jpg',
+      autoFormat: true,
+      accept: 'image/avif,image/webp',
+      outputSize: { width: 2400, height: 1600 },
+      autoAvifMaxSide: 1200,
+    }
+    expect(chooseOutputFormat({ ...request, operations: chain('t.flip()') })).toBe('webp')
+    expect(chooseOutputFormat({ ...request, operations: chain('erase.bg()') })).toBe('webp')
+    expect(
+      chooseOutputFormat({ ...request, accept: 'image/avif', operations: chain('t.flip()') }),
+    ).toBe('jpeg')
+    expect(chooseOutputFormat({ ...request, operations: chain('t.toFormat(f:avif)') })).toBe('avif')
   })
 })

@@ -67,6 +67,13 @@ export interface OutputFormatRequest {
   hasAlpha?: boolean
   /** Whether the source is an animation (GIF/WebP with several frames). */
   animated?: boolean
+  /** The output's size, as `outputSizeOf` predicts it; unknown: no limit applies. */
+  outputSize?: { width: number; height: number }
+  /**
+   * `f_auto` answers AVIF only up to this many pixels on the output's longer side (`0`: never);
+   * unset: no limit. The engine sets it from `autoAvifMaxSide`.
+   */
+  autoAvifMaxSide?: number
 }
 
 /**
@@ -109,13 +116,26 @@ export function chainMakesTransparency(
 }
 
 /**
+ * Whether `f_auto` may answer AVIF for an output of `size` under `autoAvifMaxSide` (unset: no
+ * limit; `0`: never; an unknown size: allowed). An AVIF encode takes 3.5–5× a WebP's (options.ts).
+ */
+export function autoAvifFits(
+  size: { width: number; height: number } | undefined,
+  autoAvifMaxSide: number | undefined,
+): boolean {
+  if (autoAvifMaxSide === undefined) return true
+  if (autoAvifMaxSide === 0) return false
+  return size === undefined || Math.max(size.width, size.height) <= autoAvifMaxSide
+}
+
+/**
  * Picks the output format of a transformation before any image work, so the server can build
  * its cache key and `Vary` header:
  *
  * 1. the last `t.toFormat(f:…)` of the chain wins;
- * 2. else with `f_auto`: AVIF when `Accept` lists image/avif, else WebP when it lists
- *    image/webp, else the source format; an animation becomes WebP when accepted, else GIF
- *    (never AVIF);
+ * 2. else with `f_auto`: AVIF when `Accept` lists image/avif and the output's longer side is at
+ *    most `autoAvifMaxSide`, else WebP when it lists image/webp, else the source format; an
+ *    animation becomes WebP when accepted, else GIF (never AVIF);
  * 3. else the source format.
  *
  * A chain with a cut-out (`erase.bg`, `remove.bg`, a transparent `shadow.gen`) always answers
@@ -134,9 +154,12 @@ export function chooseOutputFormat(request: OutputFormatRequest): OutputFormat {
   const requested = requestedFormat(request.operations)
   if (requested !== undefined) return requested
   const source = normaliseFormat(request.sourceFormat)
+  const avif =
+    acceptsType(request.accept, 'image/avif') &&
+    autoAvifFits(request.outputSize, request.autoAvifMaxSide)
   if (chainMakesTransparency(request.operations)) {
     if (request.autoFormat === true) {
-      if (acceptsType(request.accept, 'image/avif')) return 'avif'
+      if (avif) return 'avif'
       if (acceptsType(request.accept, 'image/webp')) return 'webp'
     }
     return ALPHA_FORMATS.has(source) ? (source as OutputFormat) : 'png'
@@ -146,7 +169,7 @@ export function chooseOutputFormat(request: OutputFormatRequest): OutputFormat {
     return acceptsType(request.accept, 'image/webp') ? 'webp' : 'gif'
   }
   if (request.autoFormat === true) {
-    if (acceptsType(request.accept, 'image/avif')) return 'avif'
+    if (avif) return 'avif'
     if (acceptsType(request.accept, 'image/webp')) return 'webp'
   }
   if (WRITABLE_SOURCES.has(source)) return source as OutputFormat

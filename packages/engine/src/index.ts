@@ -8,6 +8,7 @@ export {
   resolveAiSettings,
 } from '@tessera/ai'
 export { isModelTimeout } from './ai-step.ts'
+export { outputSizeOf } from './chain-geometry.ts'
 export {
   type CreateEngineOptions,
   createEngine,
@@ -27,6 +28,7 @@ export {
 export {
   ANIMATED_FORMATS,
   acceptsType,
+  autoAvifFits,
   CONTENT_TYPES,
   chooseOutputFormat,
   normaliseFormat,

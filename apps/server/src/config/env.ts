@@ -140,6 +140,8 @@ export const ENV = z.object({
   SHARP_CACHE_MB: integer(0, 1_000_000, 32, 'MiB'),
   // Decoded sources kept for their next sizes (decision 023); 0 turns it off.
   ENGINE_DECODED_CACHE_MB: integer(0, 1_000_000, 64, 'MiB'),
+  // f_auto answers AVIF up to this longer side, WebP above (issue 25); 0: never AVIF.
+  AUTO_AVIF_MAX_SIDE: integer(0, 10_000_000, 1200, 'px'),
   // Video through ffmpeg child processes (issue 23; docs/delivery.md#video).
   VIDEO_MAX_SECONDS: integer(1, 86_400, 600, 'seconds'),
   VIDEO_MAX_PIXELS: integer(1, 2 ** 40, 3840 * 2160, 'pixels'),

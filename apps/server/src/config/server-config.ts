@@ -46,6 +46,8 @@ export interface ServerConfig {
     cacheItems: number
     /** `ENGINE_DECODED_CACHE_MB`: decoded sources kept for their next sizes (0: off). */
     decodedCacheMb: number
+    /** `AUTO_AVIF_MAX_SIDE`: `f_auto` answers AVIF up to this longer side (0: never). */
+    autoAvifMaxSide: number
     /** The AI service's settings (`AI_CONCURRENCY`, `AI_TIMEOUT_MS`, `AI_MAX_INPUT_PIXELS`, …). */
     aiSettings: AiSettings
   }

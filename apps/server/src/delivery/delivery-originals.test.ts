@@ -131,6 +131,35 @@ describeEachDatabase('server', 'delivery on %s', useDeliverySuite, (suite) => {
       expect(new Set([avif, webp, plain].map((r) => r.headers.get('etag'))).size).toBe(3)
     })
 
+    it('answers WebP, not AVIF, with f_auto for an output over 1,200 px on its longer side', async () => {
+      const accept = { headers: { accept: 'image/avif,image/webp,*/*' } }
+      const at = async (path: string) => {
+        const response = await get(path, accept)
+        const image = await imageOf(response)
+        return [response.headers.get('content-type'), image.format, image.width]
+      }
+      const fill = (width: number) => `t.resize(w:${width},h:24,f:fill)`
+      expect(await at(`/v2/demo/${fill(1200)}/samples/horse.png?f_auto=true`)).toEqual([
+        'image/avif',
+        'heif',
+        1200,
+      ])
+      expect(await at(`/v2/demo/${fill(1201)}/samples/horse.png?f_auto=true`)).toEqual([
+        'image/webp',
+        'webp',
+        1201,
+      ])
+      // The side counts after dpr, as the engine draws it.
+      expect(await at(`/v2/demo/${fill(700)}/samples/horse.png?f_auto=true&dpr=2`)).toEqual([
+        'image/webp',
+        'webp',
+        1400,
+      ])
+      // Asked by name, AVIF is answered at any size.
+      const named = await get(`/v2/demo/${fill(1201)}~t.toFormat(f:avif)/samples/horse.png`)
+      expect(named.headers.get('content-type')).toBe('image/avif')
+    })
+
     it('multiplies output size by dpr', async () => {
       const response = await get('/v2/demo/t.resize(w:100)/samples/chelsea.png?dpr=2')
       expect((await imageOf(response)).width).toBe(200)

@@ -180,7 +180,8 @@ export function createDelivery(
     const hinted = readDpr(options, request.headers)
     // An AI render costs credits: a client hint picks one of a few DPR steps (finding 8).
     const dpr = options.dpr === 'auto' && operations.some(isSlow) ? aiDpr(hinted) : hinted
-    const { format, video } = outputOf(engine, file, operations, accept, options.f_auto === true)
+    const autoFormat = options.f_auto === true
+    const { format, video } = outputOf(engine, file, operations, { accept, autoFormat, dpr })
     const merged = await resolver.mergedFiles(resolved.organisationId, operations)
     const cacheKey = derivedCacheKey({ file, operations, format, dpr, merged })
     const etag = `"${cacheKey}"`

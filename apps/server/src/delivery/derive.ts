@@ -10,7 +10,7 @@ import { createDerivedIndexWriter } from './derived-index.ts'
 import type { DerivedKeys } from './derived-keys.ts'
 import type { FileRow, Resolved } from './resolve.ts'
 import { createStoreQueue, type StoreQueue } from './store-queue.ts'
-import { deriveVideo, videoTargetOf } from './video.ts'
+import { autoAvifAllowed, deriveVideo, videoTargetOf } from './video.ts'
 
 /** A derived image as computed, before (and while) it is stored. */
 export interface Derived {
@@ -86,8 +86,9 @@ export function createDeriver(
       return other === undefined ? undefined : storage.get(other.storageKey)
     }
     // An intermediate is an image: only a chain on the original itself may make a video.
+    const avif = autoAvifAllowed(engine, file, operations, dpr)
     const video =
-      from === undefined ? videoTargetOf(file, operations, { accept, autoFormat }) : undefined
+      from === undefined ? videoTargetOf(file, operations, { accept, autoFormat, avif }) : undefined
     const result =
       video !== undefined
         ? await deriveVideo(app, file, input, {

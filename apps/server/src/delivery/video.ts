@@ -4,7 +4,13 @@
 // animation (GIF, animated WebP) asked as MP4/WebM is a video job too. Everything else is the
 // image engine's. The chain is checked against the limits from the file's row before anything
 // runs or is charged.
-import { acceptsType, type StepReport, type TransformResult } from '@tessera/engine'
+import {
+  acceptsType,
+  autoAvifFits,
+  outputSizeOf,
+  type StepReport,
+  type TransformResult,
+} from '@tessera/engine'
 import {
   answersStill,
   asksVideoFormat,
@@ -46,7 +52,7 @@ const ANIMATIONS: ReadonlySet<string> = new Set(['gif', 'webp'])
 export function videoTargetOf(
   file: Pick<FileRow, 'format'>,
   operations: readonly ParsedOperation[],
-  how: { accept: string | undefined; autoFormat: boolean },
+  how: { accept: string | undefined; autoFormat: boolean; avif?: boolean },
 ): VideoTarget | undefined {
   const asked = requestedFormat(operations)
   if (isVideoFormat(file.format)) {
@@ -54,7 +60,7 @@ export function videoTargetOf(
       return { format: asked ?? defaultVideoFormat(file.format), job: true }
     }
     if (asked !== undefined) return { format: asked, job: false }
-    if (how.autoFormat && acceptsType(how.accept, 'image/avif'))
+    if (how.autoFormat && how.avif !== false && acceptsType(how.accept, 'image/avif'))
       return { format: 'avif', job: false }
     if (how.autoFormat && acceptsType(how.accept, 'image/webp'))
       return { format: 'webp', job: false }
@@ -72,20 +78,46 @@ export function videoTargetOf(
 /** Whether a derived answer is a video (answered with ranges, so not by the fast lane). */
 export const isVideoAnswer = (row: { contentType: string }) => row.contentType.startsWith('video/')
 
+/** The size of the chain's result on the file, from its row (undefined when not known). */
+function outputSizeOnFile(
+  file: Pick<FileRow, 'width' | 'height'>,
+  operations: readonly ParsedOperation[],
+  dpr: number,
+) {
+  if (!file.width || !file.height) return undefined
+  return outputSizeOf(operations, file.width, file.height, dpr)
+}
+
+/**
+ * Whether `f_auto` may answer AVIF for the chain on the file: its result is at most the engine's
+ * `autoAvifMaxSide` on its longer side, as the engine itself decides from the same size.
+ */
+export function autoAvifAllowed(
+  engine: AppContext['engine'],
+  file: Pick<FileRow, 'width' | 'height'>,
+  operations: readonly ParsedOperation[],
+  dpr: number,
+): boolean {
+  return autoAvifFits(outputSizeOnFile(file, operations, dpr), engine.options.autoAvifMaxSide)
+}
+
 /** The output format of a request, and the video part of it (`videoTargetOf`), if any. */
 export function outputOf(
   engine: AppContext['engine'],
-  file: Pick<FileRow, 'format'>,
+  file: Pick<FileRow, 'format' | 'width' | 'height'>,
   operations: readonly ParsedOperation[],
-  accept: string | undefined,
-  autoFormat: boolean,
+  how: { accept: string | undefined; autoFormat: boolean; dpr: number },
 ): { format: string; video?: VideoTarget } {
-  const video = videoTargetOf(file, operations, { accept, autoFormat })
+  const { accept, autoFormat, dpr } = how
+  const avif = autoAvifAllowed(engine, file, operations, dpr)
+  const video = videoTargetOf(file, operations, { accept, autoFormat, avif })
   if (video !== undefined) return { format: video.format, video }
+  const outputSize = outputSizeOnFile(file, operations, dpr)
   const format = engine.chooseOutputFormat({
     sourceFormat: file.format,
     operations,
     ...(accept === undefined ? {} : { accept }),
+    ...(outputSize === undefined ? {} : { outputSize }),
     autoFormat,
   })
   return { format }
