@@ -280,7 +280,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         logDir,
         () => ({
           file: process.execPath,
-          args: [MAIN],
+          // V8's young generation capped as `npm start` caps it (decision 024).
+          args: ['--max-semi-space-size=8', MAIN],
           env: {
             PORT: String(port),
             HOST: '127.0.0.1',
