@@ -45,9 +45,13 @@ const server = await startServer(
       RENDER_LIMIT_PER_MINUTE: '0',
       // The engine's and the lookups' settings, when given, as `npm start` would read them.
       ...Object.fromEntries(
-        ['ENGINE_CONCURRENCY', 'ENGINE_DECODED_CACHE_MB', 'HOT_CACHE_MB', 'LOOKUP_TTL_MS', 'DERIVED_STORE_MAX_BYTES'].flatMap(
-          (name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]),
-        ),
+        [
+          'ENGINE_CONCURRENCY',
+          'ENGINE_DECODED_CACHE_MB',
+          'HOT_CACHE_MB',
+          'LOOKUP_TTL_MS',
+          'DERIVED_STORE_MAX_BYTES',
+        ].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])),
       ),
     }),
     port: 0,

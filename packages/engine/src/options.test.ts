@@ -19,6 +19,7 @@ describe('resolveOptions', () => {
       cacheItems: 5,
       maxPdfPages: 2000,
       decodedCacheMb: 64,
+      autoAvifMaxSide: 1200,
     })
     expect(resolveOptions()).toEqual(DEFAULT_OPTIONS)
   })
