@@ -2,7 +2,7 @@
 // none, the development outbox — the mail is kept in the database (the newest
 // `MAIL_OUTBOX_KEEP`) for the operator's console page, and its links go to the log. Mail is never
 // dropped without a trace.
-import { createTransport, type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { ServerConfig } from '../config.ts'
 import type { NewOutboxMail, OutboxMail, Repository } from '../db/index.ts'
 import type { Logger } from './logger.ts'
@@ -30,7 +30,10 @@ export function linksOf(text: string): string[] {
   return [...text.matchAll(/https?:\/\/[^\s<>"']+/g)].map((match) => match[0])
 }
 
-function transportOf(smtp: NonNullable<ServerConfig['mail']['smtp']>): Transporter {
+// nodemailer (~1.8 MB of V8's heap) is loaded when the first mail leaves, by servers that have
+// an SMTP server configured only.
+async function transportOf(smtp: NonNullable<ServerConfig['mail']['smtp']>): Promise<Transporter> {
+  const { createTransport } = await import('nodemailer')
   if ('url' in smtp) return createTransport(smtp.url)
   return createTransport({
     host: smtp.host,
@@ -46,12 +49,20 @@ export function createMailer(app: {
   logger: Logger
 }): Mailer {
   const { mail } = app.config
-  const transport = mail.smtp === undefined ? undefined : transportOf(mail.smtp)
+  const smtp = mail.smtp
+  let transport: Promise<Transporter> | undefined
+  const transporter = (settings: NonNullable<typeof smtp>): Promise<Transporter> => {
+    transport ??= transportOf(settings).catch((error: unknown) => {
+      transport = undefined
+      throw error
+    })
+    return transport
+  }
   return {
-    mode: transport === undefined ? 'outbox' : 'smtp',
+    mode: smtp === undefined ? 'outbox' : 'smtp',
     async send(message) {
-      if (transport !== undefined) {
-        const info = await transport.sendMail({
+      if (smtp !== undefined) {
+        const info = await (await transporter(smtp)).sendMail({
           from: mail.from,
           to: message.to,
           subject: message.subject,
@@ -80,7 +91,10 @@ export function createMailer(app: {
     },
     outbox: (limit) => app.repo.listOutboxMail(limit),
     close() {
-      transport?.close()
+      void transport?.then(
+        (opened) => opened.close(),
+        () => undefined,
+      )
     },
   }
 }

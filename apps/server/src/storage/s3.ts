@@ -1,19 +1,22 @@
 import { Readable } from 'node:stream'
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  type ListObjectsV2CommandOutput,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3'
+import type { ListObjectsV2CommandOutput, S3Client, S3ClientConfig } from '@aws-sdk/client-s3'
 import { type Intake, intake, isBytes, putFailure, tooLarge } from './body.ts'
 import { errorCode, StorageError } from './errors.ts'
 import { assertValidKey, assertValidPrefix, isValidKey } from './keys.ts'
 import type { ByteRange, PutData, PutOptions, Storage, StoredObject } from './types.ts'
+
+type Sdk = typeof import('@aws-sdk/client-s3')
+
+// The AWS SDK is ~4.6 MB of V8's heap once imported, which every full collection walks: it is
+// loaded when an S3 store first makes a request, not by every server that imports storage.
+let sdkLoading: Promise<Sdk> | undefined
+function loadSdk(): Promise<Sdk> {
+  sdkLoading ??= import('@aws-sdk/client-s3').catch((error: unknown) => {
+    sdkLoading = undefined
+    throw error
+  })
+  return sdkLoading
+}
 
 /** Region used when none is configured; S3-compatible stores mostly ignore it. */
 export const DEFAULT_S3_REGION = 'us-east-1'
@@ -131,7 +134,12 @@ export function createS3Storage(options: S3StorageOptions): Storage {
       secretAccessKey: options.secretAccessKey,
     }
   }
-  const client = new S3Client(config)
+  let connecting: Promise<{ sdk: Sdk; client: S3Client }> | undefined
+  /** The SDK and this store's client, made on first use. */
+  function connect(): Promise<{ sdk: Sdk; client: S3Client }> {
+    connecting ??= loadSdk().then((sdk) => ({ sdk, client: new sdk.S3Client(config) }))
+    return connecting
+  }
 
   async function collect(state: Intake): Promise<Buffer> {
     const chunks: Uint8Array[] = []
@@ -142,8 +150,9 @@ export function createS3Storage(options: S3StorageOptions): Storage {
   async function getObject(key: string, range?: ByteRange) {
     assertValidKey(key)
     try {
+      const { sdk, client } = await connect()
       return await client.send(
-        new GetObjectCommand({
+        new sdk.GetObjectCommand({
           Bucket: bucket,
           Key: keyPrefix + key,
           ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }),
@@ -170,8 +179,9 @@ export function createS3Storage(options: S3StorageOptions): Storage {
         } else {
           body = await collect(state)
         }
+        const { sdk, client } = await connect()
         await client.send(
-          new PutObjectCommand({
+          new sdk.PutObjectCommand({
             Bucket: bucket,
             Key: keyPrefix + key,
             Body: body,
@@ -215,8 +225,9 @@ export function createS3Storage(options: S3StorageOptions): Storage {
     async stat(key: string): Promise<StoredObject | undefined> {
       assertValidKey(key)
       try {
+        const { sdk, client } = await connect()
         const output = await client.send(
-          new HeadObjectCommand({ Bucket: bucket, Key: keyPrefix + key }),
+          new sdk.HeadObjectCommand({ Bucket: bucket, Key: keyPrefix + key }),
         )
         return {
           size: output.ContentLength ?? 0,
@@ -232,7 +243,8 @@ export function createS3Storage(options: S3StorageOptions): Storage {
     async delete(key: string): Promise<void> {
       assertValidKey(key)
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyPrefix + key }))
+        const { sdk, client } = await connect()
+        await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: keyPrefix + key }))
       } catch (error) {
         if (!isNotFound(error)) throw s3Error('delete', key, error)
       }
@@ -244,8 +256,9 @@ export function createS3Storage(options: S3StorageOptions): Storage {
       do {
         let page: ListObjectsV2CommandOutput
         try {
+          const { sdk, client } = await connect()
           page = await client.send(
-            new ListObjectsV2Command({
+            new sdk.ListObjectsV2Command({
               Bucket: bucket,
               Prefix: keyPrefix + prefix,
               ...(token === undefined ? {} : { ContinuationToken: token }),
@@ -270,7 +283,8 @@ export function createS3Storage(options: S3StorageOptions): Storage {
 
     async check(): Promise<void> {
       try {
-        await client.send(new HeadBucketCommand({ Bucket: bucket }))
+        const { sdk, client } = await connect()
+        await client.send(new sdk.HeadBucketCommand({ Bucket: bucket }))
       } catch (error) {
         const mapped = s3Error('bucket check', undefined, error)
         throw new StorageError('not_reachable', mapped.message, { cause: error })
