@@ -113,15 +113,9 @@ export function outputSizeOf(
   height: number,
   dpr = 1,
 ): Size | undefined {
-  let size: Size = { width, height }
-  for (const operation of operations) {
-    const spec = operation.spec
-    if (spec === undefined) return undefined
-    try {
-      size = sizeAfter(spec.key, createParams(spec, operation.params), size, dpr)
-    } catch {
-      return undefined
-    }
-  }
-  return size
+  const inputs = stepInputs(operations, width, height, dpr)
+  if (inputs.length < operations.length) return undefined
+  const last = inputs.at(-1)
+  if (last === undefined) return { width, height }
+  return sizeAfter(last.operation.spec?.key ?? '', last.params, last, dpr)
 }

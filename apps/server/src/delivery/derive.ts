@@ -86,7 +86,8 @@ export function createDeriver(
       return other === undefined ? undefined : storage.get(other.storageKey)
     }
     // An intermediate is an image: only a chain on the original itself may make a video.
-    const avif = autoAvifAllowed(engine, file, operations, dpr)
+    // Only a video's still reads `avif`; an image's format is the engine's own choice.
+    const avif = isVideoFormat(file.format) && autoAvifAllowed(engine, file, operations, dpr)
     const video =
       from === undefined ? videoTargetOf(file, operations, { accept, autoFormat, avif }) : undefined
     const result =

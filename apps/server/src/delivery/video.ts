@@ -97,8 +97,9 @@ export function autoAvifAllowed(
   file: Pick<FileRow, 'width' | 'height'>,
   operations: readonly ParsedOperation[],
   dpr: number,
+  outputSize = outputSizeOnFile(file, operations, dpr),
 ): boolean {
-  return autoAvifFits(outputSizeOnFile(file, operations, dpr), engine.options.autoAvifMaxSide)
+  return autoAvifFits(outputSize, engine.options.autoAvifMaxSide)
 }
 
 /** The output format of a request, and the video part of it (`videoTargetOf`), if any. */
@@ -109,10 +110,10 @@ export function outputOf(
   how: { accept: string | undefined; autoFormat: boolean; dpr: number },
 ): { format: string; video?: VideoTarget } {
   const { accept, autoFormat, dpr } = how
-  const avif = autoAvifAllowed(engine, file, operations, dpr)
+  const outputSize = outputSizeOnFile(file, operations, dpr)
+  const avif = autoAvifAllowed(engine, file, operations, dpr, outputSize)
   const video = videoTargetOf(file, operations, { accept, autoFormat, avif })
   if (video !== undefined) return { format: video.format, video }
-  const outputSize = outputSizeOnFile(file, operations, dpr)
   const format = engine.chooseOutputFormat({
     sourceFormat: file.format,
     operations,

@@ -50,19 +50,17 @@ export function createMailer(app: {
 }): Mailer {
   const { mail } = app.config
   const smtp = mail.smtp
+  // Made with the first mail; one that could not be made is tried again by the next.
   let transport: Promise<Transporter> | undefined
-  const transporter = (settings: NonNullable<typeof smtp>): Promise<Transporter> => {
-    transport ??= transportOf(settings).catch((error: unknown) => {
-      transport = undefined
-      throw error
-    })
-    return transport
-  }
   return {
     mode: smtp === undefined ? 'outbox' : 'smtp',
     async send(message) {
       if (smtp !== undefined) {
-        const info = await (await transporter(smtp)).sendMail({
+        transport ??= transportOf(smtp).catch((error: unknown) => {
+          transport = undefined
+          throw error
+        })
+        const info = await (await transport).sendMail({
           from: mail.from,
           to: message.to,
           subject: message.subject,

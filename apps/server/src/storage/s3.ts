@@ -7,17 +7,6 @@ import type { ByteRange, PutData, PutOptions, Storage, StoredObject } from './ty
 
 type Sdk = typeof import('@aws-sdk/client-s3')
 
-// The AWS SDK is ~4.6 MB of V8's heap once imported, which every full collection walks: it is
-// loaded when an S3 store first makes a request, not by every server that imports storage.
-let sdkLoading: Promise<Sdk> | undefined
-function loadSdk(): Promise<Sdk> {
-  sdkLoading ??= import('@aws-sdk/client-s3').catch((error: unknown) => {
-    sdkLoading = undefined
-    throw error
-  })
-  return sdkLoading
-}
-
 /** Region used when none is configured; S3-compatible stores mostly ignore it. */
 export const DEFAULT_S3_REGION = 'us-east-1'
 
@@ -134,10 +123,18 @@ export function createS3Storage(options: S3StorageOptions): Storage {
       secretAccessKey: options.secretAccessKey,
     }
   }
+  // The AWS SDK is ~4.6 MB of V8's heap once imported, which every full collection walks: it is
+  // imported with an S3 store's first request, not by every server that imports storage. A
+  // failed import or client is tried again by the next request.
   let connecting: Promise<{ sdk: Sdk; client: S3Client }> | undefined
-  /** The SDK and this store's client, made on first use. */
   function connect(): Promise<{ sdk: Sdk; client: S3Client }> {
-    connecting ??= loadSdk().then((sdk) => ({ sdk, client: new sdk.S3Client(config) }))
+    connecting ??= import('@aws-sdk/client-s3').then(
+      (sdk) => ({ sdk, client: new sdk.S3Client(config) }),
+      (error: unknown) => {
+        connecting = undefined
+        throw error
+      },
+    )
     return connecting
   }
 
